@@ -1,0 +1,62 @@
+import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import { ingest, type IngestReport } from '../../ingest/pipeline.js';
+import { findStore } from '../../store/locate.js';
+import { initStore } from '../../store/init.js';
+import { EXIT } from '../../util/exit-codes.js';
+import { globalOpts, printJson, eprint } from '../output.js';
+import { makeProgress } from '../progress.js';
+
+interface IngestFlags {
+  json?: boolean;
+  quiet?: boolean;
+  llm?: string;
+  maxCalls?: string;
+  force?: boolean;
+}
+
+export function formatSummary(r: IngestReport): string {
+  const c = r.counts;
+  const lines = [
+    `Ingested into ${r.store} in ${r.seconds}s: ${c.added} added, ${c.updated} updated, ${c.unchanged} unchanged, ${c.removed} removed.`,
+    `Sources: ${c.indexed} indexed, ${c.skipped} skipped, ${c.failed} failed. Pages converted: ${r.pages} (${r.pages_per_second} pages/s). ${r.llm}`,
+  ];
+  for (const ix of r.indexes) lines.push(`Index ${ix.name}: ${ix.summary}`);
+  for (const u of r.llm_usage) lines.push(u);
+  const problems = r.sources.filter((s) => s.status !== 'indexed' && s.action !== 'removed' && s.action !== 'unchanged');
+  for (const s of problems.slice(0, 20)) lines.push(`  ${s.status.toUpperCase()} ${s.file}: ${s.error ?? ''}`);
+  if (problems.length > 20) lines.push(`  … ${problems.length - 20} more (see --json or catalog.json)`);
+  for (const w of r.warnings) lines.push(`warning: ${w}`);
+  return lines.join('\n');
+}
+
+export function registerIngest(program: Command): void {
+  program
+    .command('ingest [paths...]')
+    .description('convert, tree-index and embed the files under PATHS (default ./inbox) into the store')
+    .option('--json', 'print a machine-readable summary on stdout')
+    .option('--quiet', 'print nothing but errors')
+    .option('--llm <provider>', 'auto | anthropic | claude-cli | none')
+    .option('--max-calls <n>', 'upper bound on LLM calls for this run')
+    .option('--force', 're-process every source even when unchanged')
+    .addHelpText('after', '\nExit codes: 0 all sources indexed or skipped, 1 some failed (recorded in the catalog), 2 bad arguments, 3 store locked.')
+    .action(async (paths: string[], flags: IngestFlags, cmd: Command) => {
+      const g = globalOpts(cmd);
+      let root = findStore({ store: g.store });
+      if (!root) root = initStore(process.cwd()).root;
+      const list = paths.length > 0 ? paths : [resolve(root, 'inbox')];
+      const progress = makeProgress(!flags.quiet && !flags.json && !!process.stderr.isTTY);
+      const report = await ingest(root, {
+        paths: list,
+        llm: flags.llm,
+        maxCalls: flags.maxCalls !== undefined ? Number(flags.maxCalls) : undefined,
+        force: !!flags.force,
+        onProgress: (ev) => progress.update(ev),
+        log: flags.quiet ? () => {} : (m) => eprint(m),
+      });
+      progress.done();
+      if (flags.json) printJson(report);
+      else if (!flags.quiet) console.log(formatSummary(report));
+      process.exitCode = report.counts.failed > 0 ? EXIT.SOME_FAILED : EXIT.OK;
+    });
+}

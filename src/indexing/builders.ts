@@ -1,0 +1,7 @@
+/** Store-wide indexes built at the end of an ingest (keyword index, FAISS card and node indexes). */
+import type { Config } from '../store/schemas.js';
+import type { IndexBuilder } from '../ingest/stages/hooks.js';
+
+export function defaultIndexBuilders(_config: Config): IndexBuilder[] {
+  return [];
+}

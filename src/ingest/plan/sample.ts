@@ -1,0 +1,26 @@
+/** A cheap look at a document before conversion: what the planner (offline or LLM) decides from. */
+import type { FileCard } from '../../store/schemas.js';
+
+/** Characters of leading text the planner sees. */
+export const SAMPLE_CHARS = 2000;
+
+export interface Sample {
+  card: FileCard;
+  /** leading text for text-like formats ('' for binary formats not yet converted) */
+  text: string;
+  /** markdown/setext-style headings spotted in the sample */
+  heading_count: number;
+  line_count: number;
+}
+
+const TEXT_TYPES = new Set(['markdown', 'text', 'html', 'code', 'json', 'yaml', 'xml', 'log', 'csv', 'tsv']);
+
+export function takeSample(card: FileCard, bytes: Uint8Array): Sample {
+  if (!TEXT_TYPES.has(card.type)) return { card, text: '', heading_count: 0, line_count: 0 };
+  const full = Buffer.from(bytes).toString('utf8');
+  const text = full.slice(0, SAMPLE_CHARS);
+  let lines = 1;
+  for (let i = 0; i < full.length; i++) if (full.charCodeAt(i) === 10) lines++;
+  const heading_count = (full.match(/^#{1,6}\s+\S/gm) ?? []).length + (full.match(/\n[^\n]+\n(=+|-+)[ \t]*\n/g) ?? []).length;
+  return { card, text, heading_count, line_count: lines };
+}

@@ -1,0 +1,59 @@
+/**
+ * Extension points of the ingest pipeline, so each layer plugs in without editing the pipeline:
+ * planners (offline or LLM), enrichers (LLM cards/trees), and index builders (keyword, vectors).
+ */
+import type { CatalogEntry, Config, Strategy, TreeFile } from '../../store/schemas.js';
+import type { Sample } from '../plan/sample.js';
+import type { ConvertResult } from '../converters/types.js';
+import type { FileCard } from '../../store/schemas.js';
+
+export interface Planner {
+  name: string;
+  plan(sample: Sample): Promise<Strategy>;
+}
+
+export interface EnrichInput {
+  card: FileCard;
+  plan: Strategy;
+  result: ConvertResult;
+  bytes: Uint8Array;
+}
+
+/** Improves a conversion result (better card, better tree); must never throw for a document's sake. */
+export interface Enricher {
+  name: string;
+  enrich(input: EnrichInput): Promise<{ result: ConvertResult; llm?: CatalogEntry['llm'] }>;
+}
+
+export interface IndexBuildContext {
+  root: string;
+  config: Config;
+  /** final catalog entries (all statuses), sorted by id */
+  entries: CatalogEntry[];
+  /** ids whose tree or card changed in this run (added or updated) */
+  changed: Set<string>;
+  /** ids removed in this run */
+  removed: Set<string>;
+  /** loads a tree from the store (cached) */
+  loadTree(id: string): TreeFile | null;
+  log(message: string): void;
+}
+
+export interface IndexBuildReport {
+  name: string;
+  summary: string;
+  warnings?: string[];
+  stats?: Record<string, number | string>;
+}
+
+/** Builds a store-wide index after sources are converted and before the catalog is written. */
+export interface IndexBuilder {
+  name: string;
+  build(ctx: IndexBuildContext): Promise<IndexBuildReport>;
+}
+
+/** Post-batch catalog curation (tags, shelves, related sources). May rewrite entries' metadata. */
+export interface Curator {
+  name: string;
+  curate(entries: CatalogEntry[], log: (m: string) => void): Promise<CatalogEntry[]>;
+}

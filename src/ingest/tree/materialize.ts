@@ -1,0 +1,92 @@
+/**
+ * The tree stage: turns a converter's nodes into the stored tree. Assigns node ids in pre-order
+ * ("0000" is the document root), writes each node's own text to converted/<id>/<node_id>.md, fills
+ * missing summaries extractively and widens parent ranges to cover their children.
+ */
+import type { ConvertedNode, ConvertResult } from '../converters/types.js';
+import type { TreeNode, TreeFile, FileCard, Approach } from '../../store/schemas.js';
+import { SCHEMA_VERSION } from '../../store/schemas.js';
+import { convertedDir, treePath } from '../../store/layout.js';
+import { leadSummary } from './summarize.js';
+
+/** Digits of a node id; more nodes than 10^4 widen ids for that source only. */
+export const NODE_ID_DIGITS = 4;
+
+export interface MaterializedTree {
+  tree: TreeFile;
+  /** store-relative path → content, every file under converted/<id>/ */
+  files: Map<string, string | Uint8Array>;
+}
+
+function countNodes(n: ConvertedNode): number {
+  return 1 + n.children.reduce((s, c) => s + countNodes(c), 0);
+}
+
+function cover(a: [number, number] | undefined, b: [number, number] | undefined): [number, number] | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return [Math.min(a[0], b[0]), Math.max(a[1], b[1])];
+}
+
+export function materializeTree(card: FileCard, approach: Approach, result: ConvertResult): MaterializedTree {
+  const total = countNodes(result.root);
+  const digits = Math.max(NODE_ID_DIGITS, String(total - 1).length);
+  const dir = convertedDir(card.id);
+  const files = new Map<string, string | Uint8Array>();
+  let next = 0;
+
+  const visit = (n: ConvertedNode): TreeNode => {
+    const node_id = String(next++).padStart(digits, '0');
+    const content = n.content && n.content.trim().length > 0 ? n.content : '';
+    let content_ref: string | null = null;
+    if (content) {
+      content_ref = `${dir}/${node_id}.md`;
+      files.set(content_ref, content.endsWith('\n') ? content : content + '\n');
+    }
+    const children = n.children.map(visit);
+    let page_range = n.page_range;
+    let line_range = n.line_range;
+    let row_range = n.row_range;
+    for (const c of children) {
+      page_range = cover(page_range, c.page_range);
+      line_range = cover(line_range, c.line_range);
+      row_range = cover(row_range, c.row_range);
+    }
+    let summary = n.summary ?? '';
+    if (!summary) {
+      summary = content ? leadSummary(content) : children.map((c) => c.title).slice(0, 8).join('; ');
+    }
+    const node: TreeNode = {
+      node_id,
+      title: n.title,
+      ...(n.kind ? { kind: n.kind } : {}),
+      summary,
+      ...(page_range ? { page_range } : {}),
+      ...(line_range ? { line_range } : {}),
+      ...(row_range ? { row_range } : {}),
+      content_ref,
+      ...(n.meta ? { meta: n.meta } : {}),
+      children,
+    };
+    return node;
+  };
+
+  const root = visit(result.root);
+  for (const f of result.extra_files ?? []) files.set(`${dir}/${f.name}`, f.content);
+  const tree: TreeFile = {
+    schema_version: SCHEMA_VERSION,
+    id: card.id,
+    file: card.original_path,
+    type: card.type,
+    title: result.title,
+    toc_source: result.toc_source,
+    strategy: approach,
+    ...(result.pages !== undefined ? { page_count: result.pages } : {}),
+    ...(result.line_count !== undefined ? { line_count: result.line_count } : {}),
+    node_count: total,
+    root,
+  };
+  return { tree, files };
+}
+
+export { treePath };

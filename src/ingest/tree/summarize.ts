@@ -1,0 +1,30 @@
+/** Extractive summaries for offline use: the leading sentences of a text, trimmed to a budget. */
+
+/** Longest offline node summary, in characters. */
+export const SUMMARY_MAX_CHARS = 300;
+
+const PAGE_MARK = /^<!-- page \d+ -->$/gm;
+
+export function cleanText(text: string): string {
+  return text.replace(PAGE_MARK, ' ').replace(/[#>*_`|]+/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** First sentences of `text` that fit in `max` characters (the text itself when short). */
+export function leadSummary(text: string, max = SUMMARY_MAX_CHARS): string {
+  const clean = cleanText(text);
+  if (clean.length <= max) return clean;
+  const sentences = clean.match(/[^.!?]+[.!?]+(\s|$)|[^.!?]+$/g) ?? [clean];
+  let out = '';
+  for (const s of sentences) {
+    const next = (out + s).trim();
+    if (next.length > max) break;
+    out = next + ' ';
+  }
+  out = out.trim();
+  if (out.length === 0) {
+    const cut = clean.slice(0, max - 1);
+    const sp = cut.lastIndexOf(' ');
+    out = (sp > max / 2 ? cut.slice(0, sp) : cut) + '…';
+  }
+  return out;
+}

@@ -1,0 +1,48 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Catalog, CatalogEntry, SCHEMA_VERSION } from './schemas.js';
+import { CATALOG_FILE } from './layout.js';
+import { canonicalJson, compareStrings } from './json.js';
+import { writeIfChanged } from './atomic.js';
+import { UserError } from './errors.js';
+import { EXIT } from '../util/exit-codes.js';
+
+export const GENERATOR = 'metadatahub';
+
+export function emptyCatalog(): Catalog {
+  return { schema_version: SCHEMA_VERSION, generator: GENERATOR, last_updated: null, source_count: 0, sources: [] };
+}
+
+/** Read and validate catalog.json; an absent file is an empty catalog. */
+export function readCatalog(root: string): Catalog {
+  const p = join(root, CATALOG_FILE);
+  if (!existsSync(p)) return emptyCatalog();
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(p, 'utf8'));
+  } catch (err) {
+    throw new UserError(`${CATALOG_FILE} is not valid JSON: ${(err as Error).message}`, 'Restore it from git (`git checkout catalog.json`) or re-run `mhub ingest`.', EXIT.UNHEALTHY);
+  }
+  const parsed = Catalog.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UserError(`${CATALOG_FILE} does not match its schema at ${issue?.path.join('.')}: ${issue?.message}`, 'Restore it from git or run `mhub doctor --fix`.', EXIT.UNHEALTHY);
+  }
+  return parsed.data;
+}
+
+/** Canonical catalog: entries sorted by id, counts and last_updated derived from the entries. */
+export function normalizeCatalog(entries: CatalogEntry[]): Catalog {
+  const sources = entries.map((e) => CatalogEntry.parse(e)).sort((a, b) => compareStrings(a.id, b.id));
+  const last = sources.reduce<string | null>((m, e) => (m === null || e.indexed_at > m ? e.indexed_at : m), null);
+  return Catalog.parse({ schema_version: SCHEMA_VERSION, generator: GENERATOR, last_updated: last, source_count: sources.length, sources });
+}
+
+export function serializeCatalog(catalog: Catalog): string {
+  return canonicalJson(Catalog.parse(catalog));
+}
+
+/** Write catalog.json atomically (only when its bytes change). */
+export function writeCatalog(root: string, entries: CatalogEntry[]): boolean {
+  return writeIfChanged(join(root, CATALOG_FILE), serializeCatalog(normalizeCatalog(entries)));
+}

@@ -1,0 +1,21 @@
+/** Names of the folders and files that make up a store. All paths in the store are relative to its root. */
+export const CATALOG_FILE = 'catalog.json';
+export const CONFIG_FILE = 'config.json';
+export const CONVERTED_DIR = 'converted';
+export const TREE_DIR = 'tree_index';
+export const VECTOR_DIR = 'vector_store';
+export const LLM_CACHE_DIR = 'llm_cache';
+/** Local-only state (lock, stat cache): git-ignored. */
+export const LOCAL_DIR = '.mhub';
+export const LOCK_FILE = `${LOCAL_DIR}/ingest.lock`;
+export const STAT_CACHE_FILE = `${LOCAL_DIR}/stat-cache.json`;
+
+export const STORE_GITIGNORE = ['# MetadataHub local-only files', '.mhub/', '*.tmp-*', ''].join('\n');
+
+export function treePath(id: string): string {
+  return `${TREE_DIR}/${id}.tree.json`;
+}
+
+export function convertedDir(id: string): string {
+  return `${CONVERTED_DIR}/${id}`;
+}

@@ -1,0 +1,33 @@
+/** The doctor's vocabulary: one problem = what is wrong, where, how to fix it, and the repair `--fix` runs. */
+
+export type Severity = 'error' | 'warning';
+
+export type Repair =
+  /** convert this source again (ingest its path with force) */
+  | { kind: 'reingest'; id: string; path: string }
+  /** its file is gone: drop the entry and its files */
+  | { kind: 'drop'; id: string }
+  /** delete this store-relative file or folder */
+  | { kind: 'remove'; path: string }
+  /** delete the stale ingest lock */
+  | { kind: 'unlock' }
+  /** rebuild the store-wide indexes (keyword, vectors) from the trees and cards */
+  | { kind: 'reindex' };
+
+export interface Problem {
+  code: string;
+  severity: Severity;
+  /** source id or store-relative path the problem is about */
+  subject: string;
+  message: string;
+  /** what to do, in words (the command `--fix` would run, or the manual step) */
+  fix: string;
+  /** what `doctor --fix` does about it; null when it needs a person */
+  repair: Repair | null;
+}
+
+export function problem(code: string, severity: Severity, subject: string, message: string, fix: string, repair: Repair | null): Problem {
+  return { code, severity, subject, message, fix, repair };
+}
+
+export const REINGEST_FIX = 'run `mhub doctor --fix` (re-ingests only this source)';

@@ -1,0 +1,95 @@
+/**
+ * `mhub status`: what the store holds (sources by status and type), when it was last ingested, and
+ * what an ingest would pick up now — files new, changed or removed since the last ingest, and
+ * sources whose converter has a newer version.
+ */
+import { readCatalog } from '../store/catalog.js';
+import { loadConfig } from '../store/config.js';
+import { readLock } from '../store/lock.js';
+import { compareStrings, sortKeys } from '../store/json.js';
+import { converterFor } from '../ingest/converters/index.js';
+import type { CatalogEntry } from '../store/schemas.js';
+import { diffSources } from './source-files.js';
+
+export interface StatusReport {
+  store: string;
+  sources: { total: number; by_status: Record<string, number>; by_type: Record<string, number> };
+  nodes: number;
+  pages: number;
+  last_ingest: string | null;
+  pending: { new: string[]; changed: string[]; removed: string[]; outdated: string[] };
+  /** true when nothing is pending */
+  up_to_date: boolean;
+  lock: { held: boolean; stale: boolean; holder: string | null };
+}
+
+function tally(values: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const v of values) out[v] = (out[v] ?? 0) + 1;
+  return sortKeys(out);
+}
+
+/** Sources processed by an older converter version than the one installed (ingest would redo them). */
+export function outdatedSources(entries: CatalogEntry[]): CatalogEntry[] {
+  return entries.filter((e) => {
+    const c = converterFor(e.type);
+    const tag = c ? `${c.name}@${c.version}` : null;
+    return e.converter !== tag;
+  });
+}
+
+export function storeStatus(root: string): StatusReport {
+  const config = loadConfig(root);
+  const catalog = readCatalog(root);
+  const entries = catalog.sources;
+  const files = diffSources(root, config, entries);
+  const pick = (s: string) => files.filter((f) => f.state === s).map((f) => f.file);
+  const outdated = outdatedSources(entries).map((e) => e.original_path).sort(compareStrings);
+  const pending = { new: pick('new'), changed: pick('changed'), removed: pick('removed'), outdated };
+  const lock = readLock(root);
+  const holder = lock.holder ? `pid ${lock.holder.pid} on ${lock.holder.host} since ${lock.holder.started_at} (${lock.holder.command})` : null;
+  return {
+    store: root,
+    sources: {
+      total: entries.length,
+      by_status: tally(entries.map((e) => e.status)),
+      by_type: tally(entries.map((e) => e.type)),
+    },
+    nodes: entries.reduce((s, e) => s + (e.status === 'indexed' ? e.node_count : 0), 0),
+    pages: entries.reduce((s, e) => s + (e.status === 'indexed' ? (e.pages ?? 0) : 0), 0),
+    last_ingest: catalog.last_updated,
+    pending,
+    up_to_date: Object.values(pending).every((l) => l.length === 0),
+    lock: { held: lock.holder !== null || lock.stale, stale: lock.stale, holder },
+  };
+}
+
+const MAX_LISTED = 10;
+
+function listLines(label: string, items: string[]): string[] {
+  if (items.length === 0) return [];
+  const lines = [`  ${label} (${items.length}):`];
+  for (const f of items.slice(0, MAX_LISTED)) lines.push(`    ${f}`);
+  if (items.length > MAX_LISTED) lines.push(`    … ${items.length - MAX_LISTED} more (--json lists all)`);
+  return lines;
+}
+
+export function formatStatus(r: StatusReport): string {
+  const fmt = (rec: Record<string, number>) => Object.entries(rec).map(([k, v]) => `${v} ${k}`).join(', ') || 'none';
+  const lines = [
+    `Store: ${r.store}`,
+    `Sources: ${r.sources.total} (${fmt(r.sources.by_status)})`,
+    `Types: ${fmt(r.sources.by_type)}`,
+    `Indexed: ${r.pages} pages, ${r.nodes} tree nodes`,
+    `Last ingest: ${r.last_ingest ?? 'never'}`,
+  ];
+  if (r.lock.held) lines.push(r.lock.stale ? `Lock: STALE (${r.lock.holder ?? 'unreadable'}); run \`mhub doctor --fix\`` : `Lock: ingest running (${r.lock.holder})`);
+  if (r.up_to_date) {
+    lines.push('Pending: nothing; the index is up to date.');
+  } else {
+    lines.push('Pending (run `mhub ingest` to pick these up):');
+    lines.push(...listLines('new', r.pending.new), ...listLines('changed', r.pending.changed), ...listLines('removed', r.pending.removed));
+    lines.push(...listLines('converter updated, will be re-converted', r.pending.outdated));
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,133 @@
+/**
+ * Builds the keyword index at ingest: per-source node postings (rebuilt only when the source's tree
+ * or card changed) and the source-level postings over every indexed source's card and body.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CatalogEntry } from '../store/schemas.js';
+import { compareStrings } from '../store/json.js';
+import { writeIfChanged } from '../store/atomic.js';
+import type { IndexBuilder, IndexBuildContext } from '../ingest/stages/hooks.js';
+import { TOKENIZER_VERSION, termFrequencies, tokenize } from '../search/tokenize.js';
+import {
+  KEYWORD_DIR, KEYWORD_FORMAT_VERSION, KEYWORD_SOURCES_FILE, keywordNodesFile, readNodesIndex, serializeIndex,
+  type KeywordNodesIndex, type KeywordSourcesIndex, type NodeRow,
+} from '../search/keyword-format.js';
+import { cardText, nodeTexts } from './source-text.js';
+
+/** A node's title counts this many times in its own text (titles are strong evidence). */
+export const NODE_TITLE_BOOST = 3;
+/** The ancestors' titles count once (context: "Item 7 > Liquidity"). */
+export const NODE_PATH_BOOST = 1;
+
+function sortedPostings(map: Map<string, number[]>): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  for (const k of [...map.keys()].sort(compareStrings)) out[k] = map.get(k)!;
+  return out;
+}
+
+function addPostings(map: Map<string, number[]>, doc: number, tf: Map<string, number>): void {
+  for (const [t, n] of tf) {
+    let arr = map.get(t);
+    if (!arr) map.set(t, (arr = []));
+    arr.push(doc, n);
+  }
+}
+
+function inputSha(ctx: IndexBuildContext, e: CatalogEntry): string {
+  const h = createHash('sha256');
+  h.update(`kw${KEYWORD_FORMAT_VERSION}/tok${TOKENIZER_VERSION}/b${NODE_TITLE_BOOST}${NODE_PATH_BOOST}\n`);
+  if (e.tree_path && existsSync(join(ctx.root, e.tree_path))) h.update(readFileSync(join(ctx.root, e.tree_path)));
+  h.update(e.converter ?? '');
+  h.update(e.indexed_from_sha256 ?? e.sha256);
+  return h.digest('hex');
+}
+
+/** Node postings of one source (reads its tree and converted text). */
+export function buildNodesIndex(ctx: IndexBuildContext, e: CatalogEntry, sha: string): KeywordNodesIndex {
+  const tree = ctx.loadTree(e.id);
+  const nodes: NodeRow[] = [];
+  const len: number[] = [];
+  const postings = new Map<string, number[]>();
+  if (tree) {
+    nodeTexts(ctx.root, tree).forEach((n, i) => {
+      nodes.push([n.node_id, n.title, n.range.kind, n.range.start, n.range.end]);
+      const title = tokenize(n.title);
+      const tokens = [
+        ...Array<string[]>(NODE_TITLE_BOOST).fill(title).flat(),
+        ...Array<string[]>(NODE_PATH_BOOST).fill(tokenize(n.path.join(' '))).flat(),
+        ...tokenize(n.summary),
+        ...tokenize(n.text),
+      ];
+      len.push(tokens.length);
+      addPostings(postings, i, termFrequencies(tokens));
+    });
+  }
+  return { format: KEYWORD_FORMAT_VERSION, tokenizer: TOKENIZER_VERSION, id: e.id, input_sha: sha, nodes, len, terms: sortedPostings(postings) };
+}
+
+/** Body term frequencies of a source = sum over its nodes. */
+function bodyFrequencies(ix: KeywordNodesIndex): { tf: Map<string, number>; length: number } {
+  const tf = new Map<string, number>();
+  for (const [t, post] of Object.entries(ix.terms)) {
+    let s = 0;
+    for (let i = 1; i < post.length; i += 2) s += post[i]!;
+    tf.set(t, s);
+  }
+  return { tf, length: ix.len.reduce((a, b) => a + b, 0) };
+}
+
+export function keywordIndexBuilder(): IndexBuilder {
+  return {
+    name: 'keyword',
+    async build(ctx) {
+      const indexed = ctx.entries.filter((e) => e.status === 'indexed').sort((a, b) => compareStrings(a.id, b.id));
+      const card = new Map<string, number[]>();
+      const body = new Map<string, number[]>();
+      const ids: string[] = [];
+      const cardLen: number[] = [];
+      const bodyLen: number[] = [];
+      let rebuilt = 0;
+      for (const e of indexed) {
+        const sha = inputSha(ctx, e);
+        let nodesIx = ctx.changed.has(e.id) ? null : readNodesIndex(ctx.root, e.id);
+        if (!nodesIx || nodesIx.input_sha !== sha || nodesIx.tokenizer !== TOKENIZER_VERSION) {
+          nodesIx = buildNodesIndex(ctx, e, sha);
+          writeIfChanged(join(ctx.root, keywordNodesFile(e.id)), serializeIndex(nodesIx));
+          rebuilt++;
+        }
+        const doc = ids.length;
+        ids.push(e.id);
+        const cardTokens = tokenize(cardText(e));
+        cardLen.push(cardTokens.length);
+        addPostings(card, doc, termFrequencies(cardTokens));
+        const b = bodyFrequencies(nodesIx);
+        bodyLen.push(b.length);
+        addPostings(body, doc, b.tf);
+      }
+      const index: KeywordSourcesIndex = {
+        format: KEYWORD_FORMAT_VERSION, tokenizer: TOKENIZER_VERSION, ids, card_len: cardLen, body_len: bodyLen,
+        card: sortedPostings(card), body: sortedPostings(body),
+      };
+      writeIfChanged(join(ctx.root, KEYWORD_SOURCES_FILE), serializeIndex(index));
+      // drop node files of sources no longer indexed
+      const keep = new Set(ids.map((id) => `${id}.json`));
+      const dir = join(ctx.root, KEYWORD_DIR, 'nodes');
+      let removed = 0;
+      if (existsSync(dir)) {
+        for (const f of readdirSync(dir)) {
+          if (!keep.has(f)) {
+            rmSync(join(dir, f), { force: true });
+            removed++;
+          }
+        }
+      }
+      return {
+        name: 'keyword',
+        summary: `${ids.length} sources, ${Object.keys(index.body).length} terms; ${rebuilt} node indexes rebuilt${removed ? `, ${removed} removed` : ''}`,
+        stats: { sources: ids.length, terms: Object.keys(index.body).length, rebuilt },
+      };
+    },
+  };
+}

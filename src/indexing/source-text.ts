@@ -1,0 +1,73 @@
+/**
+ * The texts indexed for each source: its metadata card (keyword card field, card vector) and each
+ * tree node (title path, summary, own text). Shared by the keyword and vector builders.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import type { CatalogEntry, TreeFile, TreeNode } from '../store/schemas.js';
+import { resolveInStore } from '../store/safe-path.js';
+
+/** Characters of a node's own text kept for its vector (title + summary + opening text). */
+export const NODE_VECTOR_TEXT_CHARS = 600;
+/** Sections listed in the card text. */
+export const CARD_SECTIONS_MAX = 40;
+
+export interface NodeText {
+  node_id: string;
+  title: string;
+  /** titles of the ancestors (root excluded), outermost first */
+  path: string[];
+  summary: string;
+  text: string;
+  range: { kind: 'p' | 'l' | 'r' | ''; start: number; end: number };
+}
+
+/** The card as text: title, file name, type, period, summary, topics, sections, tags. */
+export function cardText(e: CatalogEntry): string {
+  const lines = [
+    e.title,
+    e.filename.replace(/\.[^.]+$/, '').replace(/[_]+/g, ' '),
+    [e.doc_type, e.period, e.date].filter(Boolean).join(' · '),
+    e.summary,
+    e.key_topics.length ? `Topics: ${e.key_topics.join('; ')}` : '',
+    e.sections_overview.length ? `Sections: ${e.sections_overview.slice(0, CARD_SECTIONS_MAX).join('; ')}` : '',
+    e.tags.length ? `Tags: ${e.tags.join(', ')}` : '',
+  ];
+  return lines.filter((l) => l.trim().length > 0).join('\n');
+}
+
+function rangeOf(n: TreeNode): NodeText['range'] {
+  if (n.page_range) return { kind: 'p', start: n.page_range[0], end: n.page_range[1] };
+  if (n.line_range) return { kind: 'l', start: n.line_range[0], end: n.line_range[1] };
+  if (n.row_range) return { kind: 'r', start: n.row_range[0], end: n.row_range[1] };
+  return { kind: '', start: 0, end: 0 };
+}
+
+function readContent(root: string, ref: string | null): string {
+  if (!ref) return '';
+  try {
+    const p = resolveInStore(root, ref);
+    if (!existsSync(p)) return '';
+    return readFileSync(p, 'utf8').replace(/<!-- page \d+ -->/g, ' ');
+  } catch {
+    return '';
+  }
+}
+
+/** Every node of a tree in pre-order (the root included), with its own text read from the store. */
+export function nodeTexts(root: string, tree: TreeFile): NodeText[] {
+  const out: NodeText[] = [];
+  const walk = (n: TreeNode, path: string[], depth: number): void => {
+    out.push({ node_id: n.node_id, title: n.title, path, summary: n.summary, text: readContent(root, n.content_ref), range: rangeOf(n) });
+    const childPath = depth === 0 ? path : [...path, n.title];
+    for (const c of n.children) walk(c, childPath, depth + 1);
+  };
+  walk(tree.root, [], 0);
+  return out;
+}
+
+/** Text embedded for a node: its title path, summary and opening text. */
+export function nodeVectorText(n: NodeText): string {
+  const head = [...n.path, n.title].join(' > ');
+  const body = n.text.replace(/\s+/g, ' ').trim().slice(0, NODE_VECTOR_TEXT_CHARS);
+  return [head, n.summary, body].filter(Boolean).join('\n');
+}

@@ -1,0 +1,29 @@
+/** Shapes shared by the PDF layout modules (plain data: they cross worker-thread boundaries). */
+
+/** One visual line of a page, rebuilt from pdfjs text items. */
+export interface Line {
+  /** cells separated by wide gaps (table columns, TOC page numbers); one cell for ordinary prose */
+  cells: string[];
+  /** the cells joined by single spaces */
+  text: string;
+  x: number;
+  x2: number;
+  /** baseline, PDF units from the page bottom */
+  y: number;
+  /** dominant font size of the line */
+  size: number;
+  /** dominant font (pdfjs loaded name) of the line */
+  font: string;
+  /** vertical gap to the line above, in multiples of this line's size (Infinity for the first line) */
+  gapAbove: number;
+}
+
+export interface PageLayout {
+  /** 1-based physical page number */
+  page: number;
+  width: number;
+  height: number;
+  lines: Line[];
+  /** true when the page was read as two columns */
+  twoColumn: boolean;
+}

@@ -1,0 +1,225 @@
+/**
+ * Lines from pdfjs text items: items are grouped by baseline, ordered left to right, and split
+ * into cells where the horizontal gap is wide (table columns, TOC page numbers). Pages printed in
+ * two columns are detected by a vertical white gutter and read left column first.
+ */
+import type { Line, PageLayout } from './layout-types.js';
+
+/** Items whose baselines differ by less than this share of the font size sit on one line. */
+export const LINE_TOLERANCE_EM = 0.45;
+/** A horizontal gap wider than this many ems starts a new cell. */
+export const CELL_GAP_EM = 1.2;
+/** A gap wider than this many ems between two items is a word space. */
+export const SPACE_GAP_EM = 0.12;
+/** Two-column detection: the gutter is searched between these shares of the page width. */
+export const GUTTER_SEARCH: [number, number] = [0.3, 0.7];
+/** Two-column detection: lines of prose needed on each side of the gutter. */
+export const MIN_COLUMN_LINES = 5;
+/** Two-column detection: a side's segment counts as prose from this many characters. */
+export const MIN_COLUMN_PROSE_CHARS = 12;
+/** Two-column detection: share of letters (vs digits/symbols) for a segment to count as prose. */
+export const PROSE_LETTER_RATIO = 0.6;
+/** Items rotated more than this (sin of the angle) are margin labels and are skipped. */
+export const MAX_ROTATION = 0.1;
+
+export interface RawItem {
+  str?: string;
+  transform?: number[];
+  width?: number;
+  fontName?: string;
+}
+
+interface Item {
+  str: string;
+  x: number;
+  x2: number;
+  y: number;
+  size: number;
+  font: string;
+}
+
+interface Cell {
+  text: string;
+  x: number;
+  x2: number;
+}
+
+function toItems(raw: RawItem[]): Item[] {
+  const out: Item[] = [];
+  for (const r of raw) {
+    const str = r.str;
+    if (typeof str !== 'string' || str.trim() === '' || !r.transform) continue;
+    const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0] = r.transform;
+    const size = Math.hypot(c, d) || Math.abs(a) || 1;
+    if (Math.abs(b) > MAX_ROTATION * size) continue;
+    out.push({ str, x: e, x2: e + Math.max(0, r.width ?? 0), y: f, size, font: r.fontName ?? '' });
+  }
+  return out;
+}
+
+function letterRatio(s: string): number {
+  let letters = 0;
+  let other = 0;
+  for (const ch of s) {
+    if (/\p{L}/u.test(ch)) letters++;
+    else if (ch !== ' ') other++;
+  }
+  return letters + other === 0 ? 0 : letters / (letters + other);
+}
+
+/** Groups items (any order) into baseline lines, each sorted by x. */
+function groupLines(items: Item[]): Item[][] {
+  const sorted = [...items].sort((p, q) => q.y - p.y || p.x - q.x);
+  const groups: Item[][] = [];
+  let cur: Item[] = [];
+  let y = 0;
+  let size = 0;
+  for (const it of sorted) {
+    if (cur.length > 0 && Math.abs(y - it.y) <= LINE_TOLERANCE_EM * Math.max(size, it.size)) {
+      cur.push(it);
+      size = Math.max(size, it.size);
+      continue;
+    }
+    if (cur.length) groups.push(cur);
+    cur = [it];
+    y = it.y;
+    size = it.size;
+  }
+  if (cur.length) groups.push(cur);
+  for (const g of groups) g.sort((p, q) => p.x - q.x);
+  return groups;
+}
+
+function cellsOf(items: Item[]): Cell[] {
+  const cells: Cell[] = [];
+  let cur: Cell | null = null;
+  for (const it of items) {
+    if (cur) {
+      const gap = it.x - cur.x2;
+      if (gap > CELL_GAP_EM * it.size) {
+        cells.push(cur);
+        cur = null;
+      } else {
+        if (gap > SPACE_GAP_EM * it.size && !cur.text.endsWith(' ') && !it.str.startsWith(' ')) cur.text += ' ';
+        cur.text += it.str;
+        cur.x2 = Math.max(cur.x2, it.x2);
+        continue;
+      }
+    }
+    cur = { text: it.str, x: it.x, x2: it.x2 };
+  }
+  if (cur) cells.push(cur);
+  for (const c of cells) c.text = c.text.replace(/\s+/g, ' ').trim();
+  return cells.filter((c) => c.text.length > 0);
+}
+
+function dominant(items: Item[]): { size: number; font: string } {
+  const sizes = new Map<number, number>();
+  const fonts = new Map<string, number>();
+  for (const it of items) {
+    const n = it.str.length;
+    const s = Math.round(it.size * 2) / 2;
+    sizes.set(s, (sizes.get(s) ?? 0) + n);
+    fonts.set(it.font, (fonts.get(it.font) ?? 0) + n);
+  }
+  let size = 0;
+  let best = -1;
+  for (const [s, n] of sizes) if (n > best || (n === best && s > size)) (size = s), (best = n);
+  let font = '';
+  best = -1;
+  for (const [f, n] of fonts) if (n > best || (n === best && f < font)) (font = f), (best = n);
+  return { size, font };
+}
+
+function toLine(items: Item[]): Line | null {
+  const cells = cellsOf(items);
+  if (cells.length === 0) return null;
+  const { size, font } = dominant(items);
+  const y = items.reduce((s, it) => s + it.y, 0) / items.length;
+  return {
+    cells: cells.map((c) => c.text),
+    text: cells.map((c) => c.text).join(' '),
+    x: cells[0]!.x,
+    x2: cells[cells.length - 1]!.x2,
+    y,
+    size,
+    font,
+    gapAbove: Infinity,
+  };
+}
+
+/** x of a vertical white gutter with prose on both sides, or null for a single-column page. */
+export function findGutter(groups: Item[][], width: number): number | null {
+  if (width <= 0) return null;
+  const bins = Math.ceil(width) + 2;
+  const diff = new Int32Array(bins + 1);
+  const segs: Cell[] = [];
+  for (const g of groups) {
+    for (const c of cellsOf(g)) {
+      segs.push(c);
+      const a = Math.max(0, Math.floor(c.x));
+      const b = Math.min(bins, Math.ceil(c.x2));
+      if (b <= a) continue;
+      diff[a]! += 1;
+      diff[b]! -= 1;
+    }
+  }
+  const lo = Math.floor(width * GUTTER_SEARCH[0]);
+  const hi = Math.ceil(width * GUTTER_SEARCH[1]);
+  let run = 0;
+  let bestX = -1;
+  let bestCover = Infinity;
+  let bestDist = Infinity;
+  for (let x = 0; x <= hi && x < bins; x++) {
+    run += diff[x]!;
+    if (x < lo) continue;
+    const dist = Math.abs(x - width / 2);
+    if (run < bestCover || (run === bestCover && dist < bestDist)) (bestCover = run), (bestX = x), (bestDist = dist);
+  }
+  if (bestX < 0 || bestCover > 1) return null;
+  let left = 0;
+  let right = 0;
+  for (const s of segs) {
+    if (s.text.length < MIN_COLUMN_PROSE_CHARS || letterRatio(s.text) < PROSE_LETTER_RATIO) continue;
+    if (s.x2 <= bestX) left++;
+    else if (s.x >= bestX) right++;
+  }
+  return left >= MIN_COLUMN_LINES && right >= MIN_COLUMN_LINES ? bestX : null;
+}
+
+function withGaps(lines: Line[]): Line[] {
+  for (let i = 1; i < lines.length; i++) {
+    const prev = lines[i - 1]!;
+    const cur = lines[i]!;
+    const d = prev.y - cur.y;
+    cur.gapAbove = d > 0 ? d / Math.max(1, cur.size) : Infinity;
+  }
+  return lines;
+}
+
+/** Reads one page's text items into ordered lines. */
+export function buildPage(page: number, width: number, height: number, raw: RawItem[]): PageLayout {
+  const items = toItems(raw);
+  const groups = groupLines(items);
+  const gutter = findGutter(groups, width);
+  if (gutter === null) {
+    const lines = groups.map(toLine).filter((l): l is Line => l !== null);
+    return { page, width, height, lines: withGaps(lines), twoColumn: false };
+  }
+  const left: Item[] = [];
+  const right: Item[] = [];
+  const span: Item[] = [];
+  for (const it of items) {
+    if (it.x2 <= gutter + 1) left.push(it);
+    else if (it.x >= gutter - 1) right.push(it);
+    else span.push(it);
+  }
+  const build = (its: Item[]) => groupLines(its).map(toLine).filter((l): l is Line => l !== null);
+  const l = build(left);
+  const r = build(right);
+  const s = build(span);
+  const top = Math.max(l[0]?.y ?? -Infinity, r[0]?.y ?? -Infinity);
+  const above = s.filter((x) => x.y >= top);
+  const below = s.filter((x) => x.y < top);
+  return { page, width, height, lines: [...withGaps(above), ...withGaps(l), ...withGaps(r), ...withGaps(below)], twoColumn: true };
+}

@@ -1,0 +1,407 @@
+/**
+ * The schema of one sheet, built row by row so a 100k-row sheet never needs its cells in memory at
+ * once: header-row detection over the first rows, column names, inferred types, per-column stats,
+ * and the data rows serialized as JSONL (one JSON array per row) for `read_source --rows`.
+ * Shared by the xlsx (exceljs streaming) and CSV/TSV (csv-parse) converters.
+ */
+import { compareStrings } from '../../../store/json.js';
+
+/** Rows buffered before the header row is chosen. */
+export const HEADER_SCAN_ROWS = 20;
+/** A header row fills at least this share of the widest row in the scan window. */
+export const HEADER_MIN_FILL = 0.6;
+/** A column gets a type when at least this share of its non-empty cells have it (else text). */
+export const TYPE_MAJORITY = 0.8;
+/** Distinct values tracked per column; beyond this the distinct count is reported as a lower bound. */
+export const DISTINCT_CAP = 10_000;
+/** Most frequent values reported per text column. */
+export const TOP_VALUES = 5;
+/** Data rows kept as `sample_data` and in the Markdown preview. */
+export const SAMPLE_ROWS = 5;
+/** Longest cell text shown in the Markdown preview. */
+export const PREVIEW_CELL_CHARS = 60;
+
+export type CellValue = string | number | boolean | null;
+export type ColumnType = 'number' | 'date' | 'currency' | 'text' | 'empty';
+
+/** One cell as a reader delivers it: the raw value kept in the rows file plus what the reader knows of its format. */
+export interface RawCell {
+  value: CellValue;
+  /** the reader knows this cell is a date (value is an ISO string) or a currency amount (value is a number) */
+  hint?: 'date' | 'currency';
+  formula?: boolean;
+}
+
+interface Classified {
+  type: Exclude<ColumnType, 'empty'> | null;
+  num?: number;
+  date?: string;
+}
+
+const CURRENCY_RE = /^(-|\()?\s*([$€£¥₹]|USD|EUR|GBP|JPY|CHF)\s?(-)?\s*([\d,]*\.?\d+)\s*\)?$|^(-|\()?\s*([\d,]*\.?\d+)\s?([$€£¥₹]|USD|EUR|GBP|JPY|CHF)\s*\)?$/;
+const NUMBER_RE = /^[-+]?(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?([eE][-+]?\d+)?%?$/;
+const ISO_DATE_RE = /^(\d{4})-(\d{2})-(\d{2})([T ](\d{2}):(\d{2})(:(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const SLASH_DATE_RE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+const YMD_SLASH_RE = /^(\d{4})\/(\d{1,2})\/(\d{1,2})$/;
+
+function validYmd(y: number, m: number, d: number): boolean {
+  if (m < 1 || m > 12 || d < 1 || d > 31) return false;
+  const dt = new Date(Date.UTC(y, m - 1, d));
+  return dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
+}
+
+function ymd(y: number, m: number, d: number): string {
+  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/** Parse a date written as text (ISO, US m/d/yyyy, yyyy/m/d) to an ISO string, or null. */
+export function parseDateText(s: string): string | null {
+  let m = ISO_DATE_RE.exec(s);
+  if (m) return validYmd(+m[1]!, +m[2]!, +m[3]!) ? s : null;
+  m = SLASH_DATE_RE.exec(s);
+  if (m) return validYmd(+m[3]!, +m[1]!, +m[2]!) ? ymd(+m[3]!, +m[1]!, +m[2]!) : null;
+  m = YMD_SLASH_RE.exec(s);
+  if (m) return validYmd(+m[1]!, +m[2]!, +m[3]!) ? ymd(+m[1]!, +m[2]!, +m[3]!) : null;
+  return null;
+}
+
+/** What a cell is: number, date, currency or text (null type for an empty cell). */
+export function classifyCell(cell: RawCell): Classified {
+  const v = cell.value;
+  if (v === null || v === '') return { type: null };
+  if (cell.hint === 'date' && typeof v === 'string') return { type: 'date', date: v };
+  if (typeof v === 'number') return Number.isFinite(v) ? { type: cell.hint === 'currency' ? 'currency' : 'number', num: v } : { type: 'text' };
+  if (typeof v === 'boolean') return { type: 'text' };
+  const s = v.trim();
+  if (s === '') return { type: null };
+  if (NUMBER_RE.test(s) && /\d/.test(s)) {
+    const pct = s.endsWith('%');
+    const n = Number(s.replace(/[,%]/g, ''));
+    if (Number.isFinite(n)) return { type: 'number', num: pct ? n / 100 : n };
+  }
+  const c = CURRENCY_RE.exec(s);
+  if (c) {
+    const digits = (c[4] ?? c[6])!.replace(/,/g, '');
+    const negative = !!(c[1] || c[3] || c[5]);
+    const n = Number(digits);
+    if (Number.isFinite(n)) return { type: 'currency', num: negative ? -n : n };
+  }
+  const d = parseDateText(s);
+  if (d) return { type: 'date', date: d };
+  return { type: 'text' };
+}
+
+export interface ColumnStats {
+  name: string;
+  /** spreadsheet column letter (A, B, …) */
+  letter: string;
+  type: ColumnType;
+  non_empty: number;
+  empty: number;
+  min?: number;
+  max?: number;
+  mean?: number;
+  date_min?: string;
+  date_max?: string;
+  distinct: number;
+  /** true when distinct values exceeded DISTINCT_CAP and `distinct` is a lower bound */
+  distinct_capped?: boolean;
+  top_values?: { value: string; count: number }[];
+}
+
+class ColumnAcc {
+  nonEmpty = 0;
+  counts: Record<'number' | 'date' | 'currency' | 'text', number> = { number: 0, date: 0, currency: 0, text: 0 };
+  min = Infinity;
+  max = -Infinity;
+  sum = 0;
+  numCount = 0;
+  dateMin: string | null = null;
+  dateMax: string | null = null;
+  distinct = new Map<string, number>();
+  capped = false;
+
+  add(cell: RawCell): void {
+    const c = classifyCell(cell);
+    if (!c.type) return;
+    this.nonEmpty++;
+    this.counts[c.type]++;
+    if (c.num !== undefined) {
+      if (c.num < this.min) this.min = c.num;
+      if (c.num > this.max) this.max = c.num;
+      this.sum += c.num;
+      this.numCount++;
+    }
+    if (c.date) {
+      if (this.dateMin === null || compareStrings(c.date, this.dateMin) < 0) this.dateMin = c.date;
+      if (this.dateMax === null || compareStrings(c.date, this.dateMax) > 0) this.dateMax = c.date;
+    }
+    const key = String(cell.value).trim();
+    const seen = this.distinct.get(key);
+    if (seen !== undefined) this.distinct.set(key, seen + 1);
+    else if (this.distinct.size < DISTINCT_CAP) this.distinct.set(key, 1);
+    else this.capped = true;
+  }
+
+  finish(name: string, letter: string, rows: number): ColumnStats {
+    let type: ColumnType = 'empty';
+    if (this.nonEmpty > 0) {
+      type = 'text';
+      for (const t of ['number', 'currency', 'date'] as const) {
+        // currency columns often mix plain numbers (e.g. 0) with amounts: count both toward currency
+        const n = t === 'currency' && this.counts.currency > 0 ? this.counts.currency + this.counts.number : this.counts[t];
+        if (n / this.nonEmpty >= TYPE_MAJORITY && (t !== 'number' || this.counts.currency === 0)) {
+          type = t;
+          break;
+        }
+      }
+    }
+    const out: ColumnStats = { name, letter, type, non_empty: this.nonEmpty, empty: rows - this.nonEmpty, distinct: this.distinct.size };
+    if ((type === 'number' || type === 'currency') && this.numCount > 0) {
+      out.min = round(this.min);
+      out.max = round(this.max);
+      out.mean = round(this.sum / this.numCount);
+    }
+    if (type === 'date' && this.dateMin && this.dateMax) {
+      out.date_min = this.dateMin;
+      out.date_max = this.dateMax;
+    }
+    if (this.capped) out.distinct_capped = true;
+    if (type === 'text') {
+      out.top_values = [...this.distinct.entries()]
+        .sort((a, b) => b[1] - a[1] || compareStrings(a[0], b[0]))
+        .slice(0, TOP_VALUES)
+        .map(([value, count]) => ({ value, count }));
+    }
+    return out;
+  }
+}
+
+function round(n: number): number {
+  return Math.round(n * 1e6) / 1e6;
+}
+
+export function columnLetter(index: number): string {
+  let n = index + 1;
+  let s = '';
+  while (n > 0) {
+    const r = (n - 1) % 26;
+    s = String.fromCharCode(65 + r) + s;
+    n = Math.floor((n - 1) / 26);
+  }
+  return s;
+}
+
+export interface SheetSchema {
+  name: string;
+  /** 1-based sheet row holding the header, or null when the sheet has no header row */
+  header_row: number | null;
+  /** text rows above the header (titles, notes) */
+  preamble: string[];
+  columns: ColumnStats[];
+  row_count: number;
+  sample_data: CellValue[][];
+  merged_ranges: string[];
+  formula_cells: number;
+  /** the rows file: `{"columns":[…]}` then one JSON array per data row */
+  rows_jsonl: string;
+}
+
+function lastNonEmpty(cells: RawCell[]): number {
+  for (let i = cells.length - 1; i >= 0; i--) {
+    const v = cells[i]?.value;
+    if (v !== null && v !== undefined && v !== '') return i;
+  }
+  return -1;
+}
+
+function isTextCell(c: RawCell | undefined): boolean {
+  return classifyCell(c ?? { value: null }).type === 'text';
+}
+
+/** Index (into `rows`) of the header row, or -1. Titles above a table and header rows below row 1 are both common. */
+export function detectHeaderRow(rows: RawCell[][]): number {
+  const filled = rows.map((r) => r.filter((c) => c.value !== null && c.value !== '').length);
+  const widest = Math.max(0, ...filled);
+  if (widest === 0) return -1;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    const n = filled[i]!;
+    if (n === 0 || n < Math.max(widest === 1 ? 1 : 2, Math.ceil(widest * HEADER_MIN_FILL))) continue;
+    const cells = r.filter((c) => c.value !== null && c.value !== '');
+    if (!cells.every(isTextCell)) continue;
+    const names = new Set(cells.map((c) => String(c.value).trim().toLowerCase()));
+    if (names.size < cells.length) continue;
+    // a header is followed by data: the next non-empty row must not itself be all text of the same shape,
+    // unless the table is all text (then the first full row is the header)
+    const next = rows.slice(i + 1).find((x) => lastNonEmpty(x) >= 0);
+    if (!next) return widest > 1 && i === 0 ? i : -1;
+    return i;
+  }
+  return -1;
+}
+
+function uniqueNames(raw: string[]): string[] {
+  const seen = new Map<string, number>();
+  return raw.map((n) => {
+    const k = n.toLowerCase();
+    const c = (seen.get(k) ?? 0) + 1;
+    seen.set(k, c);
+    return c === 1 ? n : `${n} (${c})`;
+  });
+}
+
+function cellText(v: CellValue): string {
+  return v === null ? '' : String(v);
+}
+
+/** Builds a SheetSchema from rows fed in order. */
+export class SheetBuilder {
+  private buffered: { rowNo: number; cells: RawCell[] }[] = [];
+  private decided = false;
+  private headerIndex = -1;
+  private headerRowNo: number | null = null;
+  private preamble: string[] = [];
+  private headerNames: string[] = [];
+  private accs: ColumnAcc[] = [];
+  private lines: { json: string; width: number }[] = [];
+  private pendingEmpty = 0;
+  private width = 0;
+  private sample: CellValue[][] = [];
+  private formulas = 0;
+
+  constructor(readonly name: string, private readonly merged: string[] = []) {}
+
+  /** Feed one sheet row (1-based number; gaps are filled with empty rows). */
+  addRow(rowNo: number, cells: RawCell[]): void {
+    for (const c of cells) if (c.formula) this.formulas++;
+    if (!this.decided) {
+      this.buffered.push({ rowNo, cells });
+      if (this.buffered.length >= HEADER_SCAN_ROWS) this.decide();
+      return;
+    }
+    for (let gap = this.lastRowNo + 1; gap < rowNo; gap++) this.addData([]);
+    this.lastRowNo = Math.max(this.lastRowNo, rowNo);
+    this.addData(cells);
+  }
+
+  private decide(): void {
+    this.decided = true;
+    const rows = this.buffered.map((b) => b.cells);
+    this.headerIndex = detectHeaderRow(rows);
+    const buffered = this.buffered;
+    this.buffered = [];
+    let start = 0;
+    if (this.headerIndex >= 0) {
+      const header = buffered[this.headerIndex]!;
+      this.headerRowNo = header.rowNo;
+      this.preamble = buffered.slice(0, this.headerIndex).map((b) => [...new Set(b.cells.map((c) => cellText(c.value).trim()).filter(Boolean))].join(' ')).filter(Boolean);
+      this.headerNames = header.cells.slice(0, lastNonEmpty(header.cells) + 1).map((c) => cellText(c.value).trim());
+      this.width = this.headerNames.length;
+      start = this.headerIndex + 1;
+    } else {
+      // no header: skip leading empty rows only
+      while (start < buffered.length && lastNonEmpty(buffered[start]!.cells) < 0) start++;
+    }
+    let prevNo = start > 0 ? buffered[start - 1]!.rowNo : (buffered[0]?.rowNo ?? 1) - 1;
+    for (const b of buffered.slice(start)) {
+      for (let gap = prevNo + 1; gap < b.rowNo; gap++) this.addData([]);
+      this.addData(b.cells);
+      prevNo = b.rowNo;
+    }
+    this.lastRowNo = prevNo;
+  }
+
+  private lastRowNo = 0;
+
+  /** Feed with row numbers after the header is decided (fills gaps). */
+  private addData(cells: RawCell[]): void {
+    const last = lastNonEmpty(cells);
+    if (last < 0) {
+      this.pendingEmpty++;
+      return;
+    }
+    for (; this.pendingEmpty > 0; this.pendingEmpty--) this.pushRow([], -1);
+    this.pushRow(cells, last);
+  }
+
+  private pushRow(cells: RawCell[], last: number): void {
+    const values = cells.slice(0, last + 1).map((c) => (c?.value === undefined ? null : c.value));
+    if (values.length > this.width) this.width = values.length;
+    while (this.accs.length < values.length) this.accs.push(new ColumnAcc());
+    values.forEach((_, i) => this.accs[i]!.add(cells[i] ?? { value: null }));
+    if (this.sample.length < SAMPLE_ROWS) this.sample.push(values);
+    this.lines.push({ json: JSON.stringify(values), width: values.length });
+  }
+
+  finish(): SheetSchema {
+    if (!this.decided) this.decide();
+    const width = this.width;
+    const names = uniqueNames(
+      Array.from({ length: width }, (_, i) => this.headerNames[i] || `Column ${columnLetter(i)}`),
+    );
+    const rowCount = this.lines.length;
+    while (this.accs.length < width) this.accs.push(new ColumnAcc());
+    const columns = names.map((n, i) => this.accs[i]!.finish(n, columnLetter(i), rowCount));
+    const out: string[] = [JSON.stringify({ columns: names })];
+    for (const l of this.lines) {
+      out.push(l.width >= width ? l.json : l.width === 0 ? `[${Array(width).fill('null').join(',')}]` : `${l.json.slice(0, -1)}${',null'.repeat(width - l.width)}]`);
+    }
+    const pad = (r: CellValue[]) => [...r, ...Array(Math.max(0, width - r.length)).fill(null)] as CellValue[];
+    return {
+      name: this.name,
+      header_row: this.headerRowNo,
+      preamble: this.preamble,
+      columns,
+      row_count: rowCount,
+      sample_data: this.sample.map(pad),
+      merged_ranges: [...this.merged].sort(compareStrings),
+      formula_cells: this.formulas,
+      rows_jsonl: out.join('\n') + '\n',
+    };
+  }
+}
+
+function escapeCell(v: CellValue): string {
+  let s = cellText(v).replace(/\s+/g, ' ').trim();
+  if (s.length > PREVIEW_CELL_CHARS) s = s.slice(0, PREVIEW_CELL_CHARS - 1) + '…';
+  return s.replace(/\|/g, '\\|');
+}
+
+function statLine(c: ColumnStats): string {
+  const parts: string[] = [];
+  if (c.min !== undefined) parts.push(`min ${c.min}, max ${c.max}, mean ${c.mean}`);
+  if (c.date_min) parts.push(`${c.date_min} → ${c.date_max}`);
+  parts.push(`${c.distinct}${c.distinct_capped ? '+' : ''} distinct`);
+  if (c.top_values?.length) parts.push(`top: ${c.top_values.map((t) => `${t.value} (${t.count})`).join(', ')}`);
+  if (c.empty) parts.push(`${c.empty} empty`);
+  return parts.join('; ');
+}
+
+/** The sheet node's Markdown: preamble, a preview table (header + first rows) and the column stats. */
+export function sheetMarkdown(s: SheetSchema): string {
+  const lines: string[] = [`## Sheet: ${s.name}`, ''];
+  lines.push(`${s.row_count} data rows × ${s.columns.length} columns${s.header_row ? `; header on row ${s.header_row}` : '; no header row'}.`);
+  if (s.preamble.length) lines.push('', ...s.preamble.map((p) => `> ${p}`));
+  if (s.columns.length) {
+    lines.push('', `| ${s.columns.map((c) => escapeCell(c.name)).join(' | ')} |`, `|${s.columns.map(() => ' --- ').join('|')}|`);
+    for (const r of s.sample_data) lines.push(`| ${r.map(escapeCell).join(' | ')} |`);
+    lines.push('', '### Columns', '', '| Column | Type | Stats |', '| --- | --- | --- |');
+    for (const c of s.columns) lines.push(`| ${escapeCell(c.name)} (${c.letter}) | ${c.type} | ${statLine(c).replace(/\|/g, '\\|')} |`);
+  }
+  return lines.join('\n');
+}
+
+/** The columns' stats as written into the sheet node's meta. */
+export function columnMeta(c: ColumnStats): Record<string, unknown> {
+  return { ...c };
+}
+
+/** File-name-safe slug for a sheet name (stable, lowercase). */
+export function sheetSlug(name: string, taken: Set<string>): string {
+  const base = name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'sheet';
+  let slug = base;
+  for (let i = 2; taken.has(slug); i++) slug = `${base}-${i}`;
+  taken.add(slug);
+  return slug;
+}

@@ -1,0 +1,75 @@
+/**
+ * Merged ranges per sheet name, read from the package without building a workbook model: the
+ * workbook part and its rels are small; each sheet part is streamed and scanned for `<mergeCell>`.
+ */
+import { openZip, readEntry } from '../zip-reader.js';
+
+/** Largest workbook.xml / rels part read whole. */
+export const MAX_WORKBOOK_PART_BYTES = 16 << 20;
+/** Characters kept between chunks so a `<mergeCell …/>` tag split across chunks is still seen. */
+const CARRY_CHARS = 256;
+
+export interface MergeRange {
+  ref: string;
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
+}
+
+function colNumber(letters: string): number {
+  let n = 0;
+  for (const ch of letters.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64);
+  return n;
+}
+
+export function parseRange(ref: string): MergeRange | null {
+  const m = /^\$?([A-Z]+)\$?(\d+):\$?([A-Z]+)\$?(\d+)$/i.exec(ref);
+  if (!m) return null;
+  return { ref: ref.toUpperCase(), left: colNumber(m[1]!), top: +m[2]!, right: colNumber(m[3]!), bottom: +m[4]! };
+}
+
+function decodeXml(s: string): string {
+  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+}
+
+export async function readMergedRanges(bytes: Uint8Array): Promise<Map<string, MergeRange[]>> {
+  const zip = await openZip(bytes);
+  try {
+    const names = new Set(zip.entries.map((e) => e.name));
+    if (!names.has('xl/workbook.xml')) throw new Error('xl/workbook.xml is missing');
+    const wb = (await readEntry(zip, 'xl/workbook.xml', MAX_WORKBOOK_PART_BYTES)).toString('utf8');
+    const rels = names.has('xl/_rels/workbook.xml.rels') ? (await readEntry(zip, 'xl/_rels/workbook.xml.rels', MAX_WORKBOOK_PART_BYTES)).toString('utf8') : '';
+    const targetById = new Map<string, string>();
+    for (const m of rels.matchAll(/<Relationship\b[^>]*>/g)) {
+      const id = /\bId="([^"]+)"/.exec(m[0])?.[1];
+      const target = /\bTarget="([^"]+)"/.exec(m[0])?.[1];
+      if (id && target) targetById.set(id, target.replace(/^\/?xl\//, '').replace(/^\//, ''));
+    }
+    const out = new Map<string, MergeRange[]>();
+    for (const m of wb.matchAll(/<sheet\b[^>]*>/g)) {
+      const name = decodeXml(/\bname="([^"]*)"/.exec(m[0])?.[1] ?? '');
+      const rid = /\br:id="([^"]+)"/.exec(m[0])?.[1] ?? /\bid="([^"]+)"/.exec(m[0])?.[1];
+      const target = rid ? targetById.get(rid) : undefined;
+      const part = target ? `xl/${target}` : undefined;
+      if (!part || !names.has(part)) continue;
+      const ranges: MergeRange[] = [];
+      const s = await zip.stream(part);
+      let carry = '';
+      for await (const chunk of s as AsyncIterable<Buffer>) {
+        const text = carry + chunk.toString('latin1');
+        let lastEnd = 0;
+        for (const mc of text.matchAll(/<mergeCell\b[^>]*\bref="([^"]+)"[^>]*\/?>/g)) {
+          const r = parseRange(mc[1]!);
+          if (r) ranges.push(r);
+          lastEnd = mc.index! + mc[0].length;
+        }
+        carry = text.slice(Math.max(lastEnd, text.length - CARRY_CHARS));
+      }
+      if (ranges.length) out.set(name, ranges);
+    }
+    return out;
+  } finally {
+    zip.close();
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * The `anthropic` provider: the Messages API through @anthropic-ai/sdk (imported lazily).
+ * Credentials are left to the SDK's own order: ANTHROPIC_API_KEY, then ANTHROPIC_AUTH_TOKEN (sent as
+ * a bearer token; we add the `anthropic-beta: oauth-2025-04-20` header and the SDK sends no API key
+ * alongside), then the SDK's profile login (`<config dir>/configs/<profile>.json`, refreshed by the
+ * SDK itself). ANTHROPIC_BASE_URL is read by the SDK. SDK retries are off: the runner retries.
+ */
+import type { LlmProvider, LlmReply, LlmRequest } from '../provider.js';
+import { LlmCallError } from '../provider.js';
+import { retryAfterMs } from './retry-after.js';
+
+export const OAUTH_BETA = 'oauth-2025-04-20';
+/** HTTP statuses worth retrying (rate limit, overload, server errors, request timeout, conflict). */
+const RETRYABLE_STATUS = new Set([408, 409, 429, 500, 502, 503, 504, 529]);
+
+export interface AnthropicOptions {
+  model: string;
+  timeoutMs: number;
+}
+
+type Sdk = typeof import('@anthropic-ai/sdk');
+
+function usesAuthTokenOnly(): boolean {
+  return !process.env.ANTHROPIC_API_KEY && !!process.env.ANTHROPIC_AUTH_TOKEN;
+}
+
+export async function createAnthropicProvider(opts: AnthropicOptions): Promise<LlmProvider> {
+  const sdk: Sdk = await import('@anthropic-ai/sdk');
+  const Anthropic = sdk.default;
+  const client = new Anthropic({
+    maxRetries: 0,
+    timeout: opts.timeoutMs,
+    ...(usesAuthTokenOnly() ? { defaultHeaders: { 'anthropic-beta': OAUTH_BETA } } : {}),
+  });
+
+  const toCallError = (err: unknown): LlmCallError => {
+    if (err instanceof sdk.APIConnectionTimeoutError) return new LlmCallError(`timed out after ${opts.timeoutMs} ms`, true);
+    if (err instanceof sdk.APIUserAbortError) return new LlmCallError(`timed out after ${opts.timeoutMs} ms`, true);
+    if (err instanceof sdk.APIConnectionError) return new LlmCallError(`connection failed: ${err.message}`, true);
+    if (err instanceof sdk.APIError) {
+      const status = typeof err.status === 'number' ? err.status : null;
+      const headers = err.headers as Headers | undefined;
+      const after = headers && typeof headers.get === 'function' ? retryAfterMs((n) => headers.get(n)) : null;
+      const retryable = status !== null && RETRYABLE_STATUS.has(status);
+      const msg = `HTTP ${status ?? '?'}: ${String(err.message).slice(0, 200)}`;
+      return new LlmCallError(msg, retryable, after, status);
+    }
+    return new LlmCallError(err instanceof Error ? err.message : String(err), false);
+  };
+
+  return {
+    name: 'anthropic',
+    model: opts.model,
+    async complete(req: LlmRequest, signal: AbortSignal): Promise<LlmReply> {
+      let msg;
+      try {
+        msg = await client.messages.create(
+          {
+            model: opts.model,
+            max_tokens: req.maxTokens,
+            temperature: 0,
+            system: [
+              { type: 'text', text: req.shared, cache_control: { type: 'ephemeral' } },
+              { type: 'text', text: req.instructions, cache_control: { type: 'ephemeral' } },
+            ],
+            messages: [{ role: 'user', content: req.input }],
+            output_config: { format: { type: 'json_schema', schema: req.schema } },
+          },
+          { signal },
+        );
+      } catch (err) {
+        throw toCallError(err);
+      }
+      const text = msg.content
+        .map((b) => (b.type === 'text' ? b.text : ''))
+        .join('');
+      const u = msg.usage;
+      return {
+        text,
+        truncated: msg.stop_reason === 'max_tokens',
+        usage: {
+          input_tokens: u?.input_tokens ?? 0,
+          output_tokens: u?.output_tokens ?? 0,
+          cache_read_tokens: u?.cache_read_input_tokens ?? 0,
+          cache_write_tokens: u?.cache_creation_input_tokens ?? 0,
+        },
+      };
+    },
+  };
+}

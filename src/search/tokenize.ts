@@ -1,0 +1,84 @@
+/**
+ * The tokenizer shared by the keyword index (built at ingest) and queries. Exact tokens users type
+ * count: "FY2018" is indexed as "fy2018" and "2018", "10-K" as "10", "k" and "10k", tickers and
+ * codes stay whole. Light plural stemming on words only (never on tokens with digits).
+ * Bump TOKENIZER_VERSION whenever output changes: the keyword index records it and is rebuilt.
+ */
+export const TOKENIZER_VERSION = 1;
+
+const WORD_RE = /[\p{L}\p{N}]+(?:[.'’&\-/][\p{L}\p{N}]+)*/gu;
+const JOINERS_RE = /[.'’&\-/]/;
+const DIGITS_RE = /^\p{N}+$/u;
+const DECIMAL_RE = /^\p{N}+\.\p{N}+$/u;
+const LETTER_DIGIT_RE = /(\p{L}+|\p{N}+)/gu;
+/** tokens longer than this are dropped (hashes, base64 noise) */
+const MAX_TOKEN_LENGTH = 32;
+/** parts of compound tokens shorter than this are not emitted on their own (except digits) */
+const MIN_PART_LENGTH = 2;
+
+const STOPWORDS = new Set(
+  ('a an and are as at be been but by can could did do does for from had has have how i if in into is it its ' +
+    'me my no not of on or our shall should so such than that the their them then there these they this those ' +
+    'to was we were what when where which while who whom why will with would you your about above after again ' +
+    'all also any both each few more most other over same some under until up very just only own too here ' +
+    'give answer question using based shown provide please').split(' '),
+);
+
+/** Plural / simple suffix stripping for alphabetic words. */
+export function stem(w: string): string {
+  if (w.length <= 3 || /\d/.test(w)) return w;
+  if (w.endsWith('ies') && w.length > 4) return w.slice(0, -3) + 'y';
+  if (w.endsWith('sses')) return w.slice(0, -2);
+  if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) return w.slice(0, -1);
+  return w;
+}
+
+function emit(out: string[], t: string): void {
+  if (t.length === 0 || t.length > MAX_TOKEN_LENGTH) return;
+  if (STOPWORDS.has(t)) return;
+  out.push(stem(t));
+}
+
+/** Split one alphanumeric run into letter and digit parts: "fy2018" → ["fy", "2018"]. */
+function alnumParts(t: string): string[] {
+  return t.match(LETTER_DIGIT_RE) ?? [t];
+}
+
+/** Tokens of a text, in order, with duplicates (term frequencies matter). */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  const lower = text.toLowerCase();
+  for (const m of lower.matchAll(WORD_RE)) {
+    const raw = m[0];
+    const parts = JOINERS_RE.test(raw) ? raw.split(JOINERS_RE).filter(Boolean) : [raw];
+    if (parts.length > 1 && parts.every((p) => DIGITS_RE.test(p))) {
+      // numbers and dates: "234.5" stays whole, "2018-12-31" gives its parts
+      if (DECIMAL_RE.test(raw)) emit(out, raw);
+      else for (const p of parts) emit(out, p);
+      continue;
+    }
+    if (parts.length > 1) emit(out, parts.join(''));
+    for (const p of parts) {
+      const sub = alnumParts(p);
+      if (sub.length > 1) {
+        emit(out, p);
+        for (const s of sub) if (s.length >= MIN_PART_LENGTH) emit(out, s);
+      } else if (p.length >= MIN_PART_LENGTH || /\d/.test(p) || parts.length === 1) {
+        emit(out, p);
+      }
+    }
+  }
+  return out;
+}
+
+/** Distinct query terms in first-seen order. */
+export function queryTerms(query: string): string[] {
+  return [...new Set(tokenize(query))];
+}
+
+/** Term → frequency map of a token list. */
+export function termFrequencies(tokens: string[]): Map<string, number> {
+  const tf = new Map<string, number>();
+  for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+  return tf;
+}

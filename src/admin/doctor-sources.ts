@@ -1,7 +1,7 @@
 /**
  * Per-source audit: the catalog entry, its tree, its converted files and its source file agree.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { convertedDir, treePath } from '../store/layout.js';
 import { TreeFile, type CatalogEntry, type StatCache, type TreeNode } from '../store/schemas.js';
@@ -18,6 +18,17 @@ export interface SourceAudit {
   contentRefs: number;
   /** node count per indexed source id, from its tree (for vector count checks) */
   nodeCounts: Map<string, number>;
+}
+
+const PAGE_MARK_RE = /^<!-- page (\d+) -->$/gm;
+
+/** The first page marker in TEXT outside RANGE, or null when all agree. */
+export function pagesOutside(text: string, range: [number, number]): number | null {
+  for (const m of text.matchAll(PAGE_MARK_RE)) {
+    const p = Number(m[1]);
+    if (p < range[0] || p > range[1]) return p;
+  }
+  return null;
 }
 
 function walk(n: TreeNode, visit: (n: TreeNode) => void): void {
@@ -51,6 +62,7 @@ function auditTree(root: string, e: CatalogEntry, tree: TreeFile, out: SourceAud
   let refs = 0;
   const missing: string[] = [];
   const foreign: string[] = [];
+  const misplaced: string[] = [];
   const prefix = `${convertedDir(e.id)}/`;
   walk(tree.root, (n) => {
     nodes++;
@@ -58,6 +70,10 @@ function auditTree(root: string, e: CatalogEntry, tree: TreeFile, out: SourceAud
     refs++;
     if (!n.content_ref.startsWith(prefix) || n.content_ref.includes('..')) foreign.push(n.content_ref);
     else if (!existsSync(join(root, n.content_ref))) missing.push(n.content_ref);
+    else if (n.page_range) {
+      const off = pagesOutside(readFileSync(join(root, n.content_ref), 'utf8'), n.page_range);
+      if (off !== null) misplaced.push(`${n.content_ref} holds page ${off}, node ${n.node_id} covers ${n.page_range[0]}-${n.page_range[1]}`);
+    }
   });
   out.nodeCounts.set(e.id, nodes);
   out.contentRefs += refs;
@@ -66,6 +82,8 @@ function auditTree(root: string, e: CatalogEntry, tree: TreeFile, out: SourceAud
   if (tree.file !== e.original_path) disagree.push(`tree file ${tree.file}`);
   if (tree.node_count !== nodes) disagree.push(`tree says ${tree.node_count} nodes but holds ${nodes}`);
   if (e.node_count !== nodes) disagree.push(`catalog says ${e.node_count} nodes, tree holds ${nodes}`);
+  if (e.pages !== undefined && tree.page_count !== undefined && e.pages !== tree.page_count) disagree.push(`catalog says ${e.pages} pages, tree ${tree.page_count}`);
+  if (misplaced.length) disagree.push(`${misplaced.length} content file(s) hold pages outside their node: ${misplaced.slice(0, MAX_NAMED_FILES).join('; ')}`);
   if (disagree.length) out.problems.push(problem('tree_mismatch', 'error', e.id, `Tree of ${e.original_path} disagrees with the catalog: ${disagree.join('; ')}.`, REINGEST_FIX, reingest));
   if (foreign.length) {
     out.problems.push(problem('content_ref_outside', 'error', e.id, `Tree of ${e.original_path} points outside ${prefix}: ${foreign.slice(0, MAX_NAMED_FILES).join(', ')}.`, REINGEST_FIX, reingest));
@@ -112,11 +130,3 @@ export function auditSources(root: string, entries: CatalogEntry[], cache: StatC
   return out;
 }
 
-/** True when PATH exists and is a directory. */
-export function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}

@@ -100,18 +100,18 @@ export function inspectFaissFile(path: string): FaissInfo {
  * faiss-node is absent, or the error message when FAISS refuses the file.
  */
 export async function faissNodeReads(path: string): Promise<{ ok: boolean; ntotal?: number; error?: string } | null> {
-  let mod: { Index?: { read(p: string): { ntotal(): number } } };
+  type Readable = { read(p: string): { ntotal(): number } };
+  type Mod = { Index?: Readable; IndexFlatIP?: Readable; default?: Mod };
+  let mod: Mod;
   try {
-    const name = 'faiss-node';
-    mod = (await import(name)) as typeof mod;
+    mod = (await import('faiss-node' as string)) as Mod;
   } catch {
     return null;
   }
-  const Index = mod.Index ?? (mod as unknown as { default?: typeof mod }).default?.Index;
-  if (!Index) return null;
+  const reader = mod.Index ?? mod.IndexFlatIP ?? mod.default?.Index ?? mod.default?.IndexFlatIP;
+  if (!reader) return null;
   try {
-    const ix = Index.read(path);
-    return { ok: true, ntotal: ix.ntotal() };
+    return { ok: true, ntotal: reader.read(path).ntotal() };
   } catch (err) {
     return { ok: false, error: err instanceof Error ? err.message : String(err) };
   }

@@ -14,7 +14,7 @@ import {
   KEYWORD_DIR, KEYWORD_FORMAT_VERSION, KEYWORD_SOURCES_FILE, keywordNodesFile, readNodesIndex, serializeIndex,
   type KeywordNodesIndex, type KeywordSourcesIndex, type NodeRow,
 } from '../search/keyword-format.js';
-import { cardText, nodeTexts } from './source-text.js';
+import { aboutText, identityText, nodeTexts } from './source-text.js';
 
 /** A node's title counts this many times in its own text (titles are strong evidence). */
 export const NODE_TITLE_BOOST = 3;
@@ -83,9 +83,11 @@ export function keywordIndexBuilder(): IndexBuilder {
     name: 'keyword',
     async build(ctx) {
       const indexed = ctx.entries.filter((e) => e.status === 'indexed').sort((a, b) => compareStrings(a.id, b.id));
+      const identity = new Map<string, number[]>();
       const card = new Map<string, number[]>();
       const body = new Map<string, number[]>();
       const ids: string[] = [];
+      const identityLen: number[] = [];
       const cardLen: number[] = [];
       const bodyLen: number[] = [];
       let rebuilt = 0;
@@ -99,7 +101,10 @@ export function keywordIndexBuilder(): IndexBuilder {
         }
         const doc = ids.length;
         ids.push(e.id);
-        const cardTokens = tokenize(cardText(e));
+        const idTokens = tokenize(identityText(e));
+        identityLen.push(idTokens.length);
+        addPostings(identity, doc, termFrequencies(idTokens));
+        const cardTokens = tokenize(aboutText(e));
         cardLen.push(cardTokens.length);
         addPostings(card, doc, termFrequencies(cardTokens));
         const b = bodyFrequencies(nodesIx);
@@ -107,8 +112,9 @@ export function keywordIndexBuilder(): IndexBuilder {
         addPostings(body, doc, b.tf);
       }
       const index: KeywordSourcesIndex = {
-        format: KEYWORD_FORMAT_VERSION, tokenizer: TOKENIZER_VERSION, ids, card_len: cardLen, body_len: bodyLen,
-        card: sortedPostings(card), body: sortedPostings(body),
+        format: KEYWORD_FORMAT_VERSION, tokenizer: TOKENIZER_VERSION, ids,
+        lengths: { identity: identityLen, card: cardLen, body: bodyLen },
+        fields: { identity: sortedPostings(identity), card: sortedPostings(card), body: sortedPostings(body) },
       };
       writeIfChanged(join(ctx.root, KEYWORD_SOURCES_FILE), serializeIndex(index));
       // drop node files of sources no longer indexed
@@ -125,8 +131,8 @@ export function keywordIndexBuilder(): IndexBuilder {
       }
       return {
         name: 'keyword',
-        summary: `${ids.length} sources, ${Object.keys(index.body).length} terms; ${rebuilt} node indexes rebuilt${removed ? `, ${removed} removed` : ''}`,
-        stats: { sources: ids.length, terms: Object.keys(index.body).length, rebuilt },
+        summary: `${ids.length} sources, ${Object.keys(index.fields.body).length} terms; ${rebuilt} node indexes rebuilt${removed ? `, ${removed} removed` : ''}`,
+        stats: { sources: ids.length, terms: Object.keys(index.fields.body).length, rebuilt },
       };
     },
   };

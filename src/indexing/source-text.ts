@@ -21,18 +21,31 @@ export interface NodeText {
   range: { kind: 'p' | 'l' | 'r' | ''; start: number; end: number };
 }
 
-/** The card as text: title, file name, type, period, summary, topics, sections, tags. */
-export function cardText(e: CatalogEntry): string {
+/** What identifies a source: title, file name, type, period, date, tags and metadata values. */
+export function identityText(e: CatalogEntry): string {
   const lines = [
     e.title,
     e.filename.replace(/\.[^.]+$/, '').replace(/[_]+/g, ' '),
     [e.doc_type, e.period, e.date].filter(Boolean).join(' · '),
+    e.tags.length ? `Tags: ${e.tags.join(', ')}` : '',
+    Object.values(e.meta ?? {}).join(' '),
+  ];
+  return lines.filter((l) => l.trim().length > 0).join('\n');
+}
+
+/** What a source is about: summary, key topics, sections overview. */
+export function aboutText(e: CatalogEntry): string {
+  const lines = [
     e.summary,
     e.key_topics.length ? `Topics: ${e.key_topics.join('; ')}` : '',
     e.sections_overview.length ? `Sections: ${e.sections_overview.slice(0, CARD_SECTIONS_MAX).join('; ')}` : '',
-    e.tags.length ? `Tags: ${e.tags.join(', ')}` : '',
   ];
   return lines.filter((l) => l.trim().length > 0).join('\n');
+}
+
+/** The card as text (embedded as the card vector): identity, then summary, topics, sections. */
+export function cardText(e: CatalogEntry): string {
+  return [identityText(e), aboutText(e)].filter(Boolean).join('\n');
 }
 
 function rangeOf(n: TreeNode): NodeText['range'] {

@@ -137,8 +137,13 @@ export function detectType(filename: string, bytes: Uint8Array): TypeGuess {
 /** Read and classify a file. `id` and `relPath` come from the caller (ids are path-derived). */
 export function detectFile(absPath: string, relPath: string, id: string): Detected {
   const st = statSync(absPath);
-  const bytes = readFileSync(absPath);
-  const { type, language, mislabelled, broken } = detectType(absPath, bytes);
+  return detectBytes(readFileSync(absPath), relPath, id, st.mtimeMs);
+}
+
+/** Classify bytes that are already in memory (e.g. an archive member, `archive.zip!/member`). */
+export function detectBytes(bytes: Uint8Array, relPath: string, id: string, mtimeMs: number): Detected {
+  const size = bytes.length;
+  const { type, language, mislabelled, broken } = detectType(relPath, bytes);
   const card: FileCard = {
     id,
     filename: basename(relPath),
@@ -146,8 +151,8 @@ export function detectFile(absPath: string, relPath: string, id: string): Detect
     type,
     ...(MIME[type] ? { mime: MIME[type] } : {}),
     ...(language ? { language } : {}),
-    size_kb: Math.round((st.size / 1024) * 10) / 10,
+    size_kb: Math.round((size / 1024) * 10) / 10,
     sha256: sha256(bytes),
   };
-  return { card, bytes, size: st.size, mtimeMs: st.mtimeMs, mislabelled, broken: broken ?? (st.size === 0 ? 'The file is empty (0 bytes).' : null) };
+  return { card, bytes, size, mtimeMs, mislabelled, broken: broken ?? (size === 0 ? 'The file is empty (0 bytes).' : null) };
 }

@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { acquireLock } from '../store/lock.js';
 import { loadConfig } from '../store/config.js';
 import { readCatalog, writeCatalog } from '../store/catalog.js';
@@ -16,6 +17,7 @@ import { errorMessage } from '../store/errors.js';
 import { scanPaths, type ScannedFile } from './scan.js';
 import { sourceIdFor } from './ids.js';
 import { detectFile, type Detected } from './detect.js';
+import { expandArchives, detectMember, sourceStillExists } from './archive-members.js';
 import { takeSample } from './plan/sample.js';
 import { converterFor, skipReasonFor } from './converters/index.js';
 import { ConvertError, type ConvertResult } from './converters/types.js';
@@ -196,6 +198,21 @@ async function processSource(root: string, file: ScannedFile, det: Detected, sta
   };
 }
 
+/** A source being converted concurrently; committed to the catalog in scan order. */
+interface ConversionSlot {
+  id: string;
+  rel: string;
+  prev: CatalogEntry | undefined;
+  ms: number;
+  out?: { entry: CatalogEntry; pages: number };
+  err?: unknown;
+}
+
+/** Sources converted at once: `config.ingest.workers`, or the number of cores when 0 (the default). */
+export function ingestConcurrency(config: Config): number {
+  return config.ingest.workers > 0 ? config.ingest.workers : Math.max(1, availableParallelism());
+}
+
 export async function ingest(root: string, opts: IngestOptions): Promise<IngestReport> {
   const started = Date.now();
   const log = opts.log ?? (() => {});
@@ -207,7 +224,7 @@ export async function ingest(root: string, opts: IngestOptions): Promise<IngestR
     const prevById = new Map(catalog.sources.map((e) => [e.id, e]));
     const taken = new Map(catalog.sources.map((e) => [e.id, e.original_path]));
     const statCache = readStatCache(root);
-    const { files } = scanPaths(root, opts.paths, opts.cwd);
+    const files = await expandArchives(scanPaths(root, opts.paths, opts.cwd).files);
     const stages = await resolveStages(root, config, { llm: opts.llm, maxCalls: opts.maxCalls, log });
 
     const next = new Map<string, CatalogEntry>();
@@ -217,6 +234,10 @@ export async function ingest(root: string, opts: IngestOptions): Promise<IngestR
     let done = 0;
     const seenIds = new Set<string>();
 
+    const concurrency = ingestConcurrency(config);
+    const running = new Set<Promise<void>>();
+    const converting: ConversionSlot[] = [];
+    let pagesSoFar = 0;
     for (const file of files) {
       const t0 = Date.now();
       const id = sourceIdFor(file.rel, taken);
@@ -234,7 +255,7 @@ export async function ingest(root: string, opts: IngestOptions): Promise<IngestR
       }
       let det: Detected;
       try {
-        det = detectFile(file.abs, file.rel, id);
+        det = file.member ? await detectMember(file, id) : detectFile(file.abs, file.rel, id);
       } catch (err) {
         const entry = CatalogEntry.parse({
           id, filename: file.rel.split('/').pop(), original_path: file.rel, type: 'unknown', size_kb: 0, sha256: '0'.repeat(64),
@@ -253,25 +274,43 @@ export async function ingest(root: string, opts: IngestOptions): Promise<IngestR
         done++;
         continue;
       }
-      const { entry, pages: p } = await processSource(root, file, det, stages, config, nowIso());
+      // Conversions of up to `concurrency` sources run at once (PDFs parse in worker threads);
+      // their results are committed after the loop in scan order, so the store is deterministic.
+      while (running.size >= concurrency) await Promise.race(running);
+      const slot: ConversionSlot = { id, rel: file.rel, prev, ms: 0 };
+      converting.push(slot);
+      const task: Promise<void> = processSource(root, file, det, stages, config, nowIso())
+        .then((out) => { slot.out = out; }, (err: unknown) => { slot.err = err; })
+        .finally(() => {
+          running.delete(task);
+          slot.ms = Date.now() - t0;
+          done++;
+          pagesSoFar += slot.out?.pages ?? 0;
+          opts.onProgress?.({ done, total: files.length, file: file.rel, pages: pagesSoFar, elapsedMs: Date.now() - started });
+        });
+      running.add(task);
+    }
+    await Promise.all(running);
+    for (const slot of converting) {
+      if (slot.err !== undefined) throw slot.err;
+      const { id, prev } = slot;
+      const { entry, pages: p } = slot.out!;
       if (entry.status !== 'indexed') removeSourceFiles(root, id);
       pages += p;
       next.set(id, entry);
       changed.add(id);
       reports.push({
-        id, file: file.rel, type: entry.type, action: prev ? 'updated' : 'added', status: entry.status,
-        ...(entry.error ? { error: entry.error } : {}), ...(p ? { pages: p } : {}), nodes: entry.node_count, ms: Date.now() - t0,
+        id, file: slot.rel, type: entry.type, action: prev ? 'updated' : 'added', status: entry.status,
+        ...(entry.error ? { error: entry.error } : {}), ...(p ? { pages: p } : {}), nodes: entry.node_count, ms: slot.ms,
       });
-      done++;
-      opts.onProgress?.({ done, total: files.length, file: file.rel, pages, elapsedMs: Date.now() - started });
     }
 
     // Entries not seen in this scan: keep them while their file exists elsewhere, drop them when it is gone.
     const removed = new Set<string>();
+    const scannedRels = new Set(files.map((f) => f.rel));
     for (const prev of catalog.sources) {
       if (seenIds.has(prev.id)) continue;
-      const abs = join(root, prev.original_path);
-      if (existsSync(abs)) {
+      if (sourceStillExists(root, prev.original_path, scannedRels)) {
         next.set(prev.id, prev);
       } else {
         removeSourceFiles(root, prev.id);

@@ -13,8 +13,10 @@ export const IGNORED_FILES = new Set(['.DS_Store', 'Thumbs.db', '.gitkeep']);
 
 export interface ScannedFile {
   abs: string;
-  /** store-relative, POSIX separators */
+  /** store-relative, POSIX separators (`archive.zip!/member` for archive members) */
   rel: string;
+  /** set for an archive member: `abs` is the archive's path and the bytes come from `read` */
+  member?: { archiveRel: string; name: string; read: () => Promise<Uint8Array> };
 }
 
 export function toStoreRelative(root: string, abs: string): string {

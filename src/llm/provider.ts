@@ -14,6 +14,8 @@ export interface LlmRequest {
   shared: string;
   /** this role's instructions */
   instructions: string;
+  /** context shared by several requests of a run (the catalog list for curation): sent before the input, cached */
+  context?: string | undefined;
   /** the input (sample, document excerpt, page-tagged text, catalog batch) */
   input: string;
   /** JSON schema the reply must follow */

@@ -39,7 +39,7 @@ export interface Resolution {
 /** Shows that a secret is set without showing it: a well-known prefix at most, and its length. */
 export function maskSecret(value: string): string {
   const prefix = /^sk-ant-[a-z]+\d*-/i.exec(value)?.[0] ?? /^sk-ant-/.exec(value)?.[0] ?? '';
-  return `${prefix}… (${value.length} chars, hidden)`;
+  return `${prefix}…[${value.length} chars, hidden]`;
 }
 
 function isLoopback(url: string): boolean {
@@ -72,8 +72,23 @@ function isExecutable(p: string): boolean {
 }
 
 /** How the Anthropic SDK would authenticate, in its own order. Reads the SDK profile config (never the credentials file). */
+/** A base URL with any user:password part hidden. */
+export function safeUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url);
+    if (u.username || u.password) {
+      u.username = '***';
+      u.password = '';
+    }
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return '(not a valid URL)';
+  }
+}
+
 export async function anthropicCredentials(): Promise<AnthropicCredentialInfo> {
-  const base_url = process.env.ANTHROPIC_BASE_URL || null;
+  const base_url = safeUrl(process.env.ANTHROPIC_BASE_URL);
   const key = process.env.ANTHROPIC_API_KEY;
   if (key) return { kind: 'api_key', detail: `ANTHROPIC_API_KEY is set (${maskSecret(key)})`, base_url };
   const token = process.env.ANTHROPIC_AUTH_TOKEN;
@@ -86,7 +101,7 @@ export async function anthropicCredentials(): Promise<AnthropicCredentialInfo> {
     if (loaded) {
       const profile = process.env.ANTHROPIC_PROFILE || 'the active profile';
       const where = loaded.fromFile ? `SDK profile ${profile}` : 'SDK federation environment variables';
-      return { kind: 'profile', detail: `${where} (${loaded.config.authentication.type}; the SDK refreshes its own token)`, base_url: base_url ?? loaded.config.base_url ?? null };
+      return { kind: 'profile', detail: `${where} (${loaded.config.authentication.type}; the SDK refreshes its own token)`, base_url: base_url ?? safeUrl(loaded.config.base_url) };
     }
   } catch (err) {
     return { kind: 'none', detail: `SDK profile unusable: ${(err as Error).message}`, base_url };
@@ -100,13 +115,18 @@ export function parseChoice(value: string | undefined, from: string): ProviderCh
   throw new UserError(`Unknown LLM provider "${value}" (${from}).`, `Use one of: ${PROVIDER_CHOICES.join(', ')}.`, EXIT.USAGE);
 }
 
-export async function resolveProvider(config: Config, flag: string | undefined): Promise<Resolution> {
+/**
+ * `configFromStore` false: no store was found, so config values are the defaults. `inspectAll`:
+ * look at every credential source even when `none` is requested (auth status does; ingest skips it).
+ */
+export async function resolveProvider(config: Config, flag: string | undefined, configFromStore = true, inspectAll = false): Promise<Resolution> {
   const fromFlag = parseChoice(flag, '--llm');
   const fromConfig = parseChoice(config.llm.provider, 'config.json llm.provider');
   const requested: ProviderChoice = fromFlag ?? fromConfig ?? 'auto';
-  const requested_from = fromFlag ? '--llm' : config.llm.provider ? 'config.json' : 'default';
-  const anthropic = await anthropicCredentials();
-  const cliPath = findOnPath(process.env.MHUB_CLAUDE_BIN || CLAUDE_BIN);
+  const requested_from = fromFlag ? '--llm' : configFromStore ? 'config.json' : 'default';
+  const skip = requested === 'none' && !inspectAll;
+  const anthropic: AnthropicCredentialInfo = skip ? { kind: 'none', detail: 'not checked', base_url: null } : await anthropicCredentials();
+  const cliPath = skip ? null : findOnPath(process.env.MHUB_CLAUDE_BIN || CLAUDE_BIN);
   const model = config.llm.model;
   const base = { requested, requested_from, model, anthropic, claude_cli: { path: cliPath } } as const;
   const under = requested_from === '--llm' ? `--llm ${requested}` : `${requested_from} llm.provider "${requested}"`;
@@ -125,7 +145,7 @@ export async function resolveProvider(config: Config, flag: string | undefined):
     return { ...base, provider: 'claude-cli', reason: `${under}: ${cliPath} (your Claude Code login)`, problem: null };
   }
   if (anthropic.kind !== 'none' && !testGuard) return { ...base, provider: 'anthropic', reason: `auto: ${anthropic.detail}`, problem: null };
-  if (cliPath) return { ...base, provider: 'claude-cli', reason: `auto: found ${cliPath} (your Claude Code login)`, problem: null };
+  if (cliPath && !process.env.VITEST) return { ...base, provider: 'claude-cli', reason: `auto: found ${cliPath} (your Claude Code login)`, problem: null };
   const why = testGuard && anthropic.kind !== 'none' ? 'credentials ignored under test without a loopback ANTHROPIC_BASE_URL' : `${anthropic.detail}, and no \`${CLAUDE_BIN}\` on PATH`;
   return { ...base, provider: 'none', reason: `auto: ${why}; offline planner`, problem: null };
 }

@@ -16,6 +16,9 @@ export const FRESHNESS_LIST_MAX = 5;
 /** Upper bound on directory entries visited when looking for new inbox files. */
 export const INBOX_SCAN_MAX_ENTRIES = 2000;
 
+/** mtimes closer than this count as equal (copies and some file systems round sub-millisecond times). */
+export const MTIME_TOLERANCE_MS = 1;
+
 const IGNORED_NAMES = new Set(['.DS_Store', 'Thumbs.db', '.gitkeep', '.git', 'node_modules']);
 
 export interface Freshness {
@@ -90,7 +93,7 @@ export function checkFreshness(root: string, catalog: Catalog): Freshness {
       continue;
     }
     const c = cache[e.original_path];
-    const same = c ? c.size === st.size && c.mtime_ms === st.mtimeMs : Math.round((st.size / 1024) * 10) / 10 === e.size_kb;
+    const same = c ? c.size === st.size && Math.abs(c.mtime_ms - st.mtimeMs) <= MTIME_TOLERANCE_MS : Math.round((st.size / 1024) * 10) / 10 === e.size_kb;
     if (!same) changed.push(e.original_path);
   }
   const fresh = inboxFiles(root, inboxName(root)).filter((f) => !known.has(f));

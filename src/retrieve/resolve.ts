@@ -6,6 +6,8 @@ import { compareStrings } from '../store/json.js';
 
 /** Shortest id prefix accepted (after `src_`). */
 export const MIN_ID_PREFIX = 4;
+/** Shortest fragment of a path accepted as a unique substring match. */
+export const MIN_SUBSTRING = 3;
 /** Candidates named in an ambiguity or not-found error. */
 export const MAX_CANDIDATES = 8;
 
@@ -23,8 +25,8 @@ function describe(list: CatalogEntry[]): string {
 
 /**
  * The catalog entry for `ref`, tried in this order: exact id, id without `src_`, unique id prefix,
- * exact store path, path suffix, file name, file name without extension (all case-insensitive
- * except ids). Ambiguous or unknown references throw a UserError that lists candidates.
+ * exact store path, path suffix, file name, file name without extension, file name prefix, then a
+ * unique substring of the path (all case-insensitive except ids). Ambiguous or unknown references throw a UserError that lists candidates.
  */
 export function resolveSource(catalog: Catalog, ref: string): CatalogEntry {
   const q = (ref ?? '').trim();
@@ -39,6 +41,8 @@ export function resolveSource(catalog: Catalog, ref: string): CatalogEntry {
     (e) => e.original_path.toLowerCase().endsWith(`/${lower}`),
     (e) => e.filename.toLowerCase() === lower,
     (e) => stem(e.filename).toLowerCase() === lower,
+    (e) => e.filename.toLowerCase().startsWith(lower),
+    (e) => lower.length >= MIN_SUBSTRING && e.original_path.toLowerCase().includes(lower),
   ];
   for (const test of steps) {
     const hits = all.filter(test);

@@ -4,7 +4,7 @@
  * store or from arguments goes through resolveInStore, so nothing outside the store can be read.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { Catalog, CatalogEntry, TreeFile, TreeNode } from '../store/schemas.js';
 import { CATALOG_FILE, CONFIG_FILE, CONVERTED_DIR, convertedDir } from '../store/layout.js';
 import { resolveInStore } from '../store/safe-path.js';
@@ -76,6 +76,9 @@ export function loadTree(root: string, entry: CatalogEntry): TreeFile {
  */
 export function resolveContentRef(root: string, id: string, ref: string): string {
   const base = convertedDir(id);
+  if (isAbsolute(ref) || /^[a-zA-Z]:[\\/]/.test(ref) || ref.includes('\\') || ref.includes('\0')) {
+    throw new UserError(`Refusing content reference ${JSON.stringify(ref)}: it is not a relative path inside converted/${id}/.`, 'Expected a file of this source under converted/<id>/; the tree may have been tampered with (run `mhub doctor`).', EXIT.USAGE);
+  }
   const rel = ref.startsWith(`${CONVERTED_DIR}/`) ? ref : `${base}/${ref}`;
   const norm = rel.split('/').filter((p) => p !== '' && p !== '.');
   if (norm.includes('..') || !rel.startsWith(`${base}/`)) {
@@ -84,12 +87,12 @@ export function resolveContentRef(root: string, id: string, ref: string): string
   return resolveInStore(root, rel);
 }
 
-/** Text of a content file of source `id` ('' when the file is missing). */
+/** Text of a content file of source `id`; a missing file means a damaged store and says so. */
 export function readContent(root: string, id: string, ref: string): string {
   const abs = resolveContentRef(root, id, ref);
   try {
     return readFileSync(abs, 'utf8');
-  } catch {
-    return '';
+  } catch (err) {
+    throw new UserError(`The content file ${ref} of ${id} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}).`, 'Run `mhub doctor` (or `mhub ingest --force`) to rebuild it.', EXIT.UNHEALTHY);
   }
 }

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { VECTOR_DIR } from '../store/layout.js';
 
-export const KEYWORD_FORMAT_VERSION = 1;
+export const KEYWORD_FORMAT_VERSION = 2;
 export const KEYWORD_DIR = `${VECTOR_DIR}/keyword`;
 export const KEYWORD_SOURCES_FILE = `${KEYWORD_DIR}/sources.json`;
 
@@ -16,18 +16,20 @@ export function keywordNodesFile(id: string): string {
   return `${KEYWORD_DIR}/nodes/${id}.json`;
 }
 
-/** Source-level index: one document per indexed source, two fields. */
+/** Source-level fields: identity (title, file name, type, period, tags), card (summary, topics, sections), body (all nodes). */
+export const SOURCE_FIELDS = ['identity', 'card', 'body'] as const;
+export type SourceField = (typeof SOURCE_FIELDS)[number];
+
+/** Source-level index: one document per indexed source, three fields. */
 export interface KeywordSourcesIndex {
   format: number;
   tokenizer: number;
   /** source ids, in row order (sorted) */
   ids: string[];
-  /** token count of each source's card field */
-  card_len: number[];
-  /** token count of each source's body field (node titles, summaries and text) */
-  body_len: number[];
-  card: Record<string, number[]>;
-  body: Record<string, number[]>;
+  /** token count of each source in each field */
+  lengths: Record<SourceField, number[]>;
+  /** postings per field */
+  fields: Record<SourceField, Record<string, number[]>>;
 }
 
 /** [node_id, title, range kind ("p" pages, "l" lines, "r" rows, "" none), start, end] */

@@ -4,7 +4,7 @@
  * codes stay whole. Light plural stemming on words only (never on tokens with digits).
  * Bump TOKENIZER_VERSION whenever output changes: the keyword index records it and is rebuilt.
  */
-export const TOKENIZER_VERSION = 1;
+export const TOKENIZER_VERSION = 2;
 
 const WORD_RE = /[\p{L}\p{N}]+(?:[.'’&\-/][\p{L}\p{N}]+)*/gu;
 const JOINERS_RE = /[.'’&\-/]/;
@@ -15,6 +15,8 @@ const LETTER_DIGIT_RE = /(\p{L}+|\p{N}+)/gu;
 const MAX_TOKEN_LENGTH = 32;
 /** parts of compound tokens shorter than this are not emitted on their own (except digits) */
 const MIN_PART_LENGTH = 2;
+/** letter parts of letter-digit tokens ("fy" of "fy2018") shorter than this are not emitted */
+const MIN_LETTER_PART_LENGTH = 3;
 
 const STOPWORDS = new Set(
   ('a an and are as at be been but by can could did do does for from had has have how i if in into is it its ' +
@@ -62,13 +64,28 @@ export function tokenize(text: string): string[] {
       const sub = alnumParts(p);
       if (sub.length > 1) {
         emit(out, p);
-        for (const s of sub) if (s.length >= MIN_PART_LENGTH) emit(out, s);
+        for (const s of sub) if (DIGITS_RE.test(s) ? s.length >= MIN_PART_LENGTH : s.length >= MIN_LETTER_PART_LENGTH) emit(out, s);
       } else if (p.length >= MIN_PART_LENGTH || /\d/.test(p) || parts.length === 1) {
         emit(out, p);
       }
     }
   }
   return out;
+}
+
+/**
+ * Query terms grouped by the word they came from: "FY2018" → ["fy2018", "2018"]. A group counts
+ * as matched when any of its terms is found (for relevance), so expansions do not dilute it.
+ */
+export function queryTermGroups(query: string): string[][] {
+  const groups: string[][] = [];
+  const seen = new Set<string>();
+  for (const m of query.toLowerCase().matchAll(WORD_RE)) {
+    const g = tokenize(m[0]).filter((t) => !seen.has(t));
+    g.forEach((t) => seen.add(t));
+    if (g.length) groups.push([...new Set(g)]);
+  }
+  return groups;
 }
 
 /** Distinct query terms in first-seen order. */

@@ -54,6 +54,8 @@ export interface SearchOptions {
   explain?: boolean;
   /** nodes returned per source */
   nodesPerSource?: number;
+  /** keep ranked results below the weak threshold (verdict `none`) instead of dropping them; for eval */
+  includeNone?: boolean;
 }
 
 export interface SearchResult {

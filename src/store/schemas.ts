@@ -172,7 +172,8 @@ export const EmbeddingConfig = z.object({
 export const LlmConfig = z.object({
   /** auto | anthropic | claude-cli | none */
   provider: z.string().default('auto'),
-  model: z.string().default('claude-sonnet-4-5'),
+  /** Anthropic model id (claude-sonnet-4-5 reaches end-of-life on 2026-11-30 per the SDK) */
+  model: z.string().default('claude-sonnet-5-5'),
   max_concurrency: z.number().int().positive().default(4),
   max_calls: z.number().int().nonnegative().nullable().default(null),
   timeout_ms: z.number().int().positive().default(120000),

@@ -3,18 +3,39 @@ import type { SourceType } from '../../store/schemas.js';
 import type { Converter } from './types.js';
 import { markdownConverter } from './markdown.js';
 import { plainTextConverter } from './plain-text.js';
-import { pdfConverter } from './pdf.js';
+import { pdfConverter } from './pdf/index.js';
+import { docxConverter, LEGACY_DOC_REASON, LEGACY_XLS_REASON } from './docx.js';
+import { xlsxConverter } from './spreadsheet/xlsx.js';
+import { csvConverter } from './spreadsheet/csv.js';
+import { htmlConverter } from './html.js';
+import { codeConverter } from './code/index.js';
+import { structuredConverter } from './structured.js';
+import { imageConverter } from './ocr.js';
+import { archiveConverter } from './archive.js';
 
 const REGISTRY: Partial<Record<SourceType, Converter>> = {
   markdown: markdownConverter,
   text: plainTextConverter,
   log: plainTextConverter,
   pdf: pdfConverter,
+  docx: docxConverter,
+  xlsx: xlsxConverter,
+  csv: csvConverter,
+  tsv: csvConverter,
+  html: htmlConverter,
+  code: codeConverter,
+  json: structuredConverter,
+  yaml: structuredConverter,
+  xml: structuredConverter,
+  image: imageConverter,
+  zip: archiveConverter,
 };
 
 /** Reasons recorded for types that are deliberately not converted. */
 const SKIP_REASONS: Partial<Record<SourceType, string>> = {
   unknown: 'Unrecognised binary file: no converter for this format.',
+  doc: LEGACY_DOC_REASON,
+  xls: LEGACY_XLS_REASON,
 };
 
 export function converterFor(type: SourceType): Converter | null {

@@ -4,6 +4,10 @@
  */
 import { Strategy, type Approach } from '../../store/schemas.js';
 import type { Sample } from './sample.js';
+import { TREE_SITTER_LANGUAGES } from '../converters/code/tree-sitter-symbols.js';
+
+/** Languages the code converter parses into symbol trees (TypeScript compiler API + tree-sitter grammars). */
+const SYMBOL_LANGUAGES = new Set<string>(['typescript', 'javascript', ...TREE_SITTER_LANGUAGES]);
 
 /** Text with fewer headings than this is chunked by paragraphs rather than a heading tree. */
 export const MIN_HEADINGS_FOR_TREE = 2;
@@ -23,13 +27,23 @@ export function planOffline(sample: Sample): Strategy {
   switch (card.type) {
     case 'xlsx': case 'xls': case 'csv': case 'tsv':
       approach = 'schema_index';
+      special.push('schema tree: header row detection, column types and stats; rows kept as JSON lines for read_source --rows');
       break;
     case 'code':
-      approach = 'symbol_index';
+      // languages with a real parser get symbol trees; others are read in line windows
+      approach = SYMBOL_LANGUAGES.has(card.language ?? '') ? 'symbol_index' : 'chunk_embed';
+      has_structure = approach === 'symbol_index';
       break;
     case 'image':
       approach = 'ocr';
       has_structure = false;
+      special.push('OCR with tesseract when installed; otherwise recorded as skipped with the install command');
+      break;
+    case 'zip':
+      special.push('members are ingested as their own sources (archive.zip!/member) within zip-bomb limits');
+      break;
+    case 'json': case 'yaml': case 'xml':
+      special.push('structure-aware: top-level keys / elements become nodes with line ranges');
       break;
     case 'text': case 'log':
       has_structure = sample.heading_count >= MIN_HEADINGS_FOR_TREE;

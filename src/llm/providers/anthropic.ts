@@ -12,6 +12,8 @@ import { retryAfterMs } from './retry-after.js';
 export const OAUTH_BETA = 'oauth-2025-04-20';
 /** HTTP statuses worth retrying (rate limit, overload, server errors, request timeout, conflict). */
 const RETRYABLE_STATUS = new Set([408, 409, 429, 500, 502, 503, 504, 529]);
+/** A 400 saying structured outputs are not supported here (model or gateway). */
+const UNSUPPORTED_FORMAT = /output_config|output_format|json_schema|structured output/i;
 
 export interface AnthropicOptions {
   model: string;
@@ -48,28 +50,41 @@ export async function createAnthropicProvider(opts: AnthropicOptions): Promise<L
     return new LlmCallError(err instanceof Error ? err.message : String(err), false);
   };
 
+  // Structured outputs (output_config.format) unless the endpoint rejects them; then the schema goes
+  // into the prompt and the runner's repair + zod validation do the rest.
+  let structured = true;
+  const send = (req: LlmRequest, signal: AbortSignal) =>
+    client.messages.create(
+      {
+        model: opts.model,
+        max_tokens: req.maxTokens,
+        system: [
+          { type: 'text', text: req.shared, cache_control: { type: 'ephemeral' } },
+          { type: 'text', text: structured ? req.instructions : `${req.instructions}\n\nReply with one JSON object following this JSON schema:\n${JSON.stringify(req.schema)}`, cache_control: { type: 'ephemeral' } },
+          ...(req.context ? [{ type: 'text' as const, text: req.context, cache_control: { type: 'ephemeral' as const } }] : []),
+        ],
+        messages: [{ role: 'user', content: req.input }],
+        ...(structured ? { output_config: { format: { type: 'json_schema' as const, schema: req.schema } } } : {}),
+      },
+      { signal },
+    );
+
   return {
     name: 'anthropic',
     model: opts.model,
     async complete(req: LlmRequest, signal: AbortSignal): Promise<LlmReply> {
       let msg;
       try {
-        msg = await client.messages.create(
-          {
-            model: opts.model,
-            max_tokens: req.maxTokens,
-            temperature: 0,
-            system: [
-              { type: 'text', text: req.shared, cache_control: { type: 'ephemeral' } },
-              { type: 'text', text: req.instructions, cache_control: { type: 'ephemeral' } },
-            ],
-            messages: [{ role: 'user', content: req.input }],
-            output_config: { format: { type: 'json_schema', schema: req.schema } },
-          },
-          { signal },
-        );
+        msg = await send(req, signal);
       } catch (err) {
-        throw toCallError(err);
+        if (structured && err instanceof sdk.BadRequestError && UNSUPPORTED_FORMAT.test(String(err.message))) {
+          structured = false;
+          try {
+            msg = await send(req, signal);
+          } catch (err2) {
+            throw toCallError(err2);
+          }
+        } else throw toCallError(err);
       }
       const text = msg.content
         .map((b) => (b.type === 'text' ? b.text : ''))

@@ -38,6 +38,7 @@ export function cliPrompt(req: LlmRequest): string {
     'Reply with one JSON object and nothing else (no prose, no code fence). It must follow this JSON schema:',
     JSON.stringify(req.schema),
     '',
+    ...(req.context ? [req.context, ''] : []),
     '--- INPUT ---',
     req.input,
   ].join('\n');

@@ -8,8 +8,25 @@ let pdfjs: Promise<PdfJs> | null = null;
 
 /** Imports pdfjs once per thread, on first use. */
 export function loadPdfJs(): Promise<PdfJs> {
-  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
+  pdfjs ??= (async () => {
+    const mod = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    restoreNativePush();
+    return mod;
+  })();
   return pdfjs;
+}
+
+/**
+ * The legacy build (and its in-process "fake worker", loaded on the first getDocument) ships a
+ * core-js polyfill that replaces Array.prototype.push process-wide because V8 fails one spec edge
+ * case about non-writable array lengths. The polyfill is several times slower on every push,
+ * pdfjs's and ours; native push is correct for all ordinary arrays, so it is put back.
+ */
+const NATIVE_PUSH = Array.prototype.push;
+function restoreNativePush(): void {
+  if (Array.prototype.push !== NATIVE_PUSH) {
+    Object.defineProperty(Array.prototype, 'push', { value: NATIVE_PUSH, writable: true, configurable: true, enumerable: false });
+  }
 }
 
 export const ENCRYPTED_HINT = 'Remove the password (e.g. `qpdf --decrypt in.pdf out.pdf`) and ingest again.';
@@ -19,7 +36,7 @@ export const CORRUPT_HINT = 'The file may be truncated or corrupt; re-export or 
 export async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
   const { getDocument, VerbosityLevel } = await loadPdfJs();
   try {
-    return await getDocument({
+    const doc = await getDocument({
       data: new Uint8Array(bytes),
       isEvalSupported: false,
       disableFontFace: true,
@@ -27,7 +44,10 @@ export async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
       stopAtErrors: false,
       verbosity: VerbosityLevel.ERRORS,
     }).promise;
+    restoreNativePush();
+    return doc;
   } catch (err) {
+    restoreNativePush();
     const e = err as Error;
     if (e.name === 'PasswordException') throw new ConvertError('The PDF is encrypted with a password.', ENCRYPTED_HINT);
     throw new ConvertError(`The PDF could not be parsed: ${e.message}`, CORRUPT_HINT);

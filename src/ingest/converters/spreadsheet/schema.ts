@@ -38,7 +38,7 @@ interface Classified {
   date?: string;
 }
 
-const CURRENCY_RE = /^(-|\()?\s*([$€£¥₹]|USD|EUR|GBP|JPY|CHF)\s?(-)?\s*([\d,]*\.?\d+)\s*\)?$|^(-|\()?\s*([\d,]*\.?\d+)\s?([$€£¥₹]|USD|EUR|GBP|JPY|CHF)\s*\)?$/;
+const CURRENCY_RE = /^([$€£¥₹]|USD|EUR|GBP|JPY|CHF)?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d*\.?\d+)([$€£¥₹]|USD|EUR|GBP|JPY|CHF)?$/;
 const NUMBER_RE = /^[-+]?(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?([eE][-+]?\d+)?%?$/;
 const ISO_DATE_RE = /^(\d{4})-(\d{2})-(\d{2})([T ](\d{2}):(\d{2})(:(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 const SLASH_DATE_RE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
@@ -79,12 +79,14 @@ export function classifyCell(cell: RawCell): Classified {
     const n = Number(s.replace(/[,%]/g, ''));
     if (Number.isFinite(n)) return { type: 'number', num: pct ? n / 100 : n };
   }
-  const c = CURRENCY_RE.exec(s);
-  if (c) {
-    const digits = (c[4] ?? c[6])!.replace(/,/g, '');
-    const negative = !!(c[1] || c[3] || c[5]);
-    const n = Number(digits);
-    if (Number.isFinite(n)) return { type: 'currency', num: negative ? -n : n };
+  // currency: one symbol/code before or after the amount; negatives as -x, x- or (x)
+  const parens = /^\(.*\)/.test(s) || /^\(.*\)\s*[A-Z]{3}$/.test(s);
+  const bare = s.replace(/[()\s]/g, '');
+  const minus = bare.includes('-');
+  const c = CURRENCY_RE.exec(bare.replace('-', ''));
+  if (c && (c[1] ? !c[3] : !!c[3])) {
+    const n = Number(c[2]!.replace(/,/g, ''));
+    if (Number.isFinite(n)) return { type: 'currency', num: parens || minus ? -n : n };
   }
   const d = parseDateText(s);
   if (d) return { type: 'date', date: d };

@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+/**
+ * Wall time of the skill scripts as fresh processes (what an agent pays per call), p50/p95 over N
+ * runs, each run a different financebench question. Needs an ingested store, e.g.
+ *   node dist/cli/main.js ingest ../shared/financebench/pdfs --store /tmp/fb
+ *   node scripts/bench-skill.mjs --store /tmp/fb [--runs 10] [--questions ../shared/financebench/questions.jsonl]
+ * Targets: read_source and deep_retrieve < 150 ms, keyword search < 200 ms, hybrid search < 600 ms.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const SKILL = join(ROOT, 'skills', 'metadatahub');
+const { values } = parseArgs({
+  options: {
+    store: { type: 'string', default: '/tmp/fb' },
+    runs: { type: 'string', default: '10' },
+    questions: { type: 'string', default: join(ROOT, '..', 'shared', 'financebench', 'questions.jsonl') },
+    json: { type: 'boolean' },
+  },
+});
+const store = resolve(values.store);
+const runs = Number(values.runs);
+if (!existsSync(join(store, 'catalog.json'))) {
+  console.error(`No store at ${store}: build one with  node dist/cli/main.js ingest ../shared/financebench/pdfs --store ${store}`);
+  process.exit(2);
+}
+const catalog = JSON.parse(readFileSync(join(store, 'catalog.json'), 'utf8'));
+const idByFile = new Map(catalog.sources.map((s) => [basename(s.original_path), s.id]));
+const questions = readFileSync(values.questions, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+  .filter((q) => idByFile.has(q.expected[0].file)).slice(0, runs);
+if (questions.length < runs) console.error(`only ${questions.length} usable questions`);
+
+function run(script, args) {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [join(SKILL, script), ...args, '--store', store], { encoding: 'utf8', env: { ...process.env, MHUB_STORE: '' } });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${script} ${args.join(' ')} exited ${r.status}: ${r.stdout.slice(0, 300)} ${r.stderr.slice(0, 300)}`);
+  return { ms, out: JSON.parse(r.stdout) };
+}
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+
+const hasVectors = existsSync(join(store, 'vector_store', 'index.faiss'));
+const cases = [
+  ['search keyword', (q) => ['search.js', [q.query, '--mode', 'keyword']], 200],
+  ...(hasVectors ? [['search hybrid', (q) => ['search.js', [q.query, '--mode', 'hybrid']], 600]] : []),
+  ['deep_retrieve (outline)', (q) => ['deep_retrieve.js', [idByFile.get(q.expected[0].file)]], 150],
+  ['deep_retrieve --query', (q) => ['deep_retrieve.js', [idByFile.get(q.expected[0].file), '--query', q.query]], 150],
+  ['deep_retrieve --query --vectors', (q) => ['deep_retrieve.js', [idByFile.get(q.expected[0].file), '--query', q.query, '--vectors']], null],
+  ['read_source <node>', (q) => ['read_source.js', [idByFile.get(q.expected[0].file), q.node]], 150],
+  ['read_source --pages', (q) => ['read_source.js', [idByFile.get(q.expected[0].file), '--pages', `${q.expected[0].pages[0]}-${q.expected[0].pages[0] + 1}`]], 150],
+];
+
+// Untimed: the node each question would read (first keyword suggestion), and one warm-up call.
+for (const q of questions) {
+  const d = run('deep_retrieve.js', [idByFile.get(q.expected[0].file), '--query', q.query]).out;
+  q.node = d.suggestions[0]?.node_id ?? d.root.node_id;
+}
+run('search.js', ['warm up', '--mode', 'keyword']);
+
+const rows = [];
+{
+  const times = [];
+  for (let i = 0; i < questions.length; i++) {
+    const t0 = performance.now();
+    spawnSync(process.execPath, ['-e', '0']);
+    times.push(performance.now() - t0);
+  }
+  rows.push({ name: 'node -e 0 (baseline, no script)', p50: Math.round(pct(times, 50)), p95: Math.round(pct(times, 95)), target: null });
+}
+for (const [name, make, target] of cases) {
+  const times = [];
+  let mode = '';
+  for (const q of questions) {
+    const [script, args] = make(q);
+    const { ms, out } = run(script, args);
+    times.push(ms);
+    if (out.mode) mode = out.mode;
+  }
+  rows.push({ name, p50: Math.round(pct(times, 50)), p95: Math.round(pct(times, 95)), target, ...(mode ? { mode } : {}) });
+}
+
+if (values.json) console.log(JSON.stringify({ store, runs: questions.length, sources: catalog.sources.length, rows }, null, 2));
+else {
+  console.log(`skill scripts, fresh process each call, ${questions.length} runs, store ${store} (${catalog.sources.length} sources)`);
+  for (const r of rows) {
+    const ok = r.target ? (r.p50 < r.target ? 'ok' : 'OVER') : '';
+    console.log(`${r.name.padEnd(34)} p50 ${String(r.p50).padStart(5)} ms   p95 ${String(r.p95).padStart(5)} ms   ${r.target ? `target < ${r.target} ms ${ok}` : ''}${r.mode ? `   mode ${r.mode}` : ''}`);
+  }
+}

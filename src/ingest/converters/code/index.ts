@@ -1,0 +1,90 @@
+/**
+ * Source code: a symbol tree per file (imports, classes, functions/methods with signatures, doc
+ * comments, line ranges). TS/JS via the TypeScript compiler API; Python, Go, Rust, Java via
+ * tree-sitter wasm grammars; any other language falls back to a line-window tree.
+ */
+import { extname } from 'node:path';
+import type { Converter, ConvertedNode, ConvertResult } from '../types.js';
+import { ConvertError } from '../types.js';
+import { decodeText, splitLines } from '../text-util.js';
+import { symbolResult, type FileSymbols } from './symbols.js';
+import { TREE_SITTER_LANGUAGES, type TreeSitterLanguage } from './tree-sitter-symbols.js';
+
+/** Lines per window for languages without a parser. */
+export const LINE_WINDOW = 60;
+/** A window may end early at a blank line within this many lines of its target end. */
+export const WINDOW_SLACK = 15;
+
+const TS_LANGUAGES = new Set(['typescript', 'javascript']);
+
+function languageOf(language: string | undefined, filename: string): string {
+  if (language) return language;
+  const ext = extname(filename).toLowerCase();
+  return ext ? ext.slice(1) : 'text';
+}
+
+/** Windows of about LINE_WINDOW lines, cut at blank lines where possible. */
+export function lineWindows(originalPath: string, language: string, lines: string[]): ConvertResult {
+  const children: ConvertedNode[] = [];
+  let start = 1;
+  while (start <= lines.length) {
+    let end = Math.min(lines.length, start + LINE_WINDOW - 1);
+    if (end < lines.length) {
+      for (let e = end; e >= end - WINDOW_SLACK && e > start; e--) {
+        if (lines[e - 1]!.trim() === '') {
+          end = e;
+          break;
+        }
+      }
+    }
+    const body = lines.slice(start - 1, end);
+    const first = body.find((l) => l.trim())?.trim() ?? '';
+    children.push({ title: `lines ${start}–${end}${first ? `: ${first.slice(0, 60)}` : ''}`, kind: 'lines', line_range: [start, end], content: body.join('\n'), children: [] });
+    start = end + 1;
+  }
+  const name = originalPath.split('/').pop()!;
+  const folder = originalPath.includes('/') ? originalPath.slice(0, originalPath.lastIndexOf('/')) : '.';
+  const root: ConvertedNode = { title: name, kind: 'file', line_range: [1, Math.max(1, lines.length)], children };
+  if (children.length === 1) {
+    root.content = children[0]!.content;
+    root.children = [];
+  }
+  return {
+    title: name,
+    toc_source: 'paragraphs',
+    approach: 'chunk_embed',
+    root,
+    line_count: lines.length,
+    card: { doc_type: `${language} source` },
+    meta: { language, folder, parser: 'line-windows' },
+  };
+}
+
+export async function codeSymbols(text: string, filename: string, language: string): Promise<FileSymbols | null> {
+  if (TS_LANGUAGES.has(language)) return (await import('./ts-symbols.js')).tsSymbols(text, filename);
+  if ((TREE_SITTER_LANGUAGES as readonly string[]).includes(language)) {
+    return (await import('./tree-sitter-symbols.js')).treeSitterSymbols(text, language as TreeSitterLanguage);
+  }
+  return null;
+}
+
+export const codeConverter: Converter = {
+  name: 'code',
+  version: 1,
+  async convert({ bytes, card }) {
+    const text = decodeText(bytes);
+    if (text.trim().length === 0) throw new ConvertError('The source file is empty.', 'Add content or remove the file from the inbox.');
+    const language = languageOf(card.language, card.filename);
+    const lines = splitLines(text);
+    let symbols: FileSymbols | null = null;
+    const warnings: string[] = [];
+    try {
+      symbols = await codeSymbols(text, card.filename, language);
+    } catch (err) {
+      warnings.push(`symbol parser failed (${err instanceof Error ? err.message : String(err)}); indexed as line windows`);
+    }
+    const result = symbols ? symbolResult(card.original_path, language, text, lines, symbols) : lineWindows(card.original_path, language, lines);
+    if (warnings.length) result.warnings = warnings;
+    return result;
+  },
+};

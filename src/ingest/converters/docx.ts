@@ -1,0 +1,125 @@
+/**
+ * Word (.docx) via mammoth → semantic HTML → the shared h1–h6 section tree. Heading styles
+ * (including custom/numbered variants such as "Heading1", "Numbered Heading 2", "Überschrift 1")
+ * become levels; list-numbered headings get their computed numbers ("2.1 Scope"); tables become
+ * rows; images are noted by their alt text. Legacy .doc is skipped by the registry with a reason.
+ */
+import { basename, extname } from 'node:path';
+import type { Converter, ConvertedNode, ConvertResult } from './types.js';
+import { ConvertError } from './types.js';
+import { htmlSections } from './html-tree.js';
+
+/** Style names (case-insensitive) read as heading level N. */
+const HEADING_STYLE_PATTERNS: RegExp[] = [
+  /^(?:numbered\s*|num\s*|outline\s*)?(?:heading|überschrift|titre|titolo|título|kop)\s*([1-6])(?:\s*(?:numbered|num|char))?$/i,
+  /^h([1-6])$/i,
+];
+
+export function headingLevelOfStyle(styleName: string | null | undefined): number | null {
+  if (!styleName) return null;
+  for (const re of HEADING_STYLE_PATTERNS) {
+    const m = re.exec(styleName.trim());
+    if (m) return Number(m[1]);
+  }
+  return null;
+}
+
+interface MammothElement {
+  type: string;
+  styleName?: string | null;
+  styleId?: string | null;
+  numbering?: { level: string | number; isOrdered: boolean } | null;
+  children?: MammothElement[];
+}
+
+/** Per heading paragraph in document order: its level and, when list-numbered, its computed number. */
+interface HeadingInfo {
+  level: number;
+  number: string | null;
+}
+
+function normalizeHeadings(doc: MammothElement, out: HeadingInfo[]): MammothElement {
+  const counters = [0, 0, 0, 0, 0, 0];
+  const visit = (el: MammothElement): MammothElement => {
+    if (el.type === 'paragraph') {
+      const level = headingLevelOfStyle(el.styleName);
+      if (level) {
+        let number: string | null = null;
+        if (el.numbering && el.numbering.isOrdered) {
+          counters[level - 1]!++;
+          for (let i = level; i < counters.length; i++) counters[i] = 0;
+          number = counters.slice(0, level).join('.');
+        }
+        out.push({ level, number });
+        return { ...el, styleName: `Heading ${level}` };
+      }
+      return el;
+    }
+    return el.children ? { ...el, children: el.children.map(visit) } : el;
+  };
+  return visit(doc);
+}
+
+const STYLE_MAP = ["p[style-name='Title'] => h1.doc-title:fresh", "p[style-name='Subtitle'] => p.doc-subtitle:fresh"];
+
+export async function convertDocxBytes(bytes: Uint8Array, filename: string): Promise<ConvertResult> {
+  const mammoth = (await import('mammoth')).default;
+  const cheerio = await import('cheerio');
+  const headings: HeadingInfo[] = [];
+  let html: string;
+  const warnings: string[] = [];
+  try {
+    const res = await mammoth.convertToHtml(
+      { buffer: Buffer.from(bytes) },
+      {
+        styleMap: STYLE_MAP,
+        transformDocument: (doc: MammothElement) => normalizeHeadings(doc, headings),
+        convertImage: mammoth.images.imgElement(async () => ({ src: '' })),
+        ignoreEmptyParagraphs: true,
+      },
+    );
+    html = res.value;
+    for (const m of res.messages) if (m.type === 'error') warnings.push(m.message);
+  } catch (err) {
+    throw new ConvertError(`The Word file could not be read: ${err instanceof Error ? err.message : String(err)}`, 'Open it in Word or LibreOffice and save it again as .docx (password-protected files must be saved without the password).');
+  }
+  const $ = cheerio.load(`<body>${html}</body>`);
+  const docTitle = $('h1.doc-title').first().text().replace(/\s+/g, ' ').trim();
+  $('h1.doc-title').remove();
+  let headingIndex = 0;
+  const t = htmlSections($, $('body'), (text, level) => {
+    // mammoth emits headings in document order, matching the paragraphs recorded by the transform
+    const info = headings[headingIndex++];
+    const n = info && info.level === level ? info.number : null;
+    return n && !text.startsWith(n) ? `${n} ${text}` : text;
+  });
+  const single = t.sections.length === 1 && t.sections[0]!.meta?.level === 1 && !t.lead ? t.sections[0]! : null;
+  const title = docTitle || single?.title || basename(filename, extname(filename));
+  let root: ConvertedNode = { title, kind: 'document', children: t.sections };
+  if (t.lead) root.content = t.lead;
+  if (single) root = { ...single, title, kind: 'document' };
+  if (!root.content && root.children.length === 0) throw new ConvertError('The Word document has no text.', 'Check that the document is not only images (scan it to PDF and use OCR) or empty.');
+  return {
+    title,
+    toc_source: t.headingCount > 0 ? 'headings' : 'paragraphs',
+    root,
+    card: { sections_overview: root.children.map((c) => c.title).slice(0, 20) },
+    meta: { headings: String(t.headingCount), tables: String(t.tableCount), images: String(t.imageAlts.length) },
+    ...(warnings.length ? { warnings } : {}),
+  };
+}
+
+export const docxConverter: Converter = {
+  name: 'docx',
+  version: 1,
+  async convert({ bytes, card }) {
+    return convertDocxBytes(bytes, card.filename);
+  },
+};
+
+/** Recorded for legacy binary Word files. */
+export const LEGACY_DOC_REASON =
+  'Legacy Word .doc (binary) is not read directly. Convert it to .docx and ingest again: `soffice --headless --convert-to docx file.doc` (LibreOffice), or save as .docx from Word.';
+/** Recorded for legacy binary Excel files. */
+export const LEGACY_XLS_REASON =
+  'Legacy Excel .xls (binary) is not read directly. Convert it to .xlsx and ingest again: `soffice --headless --convert-to xlsx file.xls` (LibreOffice), or save as .xlsx from Excel.';

@@ -1,0 +1,179 @@
+/**
+ * Shared by the HTML and Word converters: walks block elements of an HTML document (cheerio) and
+ * builds the h1–h6 section tree. Each section's own text is Markdown: paragraphs, lists, tables as
+ * rows (`| a | b |`), links kept as their text, images noted by their alt text.
+ */
+import type { CheerioAPI, Cheerio } from 'cheerio';
+import type { AnyNode, Element } from 'domhandler';
+import type { ConvertedNode } from './types.js';
+
+/** Tags whose children are walked as blocks. */
+const CONTAINERS = new Set(['div', 'section', 'article', 'main', 'body', 'html', 'span', 'center', 'details', 'figure', 'header', 'hgroup', 'font', 'form', 'fieldset']);
+const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
+const INLINE = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'br', 'cite', 'code', 'data', 'dfn', 'em', 'i', 'img', 'kbd', 'mark', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'wbr', 'del', 'ins', 'label']);
+
+export interface HtmlTree {
+  /** text before the first heading */
+  lead: string;
+  sections: ConvertedNode[];
+  headingCount: number;
+  tableCount: number;
+  imageAlts: string[];
+  links: number;
+}
+
+function collapse(s: string): string {
+  return s.replace(/[ \t\r\n\u00a0]+/g, ' ').trim();
+}
+
+interface Ctx {
+  $: CheerioAPI;
+  imageAlts: string[];
+  links: number;
+  tables: number;
+}
+
+/** Inline text of an element: links as their text, images as `[image: alt]`, <br> as a newline. */
+function inlineText(ctx: Ctx, nodes: AnyNode[]): string {
+  let out = '';
+  for (const n of nodes) {
+    if (n.type === 'text') out += (n as unknown as { data: string }).data;
+    else if (n.type === 'tag') {
+      const el = n as Element;
+      const tag = el.tagName.toLowerCase();
+      if (tag === 'br') out += '\n';
+      else if (tag === 'img') {
+        const alt = collapse(el.attribs.alt ?? '');
+        ctx.imageAlts.push(alt);
+        out += alt ? ` [image: ${alt}] ` : ' [image] ';
+      } else {
+        if (tag === 'a') ctx.links++;
+        out += inlineText(ctx, el.children);
+      }
+    }
+  }
+  return out;
+}
+
+function lineText(ctx: Ctx, el: Element): string {
+  return inlineText(ctx, el.children)
+    .split('\n')
+    .map(collapse)
+    .filter(Boolean)
+    .join('\n');
+}
+
+function tableRows(ctx: Ctx, table: Element): string {
+  const $ = ctx.$;
+  ctx.tables++;
+  const rows: string[][] = [];
+  $(table)
+    .find('tr')
+    .each((_, tr) => {
+      if ($(tr).closest('table')[0] !== table) return; // nested tables are rendered by their own cells' text
+      const cells = $(tr)
+        .children('th,td')
+        .toArray()
+        .map((c) => collapse(inlineText(ctx, (c as Element).children)).replace(/\|/g, '\\|'));
+      if (cells.some(Boolean)) rows.push(cells);
+    });
+  if (rows.length === 0) return '';
+  const width = Math.max(...rows.map((r) => r.length));
+  const pad = (r: string[]) => [...r, ...Array(width - r.length).fill('')];
+  const lines = [`| ${pad(rows[0]!).join(' | ')} |`, `|${Array(width).fill(' --- ').join('|')}|`];
+  for (const r of rows.slice(1)) lines.push(`| ${pad(r).join(' | ')} |`);
+  return lines.join('\n');
+}
+
+function listText(ctx: Ctx, list: Element, depth: number): string {
+  const ordered = list.tagName.toLowerCase() === 'ol';
+  const out: string[] = [];
+  let i = 1;
+  for (const li of list.children) {
+    if (li.type !== 'tag' || (li as Element).tagName.toLowerCase() !== 'li') continue;
+    const el = li as Element;
+    const own = el.children.filter((c) => !(c.type === 'tag' && ['ul', 'ol'].includes((c as Element).tagName.toLowerCase())));
+    const text = collapse(inlineText(ctx, own));
+    out.push(`${'  '.repeat(depth)}${ordered ? `${i++}.` : '-'} ${text}`);
+    for (const c of el.children) {
+      if (c.type === 'tag' && ['ul', 'ol'].includes((c as Element).tagName.toLowerCase())) out.push(listText(ctx, c as Element, depth + 1));
+    }
+  }
+  return out.join('\n');
+}
+
+interface Open {
+  level: number;
+  node: ConvertedNode;
+  parts: string[];
+}
+
+/** Walk the blocks under `root` into a heading tree. `headingTitle` may rewrite titles (e.g. to add numbers). */
+export function htmlSections($: CheerioAPI, root: Cheerio<AnyNode>, headingTitle?: (text: string, level: number, index: number) => string): HtmlTree {
+  const ctx: Ctx = { $, imageAlts: [], links: 0, tables: 0 };
+  const lead: string[] = [];
+  const top: ConvertedNode[] = [];
+  const stack: Open[] = [];
+  let headingCount = 0;
+  const emit = (text: string) => {
+    if (!text.trim()) return;
+    (stack.length ? stack[stack.length - 1]!.parts : lead).push(text);
+  };
+  const closeTo = (level: number) => {
+    while (stack.length && stack[stack.length - 1]!.level >= level) {
+      const o = stack.pop()!;
+      o.node.content = o.parts.join('\n\n');
+    }
+  };
+  let inline: AnyNode[] = [];
+  const flushInline = () => {
+    if (inline.length) {
+      emit(
+        inlineText(ctx, inline)
+          .split('\n')
+          .map(collapse)
+          .filter(Boolean)
+          .join('\n'),
+      );
+      inline = [];
+    }
+  };
+  const walk = (nodes: AnyNode[]) => {
+    for (const n of nodes) {
+      if (n.type === 'text') {
+        inline.push(n);
+        continue;
+      }
+      if (n.type !== 'tag') continue;
+      const el = n as Element;
+      const tag = el.tagName.toLowerCase();
+      if (INLINE.has(tag) && tag !== 'span') {
+        inline.push(n);
+        continue;
+      }
+      flushInline();
+      const level = HEADINGS[tag];
+      if (level) {
+        const text = collapse(inlineText(ctx, el.children));
+        if (!text) continue;
+        const title = headingTitle ? headingTitle(text, level, headingCount) : text;
+        headingCount++;
+        closeTo(level);
+        const node: ConvertedNode = { title, kind: 'section', meta: { level }, children: [] };
+        (stack.length ? stack[stack.length - 1]!.node.children : top).push(node);
+        stack.push({ level, node, parts: [`${'#'.repeat(level)} ${title}`] });
+      } else if (tag === 'table') emit(tableRows(ctx, el));
+      else if (tag === 'ul' || tag === 'ol') emit(listText(ctx, el, 0));
+      else if (tag === 'pre') emit('```\n' + $(el).text().replace(/\n+$/, '') + '\n```');
+      else if (tag === 'blockquote') emit(lineText(ctx, el).split('\n').map((l) => `> ${l}`).join('\n'));
+      else if (tag === 'dl') emit(lineText(ctx, el));
+      else if (CONTAINERS.has(tag)) walk(el.children);
+      else if (tag === 'hr') continue;
+      else emit(lineText(ctx, el));
+    }
+    flushInline();
+  };
+  walk(root.toArray().flatMap((r) => (r.type === 'tag' ? (r as Element).children : [r])));
+  closeTo(0);
+  return { lead: lead.join('\n\n'), sections: top, headingCount, tableCount: ctx.tables, imageAlts: ctx.imageAlts, links: ctx.links };
+}

@@ -1,0 +1,64 @@
+/**
+ * HTML via cheerio: the page's main content (nav, header/footer chrome, scripts, styles, forms and
+ * asides dropped), an h1–h6 section tree, tables as rows, links kept as their text.
+ */
+import { basename, extname } from 'node:path';
+import type { Converter, ConvertedNode, ConvertResult } from './types.js';
+import { ConvertError } from './types.js';
+import { decodeText } from './text-util.js';
+import { htmlSections } from './html-tree.js';
+
+/** Elements never part of the content. */
+export const DROP_SELECTORS = [
+  'script', 'style', 'noscript', 'template', 'iframe', 'svg', 'canvas', 'nav', 'footer', 'aside', 'form', 'button',
+  'link', 'meta', 'head', '[role=navigation]', '[role=banner]', '[role=contentinfo]', '[role=search]', '[aria-hidden=true]',
+  'body > header', '.cookie-banner', '.skip-link',
+].join(',');
+
+/** Main-content candidates, in order of trust. */
+const MAIN_SELECTORS = ['main', '[role=main]', 'article'];
+
+export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string, filename: string): ConvertResult {
+  const $ = cheerio.load(html);
+  const docTitle = $('head > title').first().text().replace(/\s+/g, ' ').trim();
+  const description = $('meta[name=description]').attr('content')?.trim() ?? '';
+  const lang = $('html').attr('lang')?.trim() ?? '';
+  $(DROP_SELECTORS).remove();
+  let main: import('cheerio').Cheerio<import('domhandler').AnyNode> = $('body');
+  for (const sel of MAIN_SELECTORS) {
+    const found = $(sel);
+    if (found.length === 1) {
+      main = found;
+      break;
+    }
+  }
+  if (main.length === 0) main = $.root();
+  const t = htmlSections($, main);
+  const h1 = t.sections.length === 1 && t.sections[0]!.meta?.level === 1 ? t.sections[0]! : null;
+  const title = docTitle || h1?.title || basename(filename, extname(filename));
+  let root: ConvertedNode = { title, kind: 'document', children: t.sections };
+  if (t.lead) root.content = t.lead;
+  if (h1 && !t.lead) root = { ...h1, title, kind: 'document' };
+  if (!root.content && root.children.length === 0) throw new ConvertError('The page has no readable text after removing navigation, scripts and styles.', 'Check that the HTML is a content page, not a redirect or script-only shell.');
+  return {
+    title,
+    toc_source: t.headingCount > 0 ? 'headings' : 'paragraphs',
+    root,
+    card: {
+      ...(description ? { summary: description } : {}),
+      sections_overview: root.children.map((c) => c.title).slice(0, 20),
+    },
+    meta: { headings: String(t.headingCount), tables: String(t.tableCount), links: String(t.links), ...(lang ? { lang } : {}) },
+  };
+}
+
+export const htmlConverter: Converter = {
+  name: 'html',
+  version: 1,
+  async convert({ bytes, card }) {
+    const text = decodeText(bytes);
+    if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');
+    const cheerio = await import('cheerio');
+    return convertHtmlWith(cheerio, text, card.filename);
+  },
+};

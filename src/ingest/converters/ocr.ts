@@ -1,0 +1,165 @@
+/**
+ * OCR for scanned documents with the system tools `pdftoppm` (poppler-utils) and `tesseract`
+ * (tesseract-ocr). Nothing is downloaded: when a tool is missing the source is recorded as skipped
+ * with the exact install command. The PDF converter calls `ocrAvailable` / `ocrPdfPages` for PDFs
+ * without a text layer; images (type 'image') are converted here.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, extname } from 'node:path';
+import { promisify } from 'node:util';
+import type { Converter, ConvertResult } from './types.js';
+import { convertPlainText } from './plain-text.js';
+
+const run = promisify(execFile);
+
+/** Rendering resolution for OCR (tesseract is most accurate around 300 dpi). */
+export const OCR_DPI = 300;
+/** Longest a single tool run may take before it is abandoned. */
+export const OCR_TIMEOUT_MS = 180_000;
+/** Largest text a tool may print. */
+const MAX_OUTPUT_BYTES = 64 << 20;
+/** Tesseract language (the Debian package ships English). */
+export const OCR_LANGUAGE = 'eng';
+/** Pages with fewer letters or digits than this after OCR count as blank. */
+export const MIN_OCR_CHARS = 3;
+
+export const OCR_INSTALL_COMMAND = 'apt-get install tesseract-ocr poppler-utils';
+
+const TOOLS: { bin: string; args: string[] }[] = [
+  { bin: 'tesseract', args: ['--version'] },
+  { bin: 'pdftoppm', args: ['-v'] },
+];
+
+const availability = new Map<string, Promise<{ ok: boolean; missing: string[] }>>();
+
+/** Whether `tesseract` and `pdftoppm` can be run (checked once per process and PATH). */
+export function ocrAvailable(): Promise<{ ok: boolean; missing: string[] }> {
+  const key = process.env.PATH ?? '';
+  let found = availability.get(key);
+  if (!found) {
+    found = (async () => {
+      const missing: string[] = [];
+      for (const t of TOOLS) {
+        try {
+          await run(t.bin, t.args, { timeout: 10_000 });
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') missing.push(t.bin);
+        }
+      }
+      return { ok: missing.length === 0, missing };
+    })();
+    availability.set(key, found);
+  }
+  return found;
+}
+
+/** The skip reason recorded when OCR tools are missing. */
+export function ocrMissingReason(missing: string[], what: string): string {
+  return `${what} has no text layer and needs OCR, but ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not installed. Install them with \`${OCR_INSTALL_COMMAND}\` and ingest again.`;
+}
+
+async function tesseract(imagePath: string): Promise<string> {
+  const { stdout } = await run('tesseract', [imagePath, 'stdout', '-l', OCR_LANGUAGE, '--psm', '3'], { timeout: OCR_TIMEOUT_MS, maxBuffer: MAX_OUTPUT_BYTES });
+  return stdout;
+}
+
+function tidy(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** OCR every page of a PDF: render with pdftoppm, read with tesseract. Returns one text per page. */
+export async function ocrPdfPages(bytes: Uint8Array): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'mhub-ocr-'));
+  try {
+    const pdf = join(dir, 'in.pdf');
+    writeFileSync(pdf, bytes);
+    await run('pdftoppm', ['-r', String(OCR_DPI), '-gray', '-png', pdf, join(dir, 'page')], { timeout: OCR_TIMEOUT_MS * 4, maxBuffer: MAX_OUTPUT_BYTES });
+    const pages = readdirSync(dir)
+      .filter((f) => /^page-\d+\.png$/.test(f))
+      .sort((a, b) => Number(/\d+/.exec(a)![0]) - Number(/\d+/.exec(b)![0]));
+    const out: string[] = [];
+    for (const p of pages) out.push(tidy(await tesseract(join(dir, p))));
+    return out;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** OCR an image file; multi-page TIFFs give one text per page. */
+export async function ocrImagePages(bytes: Uint8Array, ext: string): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'mhub-ocr-'));
+  try {
+    const img = join(dir, `in${ext || '.png'}`);
+    writeFileSync(img, bytes);
+    return (await tesseract(img)).split('\f').map(tidy).filter((t, i, a) => t || i < a.length - 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function hasText(pages: string[]): boolean {
+  return pages.join('').replace(/[^\p{L}\p{N}]/gu, '').length >= MIN_OCR_CHARS;
+}
+
+/** Page texts → a paged result: paragraph groups with page ranges, re-classified as an OCR'd document. */
+export function ocrResult(pages: string[], filename: string): ConvertResult {
+  const marked = pages.map((t, i) => `<!-- page ${i + 1} -->\n${t}`).join('\n\n');
+  const base = convertPlainText(marked, filename);
+  const pageOfLine: number[] = [];
+  let page = 0;
+  for (const l of marked.split('\n')) {
+    const m = /^<!-- page (\d+) -->$/.exec(l);
+    if (m) page = Number(m[1]);
+    pageOfLine.push(page || 1);
+  }
+  const withPages = (n: ConvertResult['root']): ConvertResult['root'] => {
+    const lr = n.line_range;
+    const out = { ...n, children: n.children.map(withPages) };
+    if (lr) {
+      out.page_range = [pageOfLine[lr[0] - 1] ?? 1, pageOfLine[lr[1] - 1] ?? pages.length];
+      delete out.line_range;
+    }
+    return out;
+  };
+  return {
+    ...base,
+    root: withPages(base.root),
+    toc_source: 'pages',
+    approach: 'ocr',
+    pages: pages.length,
+    line_count: undefined,
+    meta: { ocr: 'tesseract', ocr_language: OCR_LANGUAGE },
+  };
+}
+
+export const imageConverter: Converter = {
+  name: 'image-ocr',
+  version: 1,
+  async convert({ bytes, card }) {
+    const title = card.filename;
+    const avail = await ocrAvailable();
+    if (avail.missing.includes('tesseract')) {
+      // images need only tesseract; pdftoppm is for PDFs
+      return { title, toc_source: 'pages', approach: 'ocr', root: { title, children: [] }, skip_reason: ocrMissingReason(['tesseract'], 'This image') };
+    }
+    let pages: string[];
+    try {
+      pages = await ocrImagePages(bytes, extname(card.filename).toLowerCase());
+    } catch (err) {
+      const { ConvertError } = await import('./types.js');
+      throw new ConvertError(`OCR could not read the image: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`, 'Convert it to PNG or TIFF and ingest again.');
+    }
+    if (!hasText(pages)) {
+      return { title, toc_source: 'pages', approach: 'ocr', pages: pages.length || 1, root: { title, children: [] }, skip_reason: 'OCR found no text in this image (a photo or drawing without words); nothing to index.' };
+    }
+    const result = ocrResult(pages, card.filename);
+    if (result.root.children.length === 0 && !result.root.content) result.root.content = pages.join('\n\n');
+    return result;
+  },
+};

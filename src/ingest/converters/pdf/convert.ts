@@ -1,0 +1,121 @@
+/**
+ * The whole PDF conversion as a pure function of the bytes (runs in a worker thread or in-thread):
+ * layout → furniture → outline (bookmarks, else printed TOC, else detected headings, else pages) →
+ * sections with page-granular leaves → node text with page markers, summaries and the card.
+ */
+import type { ConvertedNode, ConvertResult } from '../types.js';
+import type { Line, PageLayout } from './layout-types.js';
+import type { OutlineEntry } from './outline-types.js';
+import { openPdf } from './load.js';
+import { buildPage, type RawItem } from './lines.js';
+import { findFurniture, type Furniture } from './furniture.js';
+import { bodyStyle, findHeadings, isStatementTitle } from './headings.js';
+import { readBookmarks } from './bookmarks.js';
+import { findTocPages, printedToc } from './printed-toc.js';
+import { detectOutline } from './detected.js';
+import { buildSections, type Section } from './sections.js';
+import { renderLine } from './tables.js';
+import { docStats, statementGloss, summarize, type DocStats } from './summary.js';
+import { buildCard } from './card.js';
+import { ocrFallback, MIN_TEXT_CHARS_PER_PAGE } from './ocr-fallback.js';
+
+export interface PdfConvertOptions {
+  maxLeafPages: number;
+  /** file name without extension, the title of last resort */
+  fallbackTitle: string;
+}
+
+/** Joins page texts [from, to] with `<!-- page N -->` markers. */
+export function pagesContent(texts: string[], from: number, to: number): string {
+  const parts: string[] = [];
+  for (let p = from; p <= to; p++) parts.push(`<!-- page ${p} -->\n${texts[p - 1] ?? ''}`);
+  return parts.join('\n\n');
+}
+
+async function readLayouts(bytes: Uint8Array): Promise<{ layouts: PageLayout[]; bookmarks: OutlineEntry[]; metaTitle: string | undefined; warnings: string[] }> {
+  const doc = await openPdf(bytes);
+  try {
+    const layouts: PageLayout[] = [];
+    for (let p = 1; p <= doc.numPages; p++) {
+      const page = await doc.getPage(p);
+      const [x0 = 0, y0 = 0, x1 = 612, y1 = 792] = page.view;
+      const tc = await page.getTextContent();
+      layouts.push(buildPage(p, x1 - x0, y1 - y0, tc.items as RawItem[]));
+      page.cleanup();
+    }
+    const bm = await readBookmarks(doc);
+    const meta = await doc.getMetadata().catch(() => null);
+    const metaTitle = ((meta?.info as Record<string, unknown> | undefined)?.['Title'] as string | undefined)?.trim();
+    return { layouts, bookmarks: bm.entries, metaTitle, warnings: bm.rejected ? [`PDF bookmarks not used: ${bm.rejected}`] : [] };
+  } finally {
+    await doc.destroy();
+  }
+}
+
+function bodyLines(layouts: PageLayout[], furniture: Furniture): Line[][] {
+  return layouts.map((p, pi) => p.lines.filter((_, i) => !furniture.lines[pi]!.has(i)));
+}
+
+interface NodeContext {
+  texts: string[];
+  lines: Line[][];
+  stats: DocStats;
+  /** heading lines, left out of summaries (the node title already says them) */
+  headingLines: Set<Line>;
+}
+
+function toNode(s: Section, ctx: NodeContext): ConvertedNode {
+  const page_range: [number, number] = [s.start, s.end];
+  const meta: Record<string, unknown> = { level: s.level, ...(s.folded?.length ? { subsections: s.folded } : {}) };
+  if (s.children.length) {
+    return { title: s.title, kind: s.kind, page_range, meta, children: s.children.map((c) => toNode(c, ctx)) };
+  }
+  const own = ctx.lines.slice(s.start - 1, s.end).flat();
+  const body = own.filter((l) => !ctx.headingLines.has(l));
+  return {
+    title: s.title,
+    kind: s.kind,
+    summary: summarize(body.length ? body : own, ctx.stats, statementGloss(s.title, own, isStatementTitle)),
+    page_range,
+    content: pagesContent(ctx.texts, s.start, s.end),
+    meta,
+    children: [],
+  };
+}
+
+export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions): Promise<ConvertResult> {
+  const { layouts, bookmarks, metaTitle, warnings } = await readLayouts(bytes);
+  const n = layouts.length;
+  const textChars = layouts.reduce((s, p) => s + p.lines.reduce((a, l) => a + l.text.length, 0), 0);
+  if (n > 0 && textChars < n * MIN_TEXT_CHARS_PER_PAGE) return ocrFallback(bytes, n, metaTitle || opts.fallbackTitle);
+
+  const furniture = findFurniture(layouts);
+  const body = bodyStyle(layouts, furniture);
+  const toc = bookmarks.length ? null : printedToc(layouts, furniture);
+  const tocPages = new Set(toc?.tocPages ?? [...findTocPages(layouts, furniture).keys()]);
+  const headings = findHeadings(layouts, furniture, body, tocPages);
+  let entries: OutlineEntry[] = [];
+  let toc_source: ConvertResult['toc_source'] = 'pages';
+  if (bookmarks.length) (entries = bookmarks), (toc_source = 'bookmarks');
+  else if (toc) (entries = toc.entries), (toc_source = 'printed_toc');
+  else {
+    entries = detectOutline(headings, n);
+    if (entries.length) toc_source = 'detected';
+  }
+  const lines = bodyLines(layouts, furniture);
+  const texts = lines.map((ls) => ls.map(renderLine).join('\n'));
+  const stats = docStats(texts);
+  const sections = buildSections(entries, { pageCount: n, maxLeafPages: Math.max(1, opts.maxLeafPages), pageChars: texts.map((t) => t.length), headings });
+  const { title, card } = buildCard({ layouts, metaTitle, fallbackTitle: opts.fallbackTitle, topTitles: sections.map((s) => s.title) });
+  const headingLines = new Set(headings.map((h) => layouts[h.page - 1]!.lines[h.line]!));
+  const children = sections.map((s) => toNode(s, { texts, lines, stats, headingLines }));
+  return {
+    title,
+    toc_source,
+    root: { title, kind: 'document', summary: card.summary ?? '', page_range: [1, Math.max(1, n)], children },
+    card,
+    pages: n,
+    meta: { doc_type: card.doc_type ?? 'document', toc_source },
+    ...(warnings.length ? { warnings } : {}),
+  };
+}

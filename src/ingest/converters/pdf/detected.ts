@@ -1,0 +1,90 @@
+/**
+ * An outline from detected headings when there are neither bookmarks nor a printed TOC: numbered
+ * structure (parts, items, articles, sections, Roman/decimal numbering) and large or emphasised
+ * titles. Parts and items must advance (a later "Item 8" cross-reference is not a new section).
+ */
+import type { Heading } from './headings.js';
+import type { OutlineEntry } from './outline-types.js';
+import { normTitle } from './printed-toc.js';
+
+/** Fewest detected headings that make an outline. */
+export const MIN_DETECTED_ENTRIES = 2;
+/** Headings with only style (no numbering) need this score to be structural. */
+export const STYLE_OUTLINE_SCORE = 0.75;
+/** Numbered headings need this score. */
+export const NUMBERED_OUTLINE_SCORE = 0.5;
+/** Most outline entries per page on average before only the strongest are kept. */
+export const MAX_ENTRIES_PER_PAGE = 1.5;
+
+const ROMAN: Record<string, number> = { I: 1, V: 5, X: 10, L: 50, C: 100 };
+function romanValue(s: string): number {
+  let v = 0;
+  for (let i = 0; i < s.length; i++) {
+    const a = ROMAN[s[i]!] ?? 0;
+    const b = ROMAN[s[i + 1]!] ?? 0;
+    v += a < b ? -a : a;
+  }
+  return v;
+}
+
+function orderValue(h: Heading): number {
+  const num = h.number ?? '';
+  if (/^\d/.test(num)) {
+    const m = /^(\d+)([A-Z]?)/.exec(num)!;
+    return Number(m[1]) * 10 + (m[2] ? m[2].charCodeAt(0) - 64 : 0);
+  }
+  return romanValue(num);
+}
+
+function tidy(h: Heading): string {
+  const m = /^item\s+(\d{1,2}[a-d]?)\b[.:—–-]?\s*(.*)$/i.exec(h.title);
+  if (m) return `Item ${m[1]!.toUpperCase()}.${m[2] ? ` ${m[2]}` : ''}`;
+  const p = /^part\s+([ivx]{1,4})\b[.:—–-]?\s*(.*)$/i.exec(h.title);
+  const rest = p?.[2]?.replace(/^[\s.:—–-]+/, '');
+  if (p) return `Part ${p[1]!.toUpperCase()}${rest ? ` — ${rest}` : ''}`;
+  return h.title;
+}
+
+function structural(h: Heading): boolean {
+  switch (h.kind) {
+    case 'part':
+    case 'item':
+    case 'article':
+    case 'section':
+    case 'roman':
+      return h.score >= NUMBERED_OUTLINE_SCORE;
+    case 'numbered':
+      return h.level <= 2 && h.score >= NUMBERED_OUTLINE_SCORE;
+    case 'style':
+      return h.score >= STYLE_OUTLINE_SCORE;
+    default:
+      return false;
+  }
+}
+
+/** Outline entries from heading candidates (document order). */
+export function detectOutline(headings: Heading[], pageCount: number): OutlineEntry[] {
+  let picked = headings.filter(structural);
+  if (picked.length > pageCount * MAX_ENTRIES_PER_PAGE) picked = picked.filter((h) => h.kind !== 'style' || h.level === 1);
+  const out: OutlineEntry[] = [];
+  let lastPart = 0;
+  let lastItem = 0;
+  let lastKey = '';
+  for (const h of picked) {
+    if (h.kind === 'part') {
+      const v = orderValue(h);
+      if (v <= lastPart) continue;
+      lastPart = v;
+      lastItem = 0;
+    } else if (h.kind === 'item') {
+      const v = orderValue(h);
+      if (v <= lastItem) continue;
+      lastItem = v;
+    }
+    const key = normTitle(h.title);
+    if (key === lastKey) continue;
+    lastKey = key;
+    out.push({ title: tidy(h), level: h.level, page: h.page, kind: h.kind });
+  }
+  return out.length >= MIN_DETECTED_ENTRIES ? out : [];
+}

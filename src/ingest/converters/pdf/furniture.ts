@@ -1,0 +1,115 @@
+/**
+ * Page furniture: running headers/footers and page numbers. A line near the top or bottom of a
+ * page whose text (digits masked) recurs at the page edge on many pages is furniture; it is kept
+ * out of headings, summaries and node text. Printed page numbers found there become page labels.
+ */
+import type { PageLayout } from './layout-types.js';
+
+/** Lines inspected at the top and at the bottom of each page. */
+export const FURNITURE_EDGE_LINES = 3;
+/** A running header/footer recurs on at least this many pages… */
+export const FURNITURE_MIN_PAGES = 3;
+/** …and on at least this share of the document's pages. */
+export const FURNITURE_MIN_SHARE = 0.04;
+/** Furniture lies in the top or bottom band of the page, this share of its height. */
+export const FURNITURE_BAND = 0.12;
+/** Longer lines are never furniture. */
+export const FURNITURE_MAX_CHARS = 100;
+
+const PAGE_NUMBER = [
+  /^(?:page\s+)?(\d{1,4})(?:\s+of\s+\d{1,4})?$/i,
+  /^[-–—]\s*(\d{1,4})\s*[-–—]$/,
+  /^(?:page\s+)?([ivxlc]{1,7})$/i,
+  /^([A-Z]-\d{1,3})$/,
+];
+
+/** Text of a line with digits masked and case folded: equal keys are "the same line". */
+export function lineKey(text: string): string {
+  return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+}
+
+export interface Furniture {
+  /** per page (index = page - 1): indexes of furniture lines */
+  lines: Array<Set<number>>;
+  /** per page: furniture lines that start a run (first page of a repeated header) */
+  runStart: Array<Set<number>>;
+  /** per page: the printed page number found in the furniture, when numeric */
+  labels: Array<number | null>;
+  /** line key → number of pages on which it occurs anywhere */
+  repeats: Map<string, number>;
+}
+
+function edgeIndexes(p: PageLayout): number[] {
+  const n = p.lines.length;
+  if (n === 0) return [];
+  const byY = p.lines.map((l, i) => [l.y, i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  const picked = new Set<number>();
+  const band = p.height > 0 ? p.height * FURNITURE_BAND : Infinity;
+  const inBand = (y: number) => p.height <= 0 || y >= p.height - band || y <= band;
+  for (let i = 0; i < Math.min(FURNITURE_EDGE_LINES, n); i++) if (inBand(byY[i]![0])) picked.add(byY[i]![1]);
+  for (let i = Math.max(0, n - FURNITURE_EDGE_LINES); i < n; i++) if (inBand(byY[i]![0])) picked.add(byY[i]![1]);
+  return [...picked].sort((a, b) => a - b);
+}
+
+function pageNumberOf(text: string): { label: number | null } | null {
+  const t = text.trim();
+  for (const re of PAGE_NUMBER) {
+    const m = re.exec(t);
+    if (m) return { label: /^\d+$/.test(m[1]!) ? Number(m[1]) : null };
+  }
+  return null;
+}
+
+export function findFurniture(pages: PageLayout[]): Furniture {
+  const n = pages.length;
+  const edgeCount = new Map<string, number>();
+  const repeats = new Map<string, number>();
+  const edges = pages.map(edgeIndexes);
+  pages.forEach((p, pi) => {
+    const seenEdge = new Set<string>();
+    const seenAll = new Set<string>();
+    for (const l of p.lines) {
+      if (l.text.length > FURNITURE_MAX_CHARS) continue;
+      seenAll.add(lineKey(l.text));
+    }
+    for (const i of edges[pi]!) {
+      const l = p.lines[i]!;
+      if (l.text.length <= FURNITURE_MAX_CHARS) seenEdge.add(lineKey(l.text));
+    }
+    for (const k of seenEdge) edgeCount.set(k, (edgeCount.get(k) ?? 0) + 1);
+    for (const k of seenAll) repeats.set(k, (repeats.get(k) ?? 0) + 1);
+  });
+  const minPages = Math.max(FURNITURE_MIN_PAGES, Math.ceil(FURNITURE_MIN_SHARE * n));
+  const lines: Array<Set<number>> = [];
+  const runStart: Array<Set<number>> = [];
+  const labels: Array<number | null> = [];
+  let prevKeys = new Set<string>();
+  pages.forEach((p, pi) => {
+    const f = new Set<number>();
+    const starts = new Set<number>();
+    const keys = new Set<string>();
+    let label: number | null = null;
+    for (const i of edges[pi]!) {
+      const l = p.lines[i]!;
+      const pn = pageNumberOf(l.text);
+      if (pn) {
+        f.add(i);
+        if (pn.label !== null) label = pn.label;
+        continue;
+      }
+      if (l.text.length > FURNITURE_MAX_CHARS) continue;
+      const k = lineKey(l.text);
+      if ((edgeCount.get(k) ?? 0) < minPages) continue;
+      f.add(i);
+      keys.add(k);
+      if (!prevKeys.has(k)) starts.add(i);
+      const trailing = /(\d{1,4})$/.exec(l.text.trim());
+      if (label === null && trailing && k.endsWith('#')) label = Number(trailing[1]);
+    }
+    prevKeys = keys;
+    lines.push(f);
+    runStart.push(starts);
+    labels.push(label);
+  });
+  return { lines, runStart, labels, repeats };
+}

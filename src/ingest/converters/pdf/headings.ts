@@ -1,0 +1,211 @@
+/**
+ * Heading candidates from layout: font size against the body size, a font other than the body
+ * font (bold/italic faces are separate fonts in a PDF), numbering (`1.2.3`, `Item 7.`, `PART II`,
+ * `Article 5`, `Note 4`, Roman, `A.`), short all-caps lines, space above, and the titles of
+ * financial statements. Each candidate gets a level (from its numbering, else its size) and a score.
+ */
+import type { Line, PageLayout } from './layout-types.js';
+import type { Furniture } from './furniture.js';
+import { lineKey } from './furniture.js';
+import { isNumericCell } from './tables.js';
+
+export const MAX_HEADING_CHARS = 120;
+export const MAX_HEADING_WORDS = 16;
+/** Headings of at most this many words (without closing punctuation) score a little higher. */
+export const SHORT_HEADING_WORDS = 8;
+/** Minimum score for a line to be a heading candidate at all. */
+export const MIN_CANDIDATE_SCORE = 0.35;
+/** Lines from the top of the page (after furniture) that count as "at the top". */
+export const TOP_LINES = 4;
+/** A line repeated on this many pages is a running title, not a new heading (except its first time). */
+export const REPEAT_PENALTY_PAGES = 3;
+
+/** "5.14. Severability. If any provision…": a numbered paragraph, not a heading. */
+const SENTENCE_AFTER_TITLE = /[.;:]\s+\S+(?:\s+\S+){3,}/;
+
+export type HeadingKind = 'part' | 'item' | 'article' | 'section' | 'note' | 'numbered' | 'roman' | 'letter' | 'statement' | 'style';
+
+export interface Heading {
+  page: number;
+  /** index of the line on its page */
+  line: number;
+  title: string;
+  level: number;
+  kind: HeadingKind;
+  score: number;
+  /** among the first lines of its page */
+  top: boolean;
+  /** for part/item/note/article: the normalised number (e.g. `7A`, `II`) */
+  number?: string;
+}
+
+export interface BodyStyle {
+  size: number;
+  font: string;
+}
+
+interface Pattern {
+  re: RegExp;
+  kind: HeadingKind;
+  level: (m: RegExpExecArray) => number;
+}
+
+const REST = String.raw`(?:\s*[.:—–-]+\s*|\s+|$)(.*)$`;
+const PATTERNS: Pattern[] = [
+  { re: new RegExp(String.raw`^part\s+([ivx]{1,4}|\d{1,2})\b` + REST, 'i'), kind: 'part', level: () => 1 },
+  { re: new RegExp(String.raw`^item\s+(\d{1,2}[a-d]?)\b` + REST, 'i'), kind: 'item', level: () => 2 },
+  { re: new RegExp(String.raw`^(?:article|chapter)\s+(\d{1,3}|[ivxlc]{1,6})\b` + REST, 'i'), kind: 'article', level: () => 1 },
+  { re: new RegExp(String.raw`^section\s+(\d{1,3}(?:\.\d{1,3})*)\b` + REST, 'i'), kind: 'section', level: (m) => 1 + m[1]!.split('.').length },
+  { re: new RegExp(String.raw`^note\s+(\d{1,2})\b` + REST, 'i'), kind: 'note', level: () => 3 },
+  { re: /^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+(\p{Lu}.*)$/u, kind: 'numbered', level: (m) => m[1]!.split('.').filter(Boolean).length },
+  { re: /^([IVX]{1,5})\.\s+(\p{Lu}.*)$/u, kind: 'roman', level: () => 1 },
+  { re: /^([A-H])\.\s+(\p{Lu}.*)$/u, kind: 'letter', level: () => 2 },
+];
+
+/** Titles of financial statements and their companions (matched after "consolidated/condensed"). */
+const STATEMENT_TITLES = [
+  /^statements? of (?:consolidated )?(?:income|operations|earnings|comprehensive (?:income|loss|earnings)|cash flows?|financial (?:position|condition)|(?:changes in )?(?:\w+'?s?'? )?(?:equity|deficit|investment))/,
+  /^balance sheets?\b/,
+  /^notes to (?:the )?(?:condensed )?(?:consolidated )?financial statements/,
+  /^report of independent registered public accounting firm/,
+  /^(?:income|cash flow) statements?\b/,
+];
+
+/** True when the title names a financial statement (balance sheet, income, cash flows, equity, notes). */
+export function isStatementTitle(title: string): boolean {
+  const t = title.toLowerCase().replace(/[’`]/g, "'").replace(/^(?:\S+ )?(?:(?:condensed|consolidated|combined|unaudited|interim)\s+)+/, '');
+  const u = t.replace(/\s*\((?:unaudited|continued|in millions[^)]*)\)\s*/g, ' ').trim();
+  return STATEMENT_TITLES.some((re) => re.test(u));
+}
+
+export interface Numbering {
+  kind: HeadingKind;
+  level: number;
+  /** normalised number: `7A`, `II`, `1.2` */
+  number: string;
+  /** the title after the number */
+  rest: string;
+}
+
+/** The numbering a title starts with (`Item 7.`, `PART II`, `1.2`, `Note 4`, `A.`), or null. */
+export function numbering(text: string): Numbering | null {
+  for (const p of PATTERNS) {
+    const m = p.re.exec(text);
+    if (!m) continue;
+    const rest = (m[2] ?? '').trim();
+    if (rest && !/^[\p{Lu}"“'‘(\d]/u.test(rest)) continue;
+    return { kind: p.kind, level: p.level(m), number: m[1]!.toUpperCase(), rest };
+  }
+  return null;
+}
+
+function letters(s: string): number {
+  let n = 0;
+  for (const ch of s) if (/\p{L}/u.test(ch)) n++;
+  return n;
+}
+
+function isAllCaps(s: string): boolean {
+  return letters(s) >= 4 && s === s.toUpperCase() && s !== s.toLowerCase();
+}
+
+/** Body size and font: the most common by characters over non-furniture lines. */
+export function bodyStyle(pages: PageLayout[], furniture: Furniture): BodyStyle {
+  const sizes = new Map<number, number>();
+  const fonts = new Map<string, number>();
+  pages.forEach((p, pi) => {
+    p.lines.forEach((l, i) => {
+      if (furniture.lines[pi]?.has(i)) return;
+      const n = l.text.length;
+      sizes.set(l.size, (sizes.get(l.size) ?? 0) + n);
+      fonts.set(l.font, (fonts.get(l.font) ?? 0) + n);
+    });
+  });
+  let size = 10;
+  let best = -1;
+  for (const [s, n] of [...sizes].sort((a, b) => a[0] - b[0])) if (n > best) (size = s), (best = n);
+  let font = '';
+  best = -1;
+  for (const [f, n] of [...fonts].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) if (n > best) (font = f), (best = n);
+  return { size, font };
+}
+
+/**
+ * Column captions and row labels of tables look like bold headings ("Total", "June 30, 2023 June 30,
+ * 2022", "($ in millions) Amortization"): several cells, dates/amounts, a leading bracket or currency,
+ * or a single word at body size.
+ */
+const TABLE_CAPTION = /\b(in (millions|thousands|billions)|fiscal years?|years? ended|as of|three months|six months|nine months)\b/i;
+
+function tableLike(line: Line, text: string, words: number, sizeRatio: number): boolean {
+  if (line.cells.length >= 2) return true;
+  if (/^[($€£%]/.test(text)) return true;
+  if ((text.match(/\b(19|20)\d\d\b/g) ?? []).length >= 2) return true;
+  if (/\d[\d,.]*\s*%?$/.test(text) && !/^\d/.test(text)) return true;
+  if (words === 1 && sizeRatio < 1.15) return true;
+  if (TABLE_CAPTION.test(text) && sizeRatio < 1.15) return true;
+  return false;
+}
+
+function tidyTitle(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/\s*\(continued\)\s*$/i, '').replace(/[\s.:·…_-]+$/, '').trim();
+}
+
+/** Scores one line as a heading; null when it is not a candidate. */
+export function scoreLine(line: Line, body: BodyStyle, opts: { repeats: number; top: boolean }): Omit<Heading, 'page' | 'line' | 'top'> | null {
+  const text = line.text.trim();
+  if (text.length < 2 || text.length > MAX_HEADING_CHARS || letters(text) < 2) return null;
+  const words = text.split(' ').length;
+  const numericCells = line.cells.filter(isNumericCell).length;
+  const pattern = numbering(text);
+  if (numericCells > (pattern ? 1 : 0)) return null;
+  if (!pattern && (words > MAX_HEADING_WORDS || /[,;]$/.test(text) || !/^[\p{Lu}\d"“'‘(]/u.test(text))) return null;
+  if (pattern && (pattern.rest.length > 100 || SENTENCE_AFTER_TITLE.test(pattern.rest))) return null;
+  const sizeRatio = body.size > 0 ? line.size / body.size : 1;
+  const emph = line.font !== body.font;
+  const caps = isAllCaps(text) && text.length <= 70;
+  const statement = isStatementTitle(text);
+  const endsSentence = /[a-z]\.$/.test(text) && !pattern;
+  let score = 0;
+  if (pattern) score += pattern.kind === 'numbered' || pattern.kind === 'letter' || pattern.kind === 'roman' ? 0.3 : 0.5;
+  if (sizeRatio >= 1.4) score += 0.5;
+  else if (sizeRatio >= 1.15) score += 0.35;
+  else if (sizeRatio >= 1.05) score += 0.1;
+  else if (sizeRatio < 0.9) score -= 0.3;
+  if (emph) score += 0.25;
+  if (caps) score += 0.15;
+  if (line.gapAbove >= 1.6) score += 0.1;
+  if (words <= SHORT_HEADING_WORDS && !/[.,;:]$/.test(text)) score += 0.1;
+  if (statement) score += 0.4;
+  if (opts.top) score += 0.05;
+  if (endsSentence) score -= 0.3;
+  if (opts.repeats >= REPEAT_PENALTY_PAGES && !statement) score -= 0.3;
+  if (!pattern && !statement && !emph && sizeRatio < 1.05) return null;
+  if (!pattern && (statement ? line.cells.length >= 2 : tableLike(line, text, words, sizeRatio))) return null;
+  if (score < MIN_CANDIDATE_SCORE) return null;
+  // "Notes to the financial statements" holds the notes (level 3); other statements sit beside it
+  const level = pattern ? pattern.level : statement ? (/^notes? to/i.test(text) ? 2 : 3) : sizeRatio >= 1.4 ? 1 : sizeRatio >= 1.15 ? 2 : sizeRatio >= 1.05 ? 3 : 4;
+  const kind: HeadingKind = pattern ? pattern.kind : statement ? 'statement' : 'style';
+  return { title: tidyTitle(text), level, kind, score: Math.round(score * 100) / 100, ...(pattern ? { number: pattern.number } : {}) };
+}
+
+/** All heading candidates of the document, in reading order. `skipPages` (e.g. TOC pages) yield none. */
+export function findHeadings(pages: PageLayout[], furniture: Furniture, body: BodyStyle, skipPages: Set<number>): Heading[] {
+  const out: Heading[] = [];
+  pages.forEach((p, pi) => {
+    if (skipPages.has(p.page)) return;
+    const furn = furniture.lines[pi]!;
+    const starts = furniture.runStart[pi]!;
+    let seen = 0;
+    p.lines.forEach((l, i) => {
+      const isFurniture = furn.has(i);
+      if (isFurniture && !starts.has(i)) return;
+      const top = seen < TOP_LINES;
+      if (!isFurniture) seen++;
+      const repeats = isFurniture ? 0 : (furniture.repeats.get(lineKey(l.text)) ?? 0);
+      const h = scoreLine(l, body, { repeats, top });
+      if (h) out.push({ page: p.page, line: i, top, ...h });
+    });
+  });
+  return out;
+}

@@ -1,0 +1,22 @@
+/**
+ * The PDF converter: layout analysis from pdfjs text items, outline from bookmarks / printed TOC /
+ * detected headings, page-granular leaves of at most maxLeafPages pages, extractive summaries and
+ * a document card. Parsing runs in a worker thread when the compiled worker is available (./pool.ts).
+ */
+import { basename, extname } from 'node:path';
+import type { Converter } from '../types.js';
+import { pdfWorkerPool } from './pool.js';
+
+export { pagesContent } from './convert.js';
+
+export const pdfConverter: Converter = {
+  name: 'pdf',
+  version: 2,
+  async convert({ bytes, card, options }) {
+    const opts = { maxLeafPages: options.maxLeafPages, fallbackTitle: basename(card.filename, extname(card.filename)) };
+    const pool = await pdfWorkerPool();
+    if (pool) return pool.convert(bytes, opts);
+    const { convertPdfBytes } = await import('./convert.js');
+    return convertPdfBytes(bytes, opts);
+  },
+};

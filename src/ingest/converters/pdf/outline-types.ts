@@ -1,0 +1,9 @@
+/** A flat outline entry from any source (bookmarks, printed TOC, detected headings), in document order. */
+export interface OutlineEntry {
+  title: string;
+  /** 1 = top level; deeper numbers nest under shallower ones */
+  level: number;
+  /** 1-based physical page where the section's heading is printed */
+  page: number;
+  kind?: string;
+}

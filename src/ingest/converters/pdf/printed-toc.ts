@@ -1,0 +1,193 @@
+/**
+ * A printed table of contents: pages near the front whose lines end in page numbers (a separate
+ * cell, or after dot leaders). Entries keep their printed numbers; the printed→physical offset is
+ * found by voting — page labels from the footers, and pages where an entry's title is printed at
+ * the start of a line — and each entry is then placed on the page where its title is printed.
+ */
+import type { Line, PageLayout } from './layout-types.js';
+import type { Furniture } from './furniture.js';
+import type { OutlineEntry } from './outline-types.js';
+import { numbering } from './headings.js';
+
+/** Pages searched for a printed TOC: at least this many… */
+export const TOC_SCAN_MIN_PAGES = 12;
+/** …or this share of the document. */
+export const TOC_SCAN_SHARE = 0.15;
+/** A page is part of the TOC with at least this many entry lines. */
+export const TOC_MIN_LINES_PER_PAGE = 5;
+/** A TOC continues onto the next page with at least this many entry lines. */
+export const TOC_MIN_LINES_CONTINUED = 3;
+/** A usable TOC has at least this many entries with page numbers. */
+export const TOC_MIN_ENTRIES = 4;
+/** An entry's title found this many pages from its predicted page still counts. */
+export const TOC_REFINE_WINDOW = 2;
+/** Title keys: this many normalised characters are compared. */
+export const TITLE_KEY_CHARS = 40;
+/** A heading printed over two lines matches on its first line: at least this many characters… */
+export const MIN_PARTIAL_KEY = 10;
+/** …and this share of the entry's key. */
+export const MIN_PARTIAL_SHARE = 0.5;
+/** Plausible printed→physical offsets. */
+export const MAX_OFFSET = 80;
+/** Share of entries whose title must be found near its predicted page (unless page labels agree). */
+export const MIN_VERIFIED_SHARE = 0.3;
+
+interface TocLine {
+  title: string;
+  printed: number | null;
+  x: number;
+}
+
+const DOT_LEADER = /^(.*?\p{L}.*?)\s*(?:\.{3,}|…+|(?:\s?\.){4,}|_{3,})\s*(\d{1,4})$/u;
+const PAGE_CELL = /^\d{1,4}$/;
+
+/** A title reduced to lowercase letters and digits (for "same title" comparisons). */
+export function normTitle(title: string): string {
+  return title.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '');
+}
+
+/** Normalised title prefix for matching a TOC entry against the page where it is printed. */
+export function titleKey(title: string): string {
+  return normTitle(title).slice(0, TITLE_KEY_CHARS);
+}
+
+function letterCount(s: string): number {
+  return (s.match(/\p{L}/gu) ?? []).length;
+}
+
+/** Reads a line as a TOC entry (title + printed page), or null. */
+export function tocLine(line: Line): TocLine | null {
+  if (line.cells.length >= 2) {
+    const last = line.cells[line.cells.length - 1]!;
+    if (!PAGE_CELL.test(last)) return null;
+    const title = line.cells.slice(0, -1).join(' ').trim();
+    if (letterCount(title) < 3 || title.length > 160) return null;
+    if (line.cells.slice(0, -1).some((c) => /^[\d,.()$%-]+$/.test(c) && !/^\d{1,2}[A-C]?\.?$/.test(c))) return null;
+    return { title, printed: Number(last), x: line.x };
+  }
+  const m = DOT_LEADER.exec(line.text);
+  if (m && letterCount(m[1]!) >= 3) return { title: m[1]!.trim(), printed: Number(m[2]), x: line.x };
+  return null;
+}
+
+function tocLinesOf(p: PageLayout, furn: Set<number>): Array<TocLine & { line: number }> {
+  const out: Array<TocLine & { line: number }> = [];
+  p.lines.forEach((l, i) => {
+    if (furn.has(i)) return;
+    const t = tocLine(l);
+    if (t) out.push({ ...t, line: i });
+    else if (numbering(l.text)?.kind === 'part' && l.text.length <= 80) out.push({ title: l.text.trim(), printed: null, x: l.x, line: i });
+  });
+  return out;
+}
+
+function tidyEntryTitle(raw: string, itemColumn: boolean): string {
+  let t = raw.replace(/\s+/g, ' ').trim();
+  if (itemColumn && /^\d{1,2}[A-C]?\.?\s/i.test(t)) t = `Item ${t}`;
+  const m = /^item\s+(\d{1,2}[a-d]?)\.?\s+(.*)$/i.exec(t);
+  if (m) t = `Item ${m[1]!.toUpperCase()}. ${m[2]}`;
+  const p = /^part\s+([ivx]{1,4})\b\.?\s*(.*)$/i.exec(t);
+  const rest = p?.[2]?.replace(/^[\s.:—–-]+/, '');
+  if (p) t = `Part ${p[1]!.toUpperCase()}${rest ? ` — ${rest}` : ''}`;
+  return t;
+}
+
+export interface PrintedToc {
+  entries: OutlineEntry[];
+  tocPages: number[];
+  offset: number;
+}
+
+/** Finds the TOC pages (first run of entry-rich pages near the front). */
+export function findTocPages(pages: PageLayout[], furniture: Furniture): Map<number, Array<TocLine & { line: number }>> {
+  const scan = Math.min(pages.length, Math.max(TOC_SCAN_MIN_PAGES, Math.ceil(pages.length * TOC_SCAN_SHARE)));
+  const found = new Map<number, Array<TocLine & { line: number }>>();
+  for (let pi = 0; pi < scan; pi++) {
+    const lines = tocLinesOf(pages[pi]!, furniture.lines[pi]!);
+    const numbered = lines.filter((l) => l.printed !== null).length;
+    const need = found.size > 0 ? TOC_MIN_LINES_CONTINUED : TOC_MIN_LINES_PER_PAGE;
+    if (numbered >= need) found.set(pages[pi]!.page, lines);
+    else if (found.size > 0) break;
+  }
+  return found;
+}
+
+function levelsFor(lines: TocLine[]): number[] {
+  const nums = lines.map((l) => numbering(l.title));
+  const hasItems = nums.some((n) => n?.kind === 'item');
+  const itemX = Math.min(...lines.filter((_, i) => nums[i]?.kind === 'item').map((l) => l.x), Infinity);
+  const xs = [...new Set(lines.filter((_, i) => !nums[i]).map((l) => Math.round(l.x / 4)))].sort((a, b) => a - b);
+  return lines.map((l, i) => {
+    const n = nums[i];
+    if (n) return n.level;
+    if (hasItems) return l.x > itemX + 4 ? 3 : 2;
+    return 1 + Math.max(0, xs.indexOf(Math.round(l.x / 4)));
+  });
+}
+
+/** Parses a printed TOC and maps it to physical pages; null when there is none or it cannot be placed. */
+export function printedToc(pages: PageLayout[], furniture: Furniture): PrintedToc | null {
+  const tocMap = findTocPages(pages, furniture);
+  if (tocMap.size === 0) return null;
+  const tocPages = [...tocMap.keys()];
+  const lastToc = Math.max(...tocPages);
+  const raw = [...tocMap.values()].flat();
+  const itemColumn = [...tocMap.keys()].some((pg) => pages[pg - 1]!.lines.some((l) => /^items?$/i.test(l.cells[0] ?? '')));
+  // fill page numbers of un-numbered group entries (PART I) from the next numbered entry
+  let lines: TocLine[] = raw.map((l) => ({ title: tidyEntryTitle(l.title, itemColumn), printed: l.printed, x: l.x }));
+  for (let i = lines.length - 1, next: number | null = null; i >= 0; i--) {
+    if (lines[i]!.printed === null) lines[i]!.printed = next;
+    else next = lines[i]!.printed;
+  }
+  lines = lines.filter((l) => l.printed !== null);
+  // keep printed numbers non-decreasing
+  const mono: TocLine[] = [];
+  for (const l of lines) if (mono.length === 0 || l.printed! >= mono[mono.length - 1]!.printed!) mono.push(l);
+  if (mono.length < TOC_MIN_ENTRIES) return null;
+
+  // where is each title printed? (entries are few, so a scan over all lines is cheap)
+  const lineKeys: Array<{ page: number; key: string }> = [];
+  for (const p of pages) {
+    if (p.page <= lastToc) continue;
+    p.lines.forEach((l) => {
+      if (l.text.length <= 200) lineKeys.push({ page: p.page, key: titleKey(l.text) });
+    });
+  }
+  const hits = mono.map((e) => {
+    const k = titleKey(e.title);
+    if (k.length < 5) return [];
+    const pagesHit = new Set<number>();
+    for (const lk of lineKeys) if (lk.key.startsWith(k) || (lk.key.length >= MIN_PARTIAL_KEY && k.startsWith(lk.key) && lk.key.length >= k.length * MIN_PARTIAL_SHARE)) pagesHit.add(lk.page);
+    return [...pagesHit];
+  });
+  const votes = new Map<number, number>();
+  const vote = (off: number, w: number) => {
+    if (Math.abs(off) <= MAX_OFFSET) votes.set(off, (votes.get(off) ?? 0) + w);
+  };
+  furniture.labels.forEach((label, i) => {
+    if (label !== null && i + 1 > lastToc) vote(i + 1 - label, 1);
+  });
+  mono.forEach((e, i) => {
+    const h = hits[i]!;
+    for (const pg of h) vote(pg - e.printed!, 2 / h.length);
+  });
+  if (votes.size === 0) return null;
+  const [offset] = [...votes].sort((a, b) => b[1] - a[1] || Math.abs(a[0]) - Math.abs(b[0]) || a[0] - b[0])[0]!;
+
+  let verified = 0;
+  const levels = levelsFor(mono);
+  const entries: OutlineEntry[] = [];
+  mono.forEach((e, i) => {
+    const predicted = e.printed! + offset;
+    const near = hits[i]!.filter((pg) => Math.abs(pg - predicted) <= TOC_REFINE_WINDOW).sort((a, b) => Math.abs(a - predicted) - Math.abs(b - predicted) || a - b);
+    if (near.length) verified++;
+    const page = Math.min(pages.length, Math.max(lastToc + 1, near[0] ?? predicted));
+    const prev = entries[entries.length - 1];
+    if (prev && page < prev.page) return;
+    const n = numbering(e.title);
+    entries.push({ title: e.title, level: levels[i]!, page, ...(n ? { kind: n.kind } : {}) });
+  });
+  const labelsAgree = furniture.labels.some((l, i) => l !== null && i + 1 - l === offset);
+  if (entries.length < TOC_MIN_ENTRIES || (verified / mono.length < MIN_VERIFIED_SHARE && !labelsAgree)) return null;
+  return { entries, tocPages, offset };
+}

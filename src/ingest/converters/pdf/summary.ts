@@ -1,0 +1,131 @@
+/**
+ * Extractive node summaries offline: the sentences that best cover the node (words weighted by how
+ * specific they are to it, against the whole document), plus its key figures (table rows such as
+ * totals), under SUMMARY_MAX_CHARS. Furniture never reaches here: callers pass body lines only.
+ */
+import type { Line } from './layout-types.js';
+import { isNumericCell, isTableRow, tidyCells } from './tables.js';
+
+export const SUMMARY_MAX_CHARS = 290;
+/** Characters reserved for key figures when a node has both prose and tables. */
+export const FIGURES_BUDGET = 120;
+export const MIN_SENTENCE_CHARS = 40;
+export const MAX_SENTENCE_CHARS = 260;
+export const MAX_FIGURES = 3;
+
+const STOP = new Set(
+  'the and for that with this from were which have has had are was been their other such these those than into under over also its our may will would could should can not all any each more most per upon within about between including during after before there where when what who whom whose they them year years ended million millions billion thousands company'.split(' '),
+);
+const KEY_ROW = /^(total|net|cash|revenue|revenues|sales|operating|gross|income|earnings|diluted|basic|capital expenditures|purchases of)/i;
+
+export function words(text: string): string[] {
+  return (text.toLowerCase().match(/[a-z][a-z'-]{3,}/g) ?? []).filter((w) => !STOP.has(w));
+}
+
+/** Document frequency of words over pages (for the specificity weights). */
+export interface DocStats {
+  pages: number;
+  df: Map<string, number>;
+}
+
+export function docStats(pageTexts: string[]): DocStats {
+  const df = new Map<string, number>();
+  for (const t of pageTexts) for (const w of new Set(words(t))) df.set(w, (df.get(w) ?? 0) + 1);
+  return { pages: pageTexts.length, df };
+}
+
+function clip(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const cut = s.slice(0, max - 1);
+  const sp = cut.lastIndexOf(' ');
+  return `${(sp > max / 2 ? cut.slice(0, sp) : cut).replace(/[\s,;:]+$/, '')}…`;
+}
+
+function figures(lines: Line[]): string[] {
+  const rows: string[] = [];
+  const seen = new Set<string>();
+  for (const l of lines) {
+    if (!isTableRow(l)) continue;
+    const cells = tidyCells(l.cells);
+    const label = cells[0]!;
+    if (!/\p{L}{3}/u.test(label) || !KEY_ROW.test(label)) continue;
+    const value = cells.slice(1).find(isNumericCell);
+    if (!value || seen.has(label.toLowerCase())) continue;
+    seen.add(label.toLowerCase());
+    rows.push(`${clip(label.replace(/[:.]+$/, ''), 60)} ${value}`);
+    if (rows.length >= MAX_FIGURES) break;
+  }
+  return rows;
+}
+
+function rowLabels(lines: Line[]): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const l of lines) {
+    if (!isTableRow(l)) continue;
+    const label = l.cells[0]!.replace(/[:.]+$/, '');
+    if (!/\p{L}{3}/u.test(label) || seen.has(label.toLowerCase())) continue;
+    seen.add(label.toLowerCase());
+    out.push(label);
+  }
+  return out;
+}
+
+/** Share of table rows above which a node titled like a financial statement is that statement. */
+export const STATEMENT_TABLE_SHARE = 0.4;
+
+/**
+ * What each financial statement is called and holds, so a node of the statement is found by the
+ * words people ask with ("cash flow statement", "capex", "P&L", "statement of financial position").
+ */
+const STATEMENT_GLOSS: Array<[RegExp, string]> = [
+  [/cash flows?/i, 'Cash flow statement: operating, investing (capital expenditures, purchases of PP&E) and financing cash flows (dividends paid, share repurchases, debt).'],
+  [/comprehensive (income|loss|earnings)/i, 'Statement of comprehensive income: net income plus other comprehensive income (currency translation, hedges, pensions).'],
+  [/balance sheets?|financial (position|condition)/i, 'Balance sheet (statement of financial position): assets, liabilities and equity — cash, receivables, inventories, PP&E, current liabilities, debt.'],
+  [/(income|operations|earnings)\b/i, 'Income statement (statement of operations, P&L): revenue, cost of sales, gross profit, operating expenses, operating income, net income, EPS.'],
+  [/equity|deficit/i, "Statement of shareholders' equity: share capital, retained earnings, dividends declared, share repurchases."],
+];
+
+/** The gloss of a financial statement node, when `title` names one and its text is mostly table. */
+export function statementGloss(title: string, lines: Line[], isStatement: (t: string) => boolean): string {
+  if (!isStatement(title) || /notes? to|report of/i.test(title) || lines.length === 0) return '';
+  const rows = lines.filter(isTableRow).length;
+  if (rows / lines.length < STATEMENT_TABLE_SHARE) return '';
+  return STATEMENT_GLOSS.find(([re]) => re.test(title))?.[1] ?? '';
+}
+
+/** An extractive summary of a node from its body lines; `lead` (e.g. a statement gloss) goes first. */
+export function summarize(lines: Line[], stats: DocStats, lead = ''): string {
+  const prose = lines.filter((l) => !isTableRow(l)).map((l) => l.text).join(' ').replace(/\s+/g, ' ');
+  const sentences = (prose.match(/[^.!?]+[.!?]+(?=\s|$)/g) ?? [])
+    .map((s) => s.trim())
+    .filter((s) => s.length >= MIN_SENTENCE_CHARS && s.length <= MAX_SENTENCE_CHARS && /^[\p{Lu}"“(]/u.test(s));
+  const tf = new Map<string, number>();
+  for (const w of words(prose)) tf.set(w, (tf.get(w) ?? 0) + 1);
+  const weight = (w: string) => Math.log(1 + (tf.get(w) ?? 0)) * Math.log((stats.pages + 1) / (1 + (stats.df.get(w) ?? 0)));
+  const scored = sentences.map((s, i) => {
+    const ws = [...new Set(words(s))];
+    const score = ws.reduce((a, w) => a + weight(w), 0) / Math.sqrt(Math.max(4, ws.length));
+    return { s, i, score };
+  });
+  const figs = figures(lines);
+  const figText = figs.length ? `Key figures: ${figs.join('; ')}.` : '';
+  const budget = SUMMARY_MAX_CHARS - (figText ? Math.min(FIGURES_BUDGET, figText.length) + 1 : 0) - (lead ? lead.length + 1 : 0);
+  const picked: typeof scored = [];
+  let used = 0;
+  for (const c of [...scored].sort((a, b) => b.score - a.score || a.i - b.i)) {
+    if (used + c.s.length + 1 > budget) continue;
+    picked.push(c);
+    used += c.s.length + 1;
+    if (used > budget * 0.7) break;
+  }
+  picked.sort((a, b) => a.i - b.i);
+  let text = picked.map((c) => c.s).join(' ');
+  if (lead) text = '';
+  else if (!text) {
+    const labels = rowLabels(lines);
+    if (labels.length) text = clip(`Table rows: ${labels.join(', ')}`, budget);
+    else text = clip(lines.map((l) => l.text).join(' ').replace(/\s+/g, ' ').trim(), budget);
+  }
+  return clip([lead, text, figText].filter(Boolean).join(' '), SUMMARY_MAX_CHARS);
+}

@@ -1,0 +1,49 @@
+/** Citations: everything an agent needs to point a reader at the exact place an answer came from. */
+import type { CatalogEntry } from '../store/schemas.js';
+
+export interface Citation {
+  source_id: string;
+  file: string;
+  title: string;
+  node_id?: string;
+  node_title?: string;
+  pages?: [number, number];
+  rows?: [number, number];
+  sheet?: string;
+  lines?: [number, number];
+  /** sha256 of the source file the index was built from */
+  sha256: string;
+  /** ready-to-paste reference, e.g. `reports/acme-2022.pdf, pp. 60-61 (src_1a2b3c4d, node 0012)` */
+  text: string;
+}
+
+export interface CitationParts {
+  node_id?: string | undefined;
+  node_title?: string | undefined;
+  pages?: [number, number] | undefined;
+  rows?: [number, number] | undefined;
+  sheet?: string | undefined;
+  lines?: [number, number] | undefined;
+}
+
+function span(label1: string, labelN: string, r: [number, number]): string {
+  return r[0] === r[1] ? `${label1} ${r[0]}` : `${labelN} ${r[0]}-${r[1]}`;
+}
+
+export function makeCitation(entry: CatalogEntry, parts: CitationParts): Citation {
+  const where: string[] = [];
+  if (parts.sheet) where.push(`sheet "${parts.sheet}"`);
+  if (parts.pages) where.push(span('p.', 'pp.', parts.pages));
+  if (parts.rows) where.push(span('row', 'rows', parts.rows));
+  if (parts.lines) where.push(span('line', 'lines', parts.lines));
+  const ids = [entry.id, ...(parts.node_id ? [`node ${parts.node_id}`] : [])].join(', ');
+  const c: Citation = { source_id: entry.id, file: entry.original_path, title: entry.title, sha256: entry.sha256, text: '' };
+  if (parts.node_id) c.node_id = parts.node_id;
+  if (parts.node_title) c.node_title = parts.node_title;
+  if (parts.pages) c.pages = parts.pages;
+  if (parts.rows) c.rows = parts.rows;
+  if (parts.sheet) c.sheet = parts.sheet;
+  if (parts.lines) c.lines = parts.lines;
+  c.text = `${entry.original_path}${where.length ? `, ${where.join(', ')}` : ''} (${ids})`;
+  return c;
+}

@@ -1,0 +1,137 @@
+/**
+ * deep_retrieve / `mhub tree`: a source's tree (titles, ids, ranges, summaries) bounded by depth,
+ * node count and characters, plus — with a query — the nodes ranked best for it (tier 2), each small
+ * enough (at most a few pages) that reading it is cheap.
+ */
+import type { TreeFile } from '../store/schemas.js';
+import type { NodeHit } from '../search/types.js';
+import { loadCatalog, loadTree } from './store-read.js';
+import { resolveSource } from './resolve.js';
+import { checkFreshness, type Freshness } from './freshness.js';
+import { viewTree, requireNode, clip, DEFAULT_TREE_DEPTH, DEFAULT_TREE_MAX_NODES, DEFAULT_SUMMARY_CHARS, type ViewNode } from './tree-view.js';
+
+/** Suggestions returned by default. */
+export const DEFAULT_SUGGESTIONS = 5;
+/** Suggested nodes span at most this many pages (so a suggestion points somewhere specific). */
+export const SUGGESTION_MAX_PAGES = 5;
+/** Default bound on the whole JSON answer, in characters. */
+export const DEFAULT_TREE_MAX_CHARS = 16_000;
+/** Characters of each suggestion's summary. */
+export const SUGGESTION_SUMMARY_CHARS = 300;
+
+export interface DeepOptions {
+  query?: string | undefined;
+  depth?: number | undefined;
+  maxNodes?: number | undefined;
+  k?: number | undefined;
+  summaries?: boolean | undefined;
+  fromNode?: string | undefined;
+  maxChars?: number | undefined;
+  /** false: keyword scoring only for suggestions (no embedding model load) */
+  vectors?: boolean | undefined;
+}
+
+export interface Suggestion extends NodeHit {
+  kind?: string;
+  summary: string;
+  /** titles of the ancestors, root first */
+  path: string[];
+}
+
+export interface DeepAnswer {
+  id: string;
+  title: string;
+  file: string;
+  type: string;
+  toc_source: string;
+  strategy: string;
+  page_count?: number;
+  line_count?: number;
+  node_count: number;
+  summary: string;
+  query?: string;
+  suggestions: Suggestion[];
+  warnings: string[];
+  depth: number;
+  shown: number;
+  truncated: boolean;
+  root: ViewNode;
+  next: string | null;
+  freshness: Freshness;
+}
+
+async function suggest(root: string, tree: TreeFile, query: string, k: number, vectors: boolean, warnings: string[]): Promise<Suggestion[]> {
+  const { rankNodes, rankNodesIn } = await import('../search/nodes.js');
+  const { readNodesIndex, keywordNodesFile } = await import('../search/keyword-format.js');
+  const { queryTerms } = await import('../search/tokenize.js');
+  const ix = readNodesIndex(root, tree.id);
+  if (!ix) {
+    warnings.push(`the node index of ${tree.id} (${keywordNodesFile(tree.id)}) is missing or from an older version, so there are no suggestions; run \`mhub ingest\` to rebuild it. The outline below still works.`);
+    return [];
+  }
+  // Keyword ranking runs on the index already loaded; node vectors go through rankNodes (loads the model).
+  const hits: NodeHit[] = vectors
+    ? await rankNodes(root, tree.id, query, { k, maxPages: SUGGESTION_MAX_PAGES, vectors: true })
+    : rankNodesIn(ix, { terms: queryTerms(query), k, maxPages: SUGGESTION_MAX_PAGES });
+  return hits.slice(0, k).map((h) => {
+    const { node, path } = requireNode(tree, h.node_id);
+    const s: Suggestion = { ...h, title: h.title || node.title, summary: clip(node.summary ?? '', SUGGESTION_SUMMARY_CHARS), path: path.slice(0, -1).map((p) => p.title) };
+    if (node.kind) s.kind = node.kind;
+    if (!s.page_range && node.page_range) s.page_range = node.page_range;
+    if (!s.line_range && node.line_range) s.line_range = node.line_range;
+    if (!s.row_range && node.row_range) s.row_range = node.row_range;
+    return s;
+  });
+}
+
+export async function deepRetrieve(root: string, ref: string, opts: DeepOptions = {}): Promise<DeepAnswer> {
+  const catalog = loadCatalog(root);
+  const entry = resolveSource(catalog, ref);
+  const freshness = checkFreshness(root, catalog);
+  const tree = loadTree(root, entry);
+  const depth = opts.depth ?? DEFAULT_TREE_DEPTH;
+  const maxChars = opts.maxChars ?? DEFAULT_TREE_MAX_CHARS;
+  const query = opts.query?.trim();
+  const warnings: string[] = [];
+  const suggestions = query ? await suggest(root, tree, query, Math.max(1, opts.k ?? DEFAULT_SUGGESTIONS), opts.vectors ?? true, warnings) : [];
+  if (query && suggestions.length === 0 && warnings.length === 0) warnings.push(`no node of this source matches "${query}"; browse the outline or try other words`);
+
+  let maxNodes = opts.maxNodes ?? DEFAULT_TREE_MAX_NODES;
+  let summaries = opts.summaries ?? true;
+  let summaryChars = DEFAULT_SUMMARY_CHARS;
+  const build = (): DeepAnswer => {
+    const view = viewTree(tree, { depth, maxNodes, summaries, summaryChars, fromNode: opts.fromNode });
+    const answer: DeepAnswer = {
+      id: entry.id,
+      title: entry.title || tree.title,
+      file: entry.original_path,
+      type: entry.type,
+      toc_source: tree.toc_source,
+      strategy: tree.strategy,
+      ...(tree.page_count !== undefined ? { page_count: tree.page_count } : {}),
+      ...(tree.line_count !== undefined ? { line_count: tree.line_count } : {}),
+      node_count: tree.node_count,
+      summary: clip(entry.summary ?? '', SUGGESTION_SUMMARY_CHARS * 2),
+      ...(query ? { query } : {}),
+      suggestions,
+      warnings,
+      depth,
+      shown: view.shown,
+      truncated: view.truncated,
+      root: view.root,
+      next: view.truncated ? 'Nodes with hidden_descendants have more below: pass --node <node_id> (and --depth N) to expand one, or read it with read_source.' : null,
+      freshness,
+    };
+    return answer;
+  };
+  // Shrink the view until the whole answer fits the character budget.
+  let answer = build();
+  while (JSON.stringify(answer).length > maxChars) {
+    if (summaries && summaryChars > 80) summaryChars = Math.floor(summaryChars / 2);
+    else if (maxNodes > 8) maxNodes = Math.floor(maxNodes / 2);
+    else if (summaries) summaries = false;
+    else break;
+    answer = build();
+  }
+  return answer;
+}

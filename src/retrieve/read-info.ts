@@ -1,0 +1,112 @@
+/** Shared pieces of read answers: request/answer types, node info with bounded meta, lookups. */
+import type { CatalogEntry, TreeFile, TreeNode } from '../store/schemas.js';
+import type { Citation } from './citation.js';
+import type { Freshness } from './freshness.js';
+import { requireNode, countDescendants } from './tree-view.js';
+
+export interface ReadRequest {
+  nodeId?: string | undefined;
+  pages?: string | undefined;
+  rows?: string | undefined;
+  lines?: string | undefined;
+  sheet?: string | undefined;
+  /** a sheet's column statistics instead of text */
+  stats?: boolean | undefined;
+  offset?: number | undefined;
+  maxChars?: number | undefined;
+  /** include descendants' text when reading a node (default true) */
+  children?: boolean | undefined;
+}
+
+export interface NodeInfo {
+  node_id: string;
+  title: string;
+  kind?: string;
+  page_range?: [number, number];
+  line_range?: [number, number];
+  row_range?: [number, number];
+  /** titles from the root down to this node */
+  path: string[];
+  children: number;
+  descendants: number;
+  meta?: Record<string, unknown>;
+  /** meta entries left out to keep the answer small */
+  meta_omitted?: string[];
+}
+
+export interface ReadAnswer {
+  id: string;
+  file: string;
+  title: string;
+  type: string;
+  mode: 'node' | 'pages' | 'rows' | 'lines' | 'stats';
+  node?: NodeInfo;
+  text?: string;
+  sheet?: string;
+  sheets?: string[];
+  columns?: string[];
+  rows?: unknown[][];
+  total_rows?: number | null;
+  /** --stats: one entry per column (name, type, min/max/mean, date range, distinct, top values…) */
+  column_stats?: Array<Record<string, unknown>>;
+  offset?: number;
+  chars?: number;
+  truncated: boolean;
+  /** the arguments that continue this read when truncated */
+  next: string | null;
+  note?: string;
+  citation: Citation;
+  freshness: Freshness;
+}
+
+/** Characters of node meta (column stats, sheet shape, symbol info) returned with a node read. */
+export const META_READ_CHARS = 6000;
+
+/** Meta within `max` characters: the largest entries are dropped first and named in `omitted`. */
+export function boundMeta(meta: Record<string, unknown>, max: number): { meta: Record<string, unknown>; omitted: string[] } {
+  const out = { ...meta };
+  const omitted: string[] = [];
+  while (JSON.stringify(out).length > max) {
+    let big = '';
+    let size = -1;
+    for (const [k, v] of Object.entries(out)) {
+      const n = JSON.stringify(v)?.length ?? 0;
+      if (n > size) [big, size] = [k, n];
+    }
+    if (!big) break;
+    delete out[big];
+    omitted.push(big);
+  }
+  return { meta: out, omitted };
+}
+
+export function nodeInfo(path: TreeNode[], withMeta = true): NodeInfo {
+  const n = path[path.length - 1]!;
+  const info: NodeInfo = { node_id: n.node_id, title: n.title, path: path.map((p) => p.title), children: n.children.length, descendants: countDescendants(n) };
+  if (n.kind) info.kind = n.kind;
+  if (n.page_range) info.page_range = n.page_range;
+  if (n.line_range) info.line_range = n.line_range;
+  if (n.row_range) info.row_range = n.row_range;
+  if (n.meta && withMeta) {
+    const { meta, omitted } = boundMeta(n.meta, META_READ_CHARS);
+    info.meta = meta;
+    if (omitted.length) info.meta_omitted = omitted;
+  }
+  return info;
+}
+
+export function base(entry: CatalogEntry, tree: TreeFile) {
+  return { id: entry.id, file: entry.original_path, title: entry.title || tree.title, type: entry.type };
+}
+
+export function rangeArg(flag: string, r: [number, number]): string {
+  return `${flag} ${r[0]}-${r[1]}`;
+}
+
+export function nodeById(tree: TreeFile, id: string): TreeNode {
+  return requireNode(tree, id).node;
+}
+
+export function findPath(tree: TreeFile, node: TreeNode): TreeNode[] {
+  return requireNode(tree, node.node_id).path;
+}

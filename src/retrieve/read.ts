@@ -1,0 +1,85 @@
+/**
+ * read_source / `mhub read`: the text of a node, a page range, a row range or a line range of one
+ * source, bounded, with a citation and the index's freshness.
+ */
+import { UserError } from '../store/errors.js';
+import { EXIT } from '../util/exit-codes.js';
+import { loadCatalog, loadTree } from './store-read.js';
+import { resolveSource } from './resolve.js';
+import { checkFreshness } from './freshness.js';
+import { requireNode } from './tree-view.js';
+import { DEFAULT_READ_CHARS, MAX_READ_CHARS, parseRange } from './bounded.js';
+import { readNodeText, readPages, readLines } from './read-text.js';
+import { sheetNames } from './read-rows.js';
+import { makeCitation } from './citation.js';
+import { base, findPath, nodeById, nodeInfo, rangeArg, type ReadAnswer, type ReadRequest } from './read-info.js';
+import { readSheetRows, readSheetStats } from './read-sheet.js';
+
+export type { ReadAnswer, ReadRequest, NodeInfo } from './read-info.js';
+
+export function readSource(root: string, ref: string, req: ReadRequest): ReadAnswer {
+  const catalog = loadCatalog(root);
+  const entry = resolveSource(catalog, ref);
+  const freshness = checkFreshness(root, catalog);
+  const tree = loadTree(root, entry);
+  const maxChars = Math.min(Math.max(1, req.maxChars ?? DEFAULT_READ_CHARS), MAX_READ_CHARS);
+  const offset = Math.max(0, req.offset ?? 0);
+  const given = [req.pages && '--pages', req.lines && '--lines', req.rows && '--rows', req.stats && '--stats'].filter(Boolean);
+  if (given.length > 1) throw new UserError(`Give only one of ${given.join(', ')}.`, 'Expected a single range per read.', EXIT.USAGE);
+  if (req.nodeId && (req.pages || req.lines)) {
+    throw new UserError('Give either a node id or a --pages/--lines range, not both.', 'Expected `read_source SRC NODE` or `read_source SRC --pages A-B`.', EXIT.USAGE);
+  }
+  const path = req.nodeId ? requireNode(tree, req.nodeId).path : null;
+
+  const ctx = { root, entry, tree, path, req, maxChars, freshness };
+  if (req.stats) return readSheetStats(ctx);
+  if (req.rows) return readSheetRows(ctx);
+  if (req.pages || req.lines) {
+    const isPages = !!req.pages;
+    const flag = isPages ? '--pages' : '--lines';
+    const [a, b] = parseRange(flag, (req.pages ?? req.lines)!);
+    const got = isPages ? readPages(root, tree, a, b, { offset, maxChars }) : readLines(root, tree, a, b, { offset, maxChars });
+    let next: string | null = null;
+    if (got.next_offset !== null) next = `${entry.id} ${rangeArg(flag, got.range)} --offset ${got.next_offset}`;
+    else if (got.next_range) next = `${entry.id} ${rangeArg(flag, got.next_range)}`;
+    const only = got.nodes_read.length === 1 ? findPath(tree, nodeById(tree, got.nodes_read[0]!)) : null;
+    return {
+      ...base(entry, tree),
+      mode: isPages ? 'pages' : 'lines',
+      ...(only ? { node: nodeInfo(only) } : {}),
+      text: got.text,
+      offset: got.offset,
+      chars: got.text.length,
+      truncated: got.truncated || got.next_range !== null,
+      next,
+      citation: makeCitation(entry, { ...(only ? { node_id: only[only.length - 1]!.node_id, node_title: only[only.length - 1]!.title } : {}), ...(isPages ? { pages: got.range } : { lines: got.range }) }),
+      freshness,
+    };
+  }
+  const nodePath = path ?? [tree.root];
+  const node = nodePath[nodePath.length - 1]!;
+  const got = readNodeText(root, tree, node, { offset, maxChars, withChildren: req.children ?? true });
+  const answer: ReadAnswer = {
+    ...base(entry, tree),
+    mode: 'node',
+    node: nodeInfo(nodePath),
+    text: got.text,
+    offset: got.offset,
+    chars: got.text.length,
+    truncated: got.truncated,
+    next: got.next_offset !== null ? `${entry.id} ${node.node_id} --offset ${got.next_offset}${req.children === false ? ' --no-children' : ''}` : null,
+    citation: makeCitation(entry, {
+      node_id: node.node_id,
+      node_title: node.title,
+      pages: got.pages ?? node.page_range,
+      rows: node.row_range,
+      lines: node.line_range,
+    }),
+    freshness,
+  };
+  if (!got.text && got.offset === 0) {
+    answer.note = node.children.length > 0 ? 'This node has no text of its own or below it.' : 'This node has no text; its title, summary and meta are all there is.';
+    if (sheetNames(tree).length > 0) answer.note += ' For spreadsheet data ask for rows (--rows A-B) or column stats (--stats).';
+  }
+  return answer;
+}

@@ -1,0 +1,105 @@
+/**
+ * The skill's search answer: `searchStore` (the same ranking and filters as `mhub search`) with
+ * paging (--offset/--limit), clipped summaries, a character bound and the index's freshness.
+ */
+import type { SearchFilters, SearchOptions, SearchResult, SourceHit } from '../search/types.js';
+import { checkDateBound } from '../search/filters.js';
+import { UserError, errorMessage } from '../store/errors.js';
+import { EXIT } from '../util/exit-codes.js';
+import { loadCatalog } from './store-read.js';
+import { checkFreshness, type Freshness } from './freshness.js';
+import { renderFreshness } from './render.js';
+import { clip, rangeText } from './tree-view.js';
+
+export const DEFAULT_SEARCH_LIMIT = 5;
+/** Most results one call returns, whatever --limit says. */
+export const MAX_SEARCH_LIMIT = 50;
+export const DEFAULT_SEARCH_MAX_CHARS = 8000;
+/** Characters of each result's summary. */
+export const RESULT_SUMMARY_CHARS = 300;
+export const SEARCH_MODES = ['auto', 'keyword', 'hybrid', 'vector'] as const;
+
+export interface SearchRequest {
+  limit: number;
+  offset: number;
+  nodesPerSource: number;
+  filters: SearchFilters;
+  mode: NonNullable<SearchOptions['mode']>;
+  explain: boolean;
+  maxChars: number;
+}
+
+export interface SearchAnswer {
+  query: string;
+  mode: SearchResult['mode'];
+  verdict: SearchResult['verdict'];
+  offset: number;
+  results: Array<SourceHit & { rank: number }>;
+  /** pass as --offset to get the following results; null when there are no more */
+  next_offset: number | null;
+  truncated: boolean;
+  warnings: string[];
+  freshness: Freshness;
+}
+
+export async function runSearch(root: string, query: string, req: SearchRequest): Promise<SearchAnswer> {
+  try {
+    checkDateBound('--since', req.filters.since);
+    checkDateBound('--until', req.filters.until);
+  } catch (err) {
+    throw new UserError(errorMessage(err), 'Expected a date like 2019, 2019-06 or 2019-06-30.', EXIT.USAGE);
+  }
+  const catalog = loadCatalog(root);
+  const freshness = checkFreshness(root, catalog);
+  const limit = Math.min(req.limit, MAX_SEARCH_LIMIT);
+  const { searchStore } = await import('../search/search.js');
+  const res = await searchStore(root, query, {
+    k: req.offset + limit,
+    filters: req.filters,
+    mode: req.mode,
+    explain: req.explain,
+    nodesPerSource: req.nodesPerSource,
+  });
+  const page = res.results.slice(req.offset, req.offset + limit).map((h, i) => ({ ...h, summary: clip(h.summary ?? '', RESULT_SUMMARY_CHARS), rank: req.offset + i + 1 }));
+  // A full page may have more behind it (searchStore does not count beyond k; asking for k+1 would
+  // rank nodes of one more source, which costs more than an occasional empty last page).
+  let more = res.results.length >= req.offset + limit;
+  let truncated = false;
+  const answer: SearchAnswer = {
+    query: res.query,
+    mode: res.mode,
+    verdict: page[0]?.verdict ?? (req.offset > 0 ? res.verdict : 'none'),
+    offset: req.offset,
+    results: page,
+    next_offset: null,
+    truncated: false,
+    warnings: res.warnings,
+    freshness,
+  };
+  // Drop trailing results until the answer fits the character bound (at least one result stays).
+  while (answer.results.length > 1 && JSON.stringify(answer).length > req.maxChars) {
+    answer.results.pop();
+    more = true;
+    truncated = true;
+  }
+  answer.truncated = truncated;
+  answer.next_offset = more ? req.offset + answer.results.length : null;
+  return answer;
+}
+
+export function renderSearchText(a: SearchAnswer): string {
+  const lines: string[] = [`search "${a.query}" (${a.mode}): ${a.verdict}`];
+  for (const r of a.results) {
+    lines.push('', `${r.rank}. ${r.title}  [${r.id}]  ${r.file}  (${r.type}, relevance ${r.relevance}, ${r.verdict})`);
+    if (r.summary) lines.push(`   ${r.summary}`);
+    for (const n of r.nodes) {
+      const range = rangeText(n);
+      lines.push(`   - ${n.node_id} ${n.title}${range ? ` (${range})` : ''}`);
+    }
+  }
+  if (a.results.length === 0) lines.push('', 'No results.');
+  if (a.next_offset !== null) lines.push('', `more: --offset ${a.next_offset}`);
+  for (const w of a.warnings) lines.push(`warning: ${w}`);
+  lines.push(renderFreshness(a.freshness));
+  return lines.join('\n');
+}

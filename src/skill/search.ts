@@ -1,0 +1,117 @@
+/** search: which sources in the store answer a question, with their best nodes. */
+import './boot.js';
+import { parse, runScript, emitJson, writeOut, intOption, strOption, locateStore, EXIT_CODES_HELP, COMMON_OPTIONS_HELP, type Parsed } from './runtime.js';
+import { runSearch, renderSearchText, DEFAULT_SEARCH_LIMIT, DEFAULT_SEARCH_MAX_CHARS, SEARCH_MODES } from '../retrieve/search-answer.js';
+import { UserError } from '../store/errors.js';
+import { EXIT } from '../util/exit-codes.js';
+import type { SearchFilters, SearchOptions } from '../search/types.js';
+
+const USAGE = 'search.js "question or keywords" [--limit N] [--offset N] [--type T] [--tag T] [--since YYYY] [--until YYYY] [--path GLOB]';
+
+const HELP = `Usage: ${USAGE}
+       search.js --overview
+
+Finds the sources (documents, spreadsheets, code, notes) that answer a question: same ranking and
+filters as \`mhub search\` (keyword BM25 fused with vectors when the store has them).
+  --query Q        the query (same as the positional argument)
+  --limit N        results per call (default ${DEFAULT_SEARCH_LIMIT})
+  --offset N       skip the first N results (paging: pass the previous answer's next_offset)
+  --nodes N        best-matching nodes shown per source (default 3)
+  --type T         only sources of type T (pdf, xlsx, csv, markdown, docx, html, code, text, …); repeatable
+  --tag T          only sources tagged T (any of; repeatable); --all-tags T (all of; repeatable)
+  --since D        only documents dated/period on or after D (YYYY, YYYY-MM or YYYY-MM-DD); --until D
+  --path GLOB      only sources whose path matches GLOB, e.g. "reports/**/*.pdf"
+  --meta K=V       only sources whose metadata K equals V; repeatable
+  --mode M         ${SEARCH_MODES.join(' | ')} (default auto: hybrid when vectors and model exist)
+  --explain        each signal's contribution per result
+  --overview       what the library holds (sources by type, topics, dates) instead of a search
+  --max-chars N    bound on the whole answer (default ${DEFAULT_SEARCH_MAX_CHARS})
+
+Output (JSON): query, mode, verdict (strong | weak | none), results [{id, title, file, type, score,
+relevance, verdict, summary, nodes [{node_id, title, page_range|line_range|row_range, score}]}],
+next_offset (or null), warnings, freshness {built_at, stale, warning}.
+Next step: deep_retrieve.js <id> --query "…" to see the outline and the best nodes of a result.
+
+${COMMON_OPTIONS_HELP}
+
+${EXIT_CODES_HELP}`;
+
+function list(values: Parsed['values'], name: string): string[] {
+  const v = values[name];
+  const arr = Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
+  return arr.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+}
+
+function filtersOf(values: Parsed['values']): SearchFilters {
+  const f: SearchFilters = {};
+  const types = list(values, 'type');
+  if (types.length) f.types = types;
+  const any = list(values, 'tag');
+  if (any.length) f.tagsAny = any;
+  const all = list(values, 'all-tags');
+  if (all.length) f.tagsAll = all;
+  const since = strOption(values, 'since');
+  if (since) f.since = since;
+  const until = strOption(values, 'until');
+  if (until) f.until = until;
+  const glob = strOption(values, 'path');
+  if (glob) f.pathGlob = glob;
+  const metas = list(values, 'meta');
+  if (metas.length) {
+    f.meta = {};
+    for (const kv of metas) {
+      const i = kv.indexOf('=');
+      if (i <= 0) throw new UserError(`Bad --meta "${kv}".`, 'Expected --meta key=value.', EXIT.USAGE);
+      f.meta[kv.slice(0, i)] = kv.slice(i + 1);
+    }
+  }
+  return f;
+}
+
+await runScript(async (argv) => {
+  const { values, positionals } = parse(
+    argv,
+    {
+      query: { type: 'string', short: 'q' },
+      limit: { type: 'string', short: 'k' },
+      offset: { type: 'string' },
+      nodes: { type: 'string' },
+      type: { type: 'string', multiple: true },
+      tag: { type: 'string', multiple: true },
+      'all-tags': { type: 'string', multiple: true },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      path: { type: 'string' },
+      meta: { type: 'string', multiple: true },
+      mode: { type: 'string' },
+      explain: { type: 'boolean' },
+      overview: { type: 'boolean' },
+    },
+    USAGE,
+  );
+  if (values['help']) return writeOut(HELP);
+  const root = locateStore(strOption(values, 'store'));
+  const maxChars = intOption(values, 'max-chars', DEFAULT_SEARCH_MAX_CHARS, 200);
+  if (values['overview']) {
+    const { overviewAnswer, renderOverviewText } = await import('../retrieve/overview-answer.js');
+    const answer = await overviewAnswer(root, maxChars);
+    if (values['text']) writeOut(renderOverviewText(answer));
+    else emitJson(answer);
+    return;
+  }
+  const query = [strOption(values, 'query') ?? '', ...positionals].join(' ').trim();
+  if (!query) throw new UserError('Missing the query.', `Expected: ${USAGE}`, EXIT.USAGE);
+  const mode = strOption(values, 'mode') ?? 'auto';
+  if (!(SEARCH_MODES as readonly string[]).includes(mode)) throw new UserError(`Unknown --mode "${mode}".`, `Expected one of: ${SEARCH_MODES.join(', ')}.`, EXIT.USAGE);
+  const answer = await runSearch(root, query, {
+    limit: intOption(values, 'limit', DEFAULT_SEARCH_LIMIT, 1),
+    offset: intOption(values, 'offset', 0),
+    nodesPerSource: intOption(values, 'nodes', 3, 0),
+    filters: filtersOf(values),
+    mode: mode as NonNullable<SearchOptions['mode']>,
+    explain: !!values['explain'],
+    maxChars,
+  });
+  if (values['text']) writeOut(renderSearchText(answer));
+  else emitJson(answer);
+});

@@ -1,0 +1,115 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { evaluate, percentile, type EvalReport, type Retriever } from '../src/admin/eval.js';
+import { parseQuestions, readQuestions } from '../src/admin/questions.js';
+import { chunkBaseline, ChunkBm25 } from '../src/admin/baseline.js';
+import { readCatalog } from '../src/store/catalog.js';
+import { adminStore, QUESTIONS } from './helpers/admin-store.js';
+import { cleanup } from './helpers/temp-store.js';
+import { mhub } from './helpers/cli.js';
+
+describe('question files', () => {
+  it('parses the FinanceBench format and keeps extra fields', () => {
+    const qs = readQuestions(QUESTIONS);
+    expect(qs).toHaveLength(10);
+    expect(qs[0]).toMatchObject({ id: 'q01', expected: [{ file: 'harbor-2019.pdf', pages: [2] }], answer: '412,000 TEU' });
+  });
+
+  it('names the bad line', () => {
+    expect(() => parseQuestions('{"id":"a","query":"x","expected":[{"file":"f.pdf","pages":[1]}]}\n{oops}\n')).toThrow(/line 2 is not valid JSON/);
+    expect(() => parseQuestions('{"id":"a","query":"x"}\n')).toThrow(/line 1: expected/);
+    expect(() => parseQuestions('\n\n')).toThrow(/no questions/);
+  });
+});
+
+describe('mhub eval', () => {
+  let root: string;
+  let ids: Record<string, string>;
+  beforeAll(async () => {
+    root = await adminStore();
+    ids = Object.fromEntries(readCatalog(root).sources.map((e) => [e.filename, e.id]));
+  });
+  afterAll(() => cleanup(root));
+
+  it('computes hit@1, hit@k, MRR and tier-2 hit@1/hit@3 exactly', async () => {
+    const qs = parseQuestions(
+      [
+        { id: 'a', query: 'qa', expected: [{ file: 'harbor-2019.pdf', pages: [2] }] },
+        { id: 'b', query: 'qb', expected: [{ file: 'orchard-2021.pdf', pages: [3] }] },
+        { id: 'c', query: 'qc', expected: [{ file: 'library-2022.pdf', pages: [4] }] },
+        { id: 'd', query: 'qd', expected: [{ file: 'guide.md', pages: [] }, { file: 'with-outline.pdf', pages: [3] }] },
+      ].map((q) => JSON.stringify(q)).join('\n'),
+    );
+    const src = (f: string) => ({ id: ids[f]!, file: `inbox/${f}`, score: 1 });
+    const ranked: Record<string, ReturnType<typeof src>[]> = {
+      qa: [src('harbor-2019.pdf'), src('guide.md')], // rank 1
+      qb: [src('guide.md'), src('notes.txt'), src('orchard-2021.pdf')], // rank 3
+      qc: [src('guide.md')], // miss
+      qd: [src('notes.txt'), src('with-outline.pdf')], // rank 2 (second expected file)
+    };
+    const node = (a: number, b: number) => ({ node_id: `n${a}`, title: 't', page_range: [a, b] as [number, number], score: 1 });
+    const suggestions: Record<string, ReturnType<typeof node>[]> = {
+      qa: [node(2, 2), node(3, 3)], // tier-2 rank 1
+      qb: [node(1, 1), node(2, 2), node(3, 4)], // rank 3
+      qc: [node(1, 3), node(5, 6)], // miss (page 4 not covered)
+      qd: [node(1, 1), node(2, 3)], // rank 2 inside with-outline.pdf
+    };
+    const fake: Retriever = {
+      name: 'fake',
+      searchSources: async (q, k) => ranked[q]!.slice(0, k),
+      suggest: async (_id, q, k) => suggestions[q]!.slice(0, k),
+    };
+    const r = await evaluate(root, qs, fake, 5);
+    expect(r.figures.tier1).toEqual({ hit1: 0.25, hitk: 0.75, mrr: Math.round(((1 + 1 / 3 + 0 + 1 / 2) / 4) * 1000) / 1000 });
+    expect(r.figures.tier2).toEqual({ hit1: 0.25, hit3: 0.75 });
+    expect(r.outcomes.map((o) => [o.rank, o.node_rank])).toEqual([[1, 1], [3, 3], [null, null], [2, 2]]);
+    const k2 = await evaluate(root, qs, fake, 2);
+    expect(k2.figures.tier1.hitk).toBe(0.5);
+    expect(percentile([5, 1, 4, 2, 3], 50)).toBe(3);
+  });
+
+  it('builds ~512-token chunks with page ranges for the baseline', () => {
+    const ix = ChunkBm25.build(root);
+    const harbor = ix.ids.indexOf(ids['harbor-2019.pdf']!);
+    const chunks = ix.chunks.filter((c) => c.source === harbor);
+    expect(chunks.length).toBeGreaterThanOrEqual(1);
+    expect(chunks[0]!.first).toBe(1);
+    expect(Math.max(...chunks.map((c) => c.last))).toBe(4);
+    const top = ix.topChunks('dredged outer channel depth', 1)[0]!;
+    expect(ix.ids[ix.chunks[top[0]]!.source]).toBe(ids['harbor-2019.pdf']);
+  });
+
+  it('measures the fixture question set from the CLI, next to the BM25-chunk baseline', async () => {
+    const r = mhub(['--store', root, 'eval', QUESTIONS, '--json', '--baseline', '-k', '5']);
+    expect(r.code, r.stderr).toBe(0);
+    const [main, base] = JSON.parse(r.stdout) as EvalReport[];
+    expect(main!.method).toMatch(/^mhub (hybrid|keyword)/);
+    expect(base!.method).toBe('bm25-512-token-chunks');
+    for (const rep of [main!, base!]) {
+      const n = rep.outcomes.length;
+      expect(n).toBe(10);
+      // figures agree with the per-question outcomes
+      expect(rep.figures.tier1.hit1).toBeCloseTo(rep.outcomes.filter((o) => o.rank === 1).length / n, 3);
+      expect(rep.figures.tier1.hitk).toBeCloseTo(rep.outcomes.filter((o) => o.rank !== null).length / n, 3);
+      expect(rep.figures.tier2.hit3).toBeCloseTo(rep.outcomes.filter((o) => o.node_rank !== null).length / n, 3);
+    }
+    // Each fixture document has its own vocabulary: both methods find the files and the pages.
+    expect(base!.figures.tier1.hitk).toBe(1);
+    expect(base!.figures.tier2.hit3).toBeGreaterThanOrEqual(0.9);
+    expect(main!.figures.tier2.hit3).toBeGreaterThanOrEqual(0.8);
+    expect(main!.figures.tier1.hitk).toBeGreaterThanOrEqual(0.6);
+
+    const text = mhub(['--store', root, 'eval', QUESTIONS, '--explain']).stdout;
+    expect(text).toContain('q01');
+    expect(text).toMatch(/tier-1 hit@1 \d\.\d{3}\s+hit@5 \d\.\d{3}\s+MRR \d\.\d{3} \| tier-2 hit@1 \d\.\d{3}\s+hit@3/);
+    expect(text).toContain('expected: harbor-2019.pdf p2');
+  });
+
+  it('reports a question whose file is not in the store as a miss with a note', async () => {
+    const qs = parseQuestions(JSON.stringify({ id: 'x', query: 'anything', expected: [{ file: 'absent.pdf', pages: [1] }] }));
+    const r = await evaluate(root, qs, chunkBaseline(root), 5);
+    expect(r.outcomes[0]!.rank).toBeNull();
+    expect(r.outcomes[0]!.note).toMatch(/not indexed/);
+    expect(readFileSync(QUESTIONS, 'utf8')).toContain('harbor-2019.pdf');
+  });
+});

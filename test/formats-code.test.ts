@@ -1,0 +1,130 @@
+import { describe, it, expect, afterEach } from 'vitest';
+import { cpSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ingest } from '../src/ingest/pipeline.js';
+import { readCatalog } from '../src/store/catalog.js';
+import { TreeFile, type FileCard } from '../src/store/schemas.js';
+import { codeConverter } from '../src/ingest/converters/code/index.js';
+import type { ConvertResult, ConvertedNode } from '../src/ingest/converters/types.js';
+import { tempStore, cleanup, FIXTURES } from './helpers/temp-store.js';
+
+const P = (n: string) => join(FIXTURES, 'formats', 'project', n);
+const roots: string[] = [];
+afterEach(() => {
+  while (roots.length) cleanup(roots.pop()!);
+});
+
+async function symbols(rel: string, language: string): Promise<ConvertResult> {
+  const c: FileCard = { id: 'src_0000abcd', filename: rel.split('/').pop()!, original_path: `inbox/project/${rel}`, type: 'code', language, size_kb: 1, sha256: '0'.repeat(64) };
+  return codeConverter.convert({ absPath: P(rel), card: c, bytes: readFileSync(P(rel)), plan: {} as never, options: { maxLeafPages: 5 } });
+}
+const outline = (n: ConvertedNode, d = 0): string[] => [`${'  '.repeat(d)}${n.title} ${JSON.stringify(n.line_range)}`, ...n.children.flatMap((c) => outline(c, d + 1))];
+const find = (n: ConvertedNode, title: string): ConvertedNode | undefined => (n.title === title ? n : n.children.map((c) => find(c, title)).find(Boolean));
+
+describe('code symbol trees', () => {
+  it('TypeScript via the compiler API: imports, interface, class members, signatures, JSDoc, line ranges', async () => {
+    const r = await symbols('src/api/rate-limiter.ts', 'typescript');
+    expect(r.toc_source).toBe('symbols');
+    expect(outline(r.root).slice(1)).toEqual([
+      '  imports [1,2]',
+      '  interface RateLimiterOptions [4,10]',
+      '  type Decision [12,12]',
+      '  class RateLimiter [14,50]',
+      '    constructor constructor [21,23]',
+      '    method take [25,36]',
+      '    method get size [38,40]',
+      '    method refill [42,49]',
+      '  function limiterFromEnv [52,55]',
+      '  constant DEFAULT_BURST [57,57]',
+    ]);
+    expect(r.root.children[0]!.meta!.modules).toEqual(['node:events', '../util/clock.js']);
+    const take = find(r.root, 'method take')!;
+    expect(take.meta).toMatchObject({ signature: 'take(clientId: string, cost = 1): Decision', doc: 'Try to take one token for `clientId`.' });
+    expect(find(r.root, 'class RateLimiter')!.meta).toMatchObject({ exported: true, doc: 'A token-bucket rate limiter keyed by client id.\nBuckets refill continuously; a request costs one token.' });
+    // a class's own text excludes its methods' bodies
+    const cls = find(r.root, 'class RateLimiter')!;
+    expect(cls.content).toContain('private buckets = new Map');
+    expect(cls.content).not.toContain('Math.ceil');
+    expect(r.meta).toMatchObject({ language: 'typescript', folder: 'inbox/project/src/api', parser: 'typescript', imports: '2' });
+  });
+
+  it('JavaScript (CommonJS): require() imports, arrow functions, classes', async () => {
+    const r = await symbols('src/util/format-currency.js', 'javascript');
+    expect(r.root.children.map((c) => c.title)).toEqual(['imports', 'function formatCurrency', 'function parseCurrency', 'class Ledger']);
+    expect(r.root.children[0]!.meta!.modules).toEqual(['node:util', './locales.json']);
+    expect(find(r.root, 'function parseCurrency')!.meta!.doc).toBe('Parse "$1,234.50" back to cents.');
+    expect(find(r.root, 'class Ledger')!.children.map((c) => c.title)).toEqual(['constructor constructor', 'method add', 'method total']);
+  });
+
+  it('Python via tree-sitter: decorators, docstrings, methods, constructor', async () => {
+    const r = await symbols('services/inventory.py', 'python');
+    expect(outline(r.root).slice(1)).toEqual([
+      '  imports [2,7]',
+      '  class StockItem [14,26]',
+      '    method needs_reorder [24,26]',
+      '  class Inventory [29,54]',
+      '    constructor __init__ [32,33]',
+      '    method receive [35,41]',
+      '    method total_units [43,45]',
+      '    method reorder_report [47,54]',
+      '  function load_csv [57,63]',
+    ]);
+    expect(r.root.children[0]!.meta!.modules).toEqual(['__future__', 'logging', 'dataclasses', 'datetime', 'typing']);
+    expect(find(r.root, 'class StockItem')!.meta!.doc).toBe('One SKU held in one warehouse.');
+    expect(find(r.root, 'method receive')!.meta!.signature).toBe('def receive(self, sku: str, warehouse: str, quantity: int) -> StockItem');
+    expect(r.root.content).toContain('REORDER_FACTOR = 1.5'); // module-level code stays in the file node
+    expect(r.meta!.parser).toBe('tree-sitter-python');
+  });
+
+  it('Go: structs and interfaces with their methods nested, doc comments', async () => {
+    const r = await symbols('services/cache.go', 'go');
+    expect(r.root.children.map((c) => c.title)).toEqual(['imports', 'struct entry', 'struct Cache', 'interface Store', 'function New']);
+    expect(find(r.root, 'struct Cache')!.children.map((c) => c.title)).toEqual(['method Get', 'method Set', 'method removeElement']);
+    expect(find(r.root, 'method Get')!.meta).toMatchObject({ signature: 'func (c *Cache) Get(key string) ([]byte, bool)', doc: 'Get returns the value for key when present and not expired.', exported: true });
+    expect(find(r.root, 'struct Cache')!.meta!.doc).toBe('Cache is a concurrency-safe LRU cache.\nThe zero value is not usable; call New.');
+    expect(r.root.children[0]!.meta!.modules).toEqual(['container/list', 'sync', 'time']);
+  });
+
+  it('Rust: enums, structs, traits, impl blocks with methods; doc comments above attributes', async () => {
+    const r = await symbols('services/tokenizer.rs', 'rust');
+    expect(r.root.children.map((c) => c.title)).toEqual([
+      'imports', 'enum Token', 'struct TokenError', 'impl fmt::Display for TokenError', 'trait Tokenize', 'struct Lexer', 'impl Lexer<\'a>', 'impl Tokenize for str', 'function count_ops',
+    ]);
+    expect(find(r.root, 'enum Token')!.meta!.doc).toBe('One lexical token.');
+    expect(find(r.root, 'enum Token')!.line_range).toEqual([6, 13]);
+    expect(find(r.root, "impl Lexer<'a>")!.children.map((c) => c.title)).toEqual(['method new', 'method number']);
+    expect(find(r.root, 'function count_ops')!.meta!.signature).toBe('pub fn count_ops(tokens: &[Token]) -> usize');
+  });
+
+  it('Java: class, constructor, methods, nested interface, Javadoc', async () => {
+    const r = await symbols('services/OrderService.java', 'java');
+    const cls = find(r.root, 'class OrderService')!;
+    expect(cls.children.map((c) => c.title)).toEqual(['constructor OrderService', 'method place', 'method find', 'method pendingApproval', 'interface OrderRepository']);
+    expect(find(r.root, 'method place')!.meta!.doc).toContain('Places an order and returns its id.');
+    expect(find(r.root, 'interface OrderRepository')!.children).toHaveLength(3);
+    expect(r.root.children[0]!.meta!.modules).toEqual(['java.math.BigDecimal', 'java.util.List', 'java.util.Optional']);
+  });
+
+  it('other languages fall back to line windows', async () => {
+    const r = await symbols('scripts/deploy.rb', 'ruby');
+    expect(r.approach).toBe('chunk_embed');
+    expect(r.meta).toMatchObject({ language: 'ruby', parser: 'line-windows' });
+    expect(r.root.content).toContain('def deploy(host, release)');
+  });
+
+  it('a code folder in the inbox is indexed file by file with its folder in the card', async () => {
+    const root = tempStore();
+    roots.push(root);
+    cpSync(join(FIXTURES, 'formats', 'project'), join(root, 'inbox', 'project'), { recursive: true });
+    const rep = await ingest(root, { paths: [join(root, 'inbox')] });
+    expect(rep.counts.failed).toBe(0);
+    expect(rep.counts.indexed).toBe(7);
+    const entries = readCatalog(root).sources;
+    const byPath = Object.fromEntries(entries.map((e) => [e.original_path, e]));
+    expect(byPath['inbox/project/services/cache.go']!.meta).toMatchObject({ language: 'go', folder: 'inbox/project/services', functions: '4' });
+    expect(byPath['inbox/project/src/api/rate-limiter.ts']!.strategy?.recommended_approach).toBe('symbol_index');
+    const tree = TreeFile.parse(JSON.parse(readFileSync(join(root, byPath['inbox/project/services/OrderService.java']!.tree_path!), 'utf8')));
+    expect(tree.toc_source).toBe('symbols');
+    expect(tree.root.children[1]!.title).toBe('class OrderService');
+  });
+});

@@ -1,0 +1,102 @@
+import { describe, it, expect, afterEach } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ingest } from '../src/ingest/pipeline.js';
+import { readCatalog } from '../src/store/catalog.js';
+import type { FileCard } from '../src/store/schemas.js';
+import { docxConverter, headingLevelOfStyle } from '../src/ingest/converters/docx.js';
+import { htmlConverter } from '../src/ingest/converters/html.js';
+import type { ConvertResult, ConvertedNode } from '../src/ingest/converters/types.js';
+import { tempStore, cleanup, FIXTURES } from './helpers/temp-store.js';
+
+const F = (n: string) => join(FIXTURES, 'formats', n);
+const roots: string[] = [];
+afterEach(() => {
+  while (roots.length) cleanup(roots.pop()!);
+});
+const card = (file: string, type: FileCard['type']): FileCard => ({ id: 'src_0000abcd', filename: file, original_path: `inbox/${file}`, type, size_kb: 1, sha256: '0'.repeat(64) });
+const outline = (n: ConvertedNode, d = 0): string[] => [`${'  '.repeat(d)}${n.title}`, ...n.children.flatMap((c) => outline(c, d + 1))];
+const all = (n: ConvertedNode): ConvertedNode[] => [n, ...n.children.flatMap(all)];
+const text = (r: ConvertResult) => all(r.root).map((n) => n.content ?? '').join('\n');
+
+describe('docx (mammoth, LibreOffice-made file)', () => {
+  it('builds the tree from numbered heading styles, keeps tables as rows and images by alt text', async () => {
+    const r = await docxConverter.convert({ absPath: F('handbook.docx'), card: card('handbook.docx', 'docx'), bytes: readFileSync(F('handbook.docx')), plan: {} as never, options: { maxLeafPages: 5 } });
+    expect(r.title).toBe('Remote Work Handbook');
+    expect(r.toc_source).toBe('headings');
+    expect(outline(r.root)).toEqual([
+      'Remote Work Handbook',
+      '  1 Eligibility',
+      '    1.1 Roles that require presence',
+      '    1.2 Contractors',
+      '  2 Equipment',
+      '    2.1 Returning equipment',
+      '  3 Expenses',
+      '    3.0.1 Submitting a claim',
+    ]);
+    expect(r.root.content).toContain('This handbook explains how Northwind Analytics staff work remotely');
+    const equipment = r.root.children[1]!;
+    expect(equipment.content).toContain('| Item | Allowance (USD) | Replacement cycle |');
+    expect(equipment.content).toContain('| Laptop | 1,800 | 3 years |');
+    expect(equipment.content).toContain('[image: Ergonomic home desk setup with monitor at eye level]');
+    expect(equipment.content).not.toContain('Equipment is returned'); // that is the child's own text
+    expect(r.meta).toMatchObject({ headings: '7', tables: '1', images: '1' });
+  });
+
+  it('reads custom and numbered heading style names as levels', () => {
+    expect(headingLevelOfStyle('Heading 2')).toBe(2);
+    expect(headingLevelOfStyle('heading3')).toBe(3);
+    expect(headingLevelOfStyle('Numbered Heading 1')).toBe(1);
+    expect(headingLevelOfStyle('Überschrift 2')).toBe(2);
+    expect(headingLevelOfStyle('Normal')).toBeNull();
+  });
+
+  it('skips legacy .doc with the command that converts it, and fails a corrupt .docx clearly', async () => {
+    const root = tempStore({ 'handbook-legacy.doc': F('handbook-legacy.doc') });
+    roots.push(root);
+    const rep = await ingest(root, { paths: [join(root, 'inbox')] });
+    expect(rep.counts.skipped).toBe(1);
+    const e = readCatalog(root).sources[0]!;
+    expect(e.type).toBe('doc');
+    expect(e.status).toBe('skipped');
+    expect(e.error).toContain('soffice --headless --convert-to docx file.doc');
+    const bytes = readFileSync(F('handbook.docx')).subarray(0, 2000);
+    await expect(docxConverter.convert({ absPath: 'x.docx', card: card('x.docx', 'docx'), bytes, plan: {} as never, options: { maxLeafPages: 5 } })).rejects.toThrow(/could not be read/);
+  });
+});
+
+describe('html (cheerio)', () => {
+  it('keeps the main content only: nav, header, cookie banner, aside, footer, scripts and styles are dropped', async () => {
+    const r = await htmlConverter.convert({ absPath: F('release-notes.html'), card: card('release-notes.html', 'html'), bytes: readFileSync(F('release-notes.html')), plan: {} as never, options: { maxLeafPages: 5 } });
+    expect(r.title).toBe('Orbit 4.2 Release Notes');
+    expect(outline(r.root)).toEqual([
+      'Orbit 4.2 Release Notes',
+      '  Highlights',
+      '  Performance',
+      '    Memory use',
+      '  Offline mode',
+      '    Limits',
+      '  Breaking changes',
+    ]);
+    const t = text(r);
+    for (const gone of ['Pricing', 'Privacy', 'gtag', 'dataLayer', 'cookies', 'Related posts', 'font-family', '© 2024']) expect(t).not.toContain(gone);
+    // links kept as their text; lists, tables as rows, code blocks, image alt text
+    expect(r.root.content).toContain('Read the upgrade guide before updating production servers.');
+    expect(t).toContain('- Sync is up to 3× faster on large projects.');
+    expect(t).toContain('| Project size | 4.1 sync | 4.2 sync |');
+    expect(t).toContain('| Large (250k files) | 7 min 40 s | 2 min 31 s |');
+    expect(t).toContain('[image: Offline mode banner in the mobile app]');
+    expect(t).toContain('GET /api/v2/projects/{id}/files');
+    expect(r.card?.summary).toContain('faster sync');
+    expect(r.meta).toMatchObject({ tables: '1', lang: 'en' });
+  });
+
+  it('falls back to the body when there is no <main>, and refuses a page with no text', async () => {
+    const page = '<html><body><nav>Menu</nav><h1>Notes</h1><p>First para.</p><h2>Part</h2><p>Second.</p></body></html>';
+    const r = await htmlConverter.convert({ absPath: 'x.html', card: card('x.html', 'html'), bytes: Buffer.from(page), plan: {} as never, options: { maxLeafPages: 5 } });
+    expect(outline(r.root)).toEqual(['Notes', '  Part']);
+    expect(text(r)).not.toContain('Menu');
+    const empty = '<html><body><nav>Menu</nav><script>x()</script></body></html>';
+    await expect(htmlConverter.convert({ absPath: 'y.html', card: card('y.html', 'html'), bytes: Buffer.from(empty), plan: {} as never, options: { maxLeafPages: 5 } })).rejects.toThrow(/no readable text/);
+  });
+});

@@ -1,0 +1,100 @@
+import { describe, it, expect, afterEach } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { cpSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ingest } from '../src/ingest/pipeline.js';
+import { readCatalog } from '../src/store/catalog.js';
+import type { FileCard } from '../src/store/schemas.js';
+import { imageConverter, ocrAvailable, ocrPdfPages, OCR_INSTALL_COMMAND } from '../src/ingest/converters/ocr.js';
+import { planArchive, MAX_COMPRESSION_RATIO } from '../src/ingest/converters/archive.js';
+import { tempStore, cleanup, FIXTURES } from './helpers/temp-store.js';
+
+const F = (n: string) => join(FIXTURES, 'formats', n);
+const roots: string[] = [];
+afterEach(() => {
+  while (roots.length) cleanup(roots.pop()!);
+});
+const imageCard: FileCard = { id: 'src_0000abcd', filename: 'scanned-letter.png', original_path: 'inbox/scanned-letter.png', type: 'image', size_kb: 64, sha256: '0'.repeat(64) };
+
+describe('OCR (tesseract + pdftoppm)', () => {
+  it('reads the pages of a scanned PDF that has no text layer', async () => {
+    expect(await ocrAvailable()).toEqual({ ok: true, missing: [] });
+    const bytes = readFileSync(F('scanned-letter.pdf'));
+    // the fixture really has no text layer
+    expect(execFileSync('pdftotext', [F('scanned-letter.pdf'), '-']).toString().trim()).toBe('');
+    const pages = await ocrPdfPages(bytes);
+    expect(pages).toHaveLength(1);
+    expect(pages[0]).toContain('Invoice Dispute Notice');
+    expect(pages[0]).toMatch(/invoice number 4471/);
+  }, 120_000);
+
+  it('OCRs an image into a paged tree', async () => {
+    const r = await imageConverter.convert({ absPath: F('scanned-letter.png'), card: imageCard, bytes: readFileSync(F('scanned-letter.png')), plan: {} as never, options: { maxLeafPages: 5 } });
+    expect(r.skip_reason).toBeUndefined();
+    expect(r.approach).toBe('ocr');
+    expect(r.pages).toBe(1);
+    expect(r.root.page_range).toEqual([1, 1]);
+    expect(r.root.content ?? r.root.children.map((c) => c.content).join('\n')).toContain('Maria Lopez');
+  }, 120_000);
+
+  it('records the install command when the tools are missing', async () => {
+    const saved = process.env.PATH;
+    process.env.PATH = '/nonexistent';
+    try {
+      expect(await ocrAvailable()).toEqual({ ok: false, missing: ['tesseract', 'pdftoppm'] });
+      const r = await imageConverter.convert({ absPath: F('scanned-letter.png'), card: imageCard, bytes: readFileSync(F('scanned-letter.png')), plan: {} as never, options: { maxLeafPages: 5 } });
+      expect(r.approach).toBe('ocr');
+      expect(r.skip_reason).toContain(OCR_INSTALL_COMMAND);
+      expect(OCR_INSTALL_COMMAND).toBe('apt-get install tesseract-ocr poppler-utils');
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+});
+
+describe('zip archives', () => {
+  it('refuses a zip bomb by its compression ratio', async () => {
+    await expect(planArchive(readFileSync(F('zip-bomb.zip')))).rejects.toThrow(new RegExp(`over the limit of ${MAX_COMPRESSION_RATIO}:1`));
+    const root = tempStore({ 'zip-bomb.zip': F('zip-bomb.zip') });
+    roots.push(root);
+    const rep = await ingest(root, { paths: [join(root, 'inbox')] });
+    expect(rep.sources).toHaveLength(1);
+    expect(rep.sources[0]).toMatchObject({ status: 'failed', type: 'zip' });
+    expect(rep.sources[0]!.error).toMatch(/possible zip bomb/);
+  });
+
+  it('ingests members as their own sources; removes them when they leave the archive or the archive goes', async () => {
+    const root = tempStore({ 'bundle.zip': F('bundle.zip') });
+    roots.push(root);
+    const rep = await ingest(root, { paths: [join(root, 'inbox')] });
+    expect(rep.counts.failed).toBe(0);
+    const paths = readCatalog(root).sources.map((e) => `${e.original_path} ${e.type} ${e.status}`).sort();
+    expect(paths).toEqual([
+      'inbox/bundle.zip zip indexed',
+      'inbox/bundle.zip!/data/teams.tsv tsv indexed',
+      'inbox/bundle.zip!/docs/letter.txt text indexed',
+      'inbox/bundle.zip!/inventory.py code indexed',
+    ]);
+    const tsv = readCatalog(root).sources.find((e) => e.original_path.endsWith('teams.tsv'))!;
+    expect(tsv.filename).toBe('teams.tsv');
+    expect(existsSync(join(root, tsv.tree_path!))).toBe(true);
+    // unchanged archive: nothing is re-read
+    const again = await ingest(root, { paths: [join(root, 'inbox')] });
+    expect(again.counts.unchanged).toBe(4);
+    // ingesting another path keeps the members while the archive exists
+    const other = await ingest(root, { paths: [join(root, 'config.json')] }).catch(() => null);
+    void other;
+    expect(readCatalog(root).sources).toHaveLength(4);
+    // the archive replaced by a version without docs/letter.txt (made by zip in the fixture script): that member is removed
+    cpSync(F('archive-v2/bundle.zip'), join(root, 'inbox', 'bundle.zip'));
+    const third = await ingest(root, { paths: [join(root, 'inbox')] });
+    expect(third.sources.filter((s) => s.action === 'removed').map((s) => s.file)).toEqual(['inbox/bundle.zip!/docs/letter.txt']);
+    expect(readCatalog(root).sources).toHaveLength(3);
+    // archive deleted: every member goes with it
+    rmSync(join(root, 'inbox', 'bundle.zip'));
+    cpSync(F('teams.tsv'), join(root, 'inbox', 'teams.tsv'));
+    const fourth = await ingest(root, { paths: [join(root, 'inbox')] });
+    expect(fourth.counts.removed).toBe(3);
+    expect(readCatalog(root).sources.map((e) => e.original_path)).toEqual(['inbox/teams.tsv']);
+  }, 120_000);
+});

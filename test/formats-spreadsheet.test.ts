@@ -1,0 +1,158 @@
+import { describe, it, expect, afterEach } from 'vitest';
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ingest } from '../src/ingest/pipeline.js';
+import { readCatalog } from '../src/store/catalog.js';
+import { TreeFile, type TreeNode, type FileCard } from '../src/store/schemas.js';
+import { xlsxConverter } from '../src/ingest/converters/spreadsheet/xlsx.js';
+import { csvConverter, sniffDelimiter } from '../src/ingest/converters/spreadsheet/csv.js';
+import { classifyCell, detectHeaderRow, SheetBuilder, type RawCell } from '../src/ingest/converters/spreadsheet/schema.js';
+import type { ConvertResult, ConvertedNode } from '../src/ingest/converters/types.js';
+import { tempStore, cleanup, FIXTURES } from './helpers/temp-store.js';
+
+const F = (n: string) => join(FIXTURES, 'formats', n);
+const roots: string[] = [];
+afterEach(() => {
+  while (roots.length) cleanup(roots.pop()!);
+});
+
+function card(file: string, type: FileCard['type']): FileCard {
+  return { id: 'src_0000abcd', filename: file, original_path: `inbox/${file}`, type, size_kb: 1, sha256: '0'.repeat(64) };
+}
+async function convert(file: string, type: FileCard['type']): Promise<ConvertResult> {
+  const conv = type === 'xlsx' ? xlsxConverter : csvConverter;
+  return conv.convert({ absPath: F(file), card: card(file, type), bytes: readFileSync(F(file)), plan: {} as never, options: { maxLeafPages: 5 } });
+}
+type Col = { name: string; type: string; min?: number; max?: number; mean?: number; date_min?: string; date_max?: string; distinct: number; non_empty: number; top_values?: { value: string; count: number }[] };
+const cols = (n: ConvertedNode) => n.meta!.columns as Col[];
+const col = (n: ConvertedNode, name: string) => cols(n).find((c) => c.name === name)!;
+function rowsOf(r: ConvertResult, n: ConvertedNode): { columns: string[]; rows: unknown[][] } {
+  const ref = n.meta!.rows_ref as string;
+  const f = r.extra_files!.find((x) => ref.endsWith(`/${x.name}`))!;
+  const lines = String(f.content).trimEnd().split('\n');
+  return { columns: JSON.parse(lines[0]!).columns, rows: lines.slice(1).map((l) => JSON.parse(l)) };
+}
+
+describe('xlsx (LibreOffice-made workbook, streaming reader)', () => {
+  it('finds the header below a merged title, types and stats every column, keeps formulas\' cached values', async () => {
+    const r = await convert('sales.xlsx', 'xlsx');
+    expect(r.toc_source).toBe('schema');
+    expect(r.root.kind).toBe('workbook');
+    expect(r.root.children.map((c) => c.title)).toEqual(['Sales', 'Targets']);
+    const sales = r.root.children[0]!;
+    expect(sales.kind).toBe('sheet');
+    expect(sales.meta!.header_row).toBe(4);
+    expect(sales.meta!.preamble).toEqual(['Northwind Regional Sales 2024', 'Source: ERP export; revenue in USD']);
+    expect(sales.meta!.merged_ranges).toEqual(['A1:F1']);
+    expect(sales.meta!.formula_cells).toBe(36);
+    expect(sales.row_range).toEqual([1, 36]);
+    expect(cols(sales).map((c) => `${c.name}:${c.type}`)).toEqual(['Order Date:date', 'Region:text', 'Product:text', 'Units:number', 'Revenue:currency', 'Unit Price:currency']);
+    expect(col(sales, 'Order Date')).toMatchObject({ date_min: '2024-01-03', date_max: '2024-05-25', distinct: 36 });
+    expect(col(sales, 'Units')).toMatchObject({ min: 5, max: 57, mean: 26.666667, non_empty: 36 });
+    expect(col(sales, 'Revenue')).toMatchObject({ min: 48.75, max: 7353 });
+    expect(col(sales, 'Region').top_values!.map((t) => t.value)).toEqual(['East', 'North', 'South', 'West']);
+    expect(col(sales, 'Product').distinct).toBe(4);
+    // column child nodes
+    expect(sales.children.map((c) => c.kind)).toEqual(Array(6).fill('column'));
+    // converted rows: header line, then data row N on line N+1; formula cells hold their cached results
+    const { columns, rows } = rowsOf(r, sales);
+    expect(columns).toEqual(['Order Date', 'Region', 'Product', 'Units', 'Revenue', 'Unit Price']);
+    expect(rows).toHaveLength(36);
+    expect(rows[0]).toEqual(['2024-01-03', 'North', 'Widget Pro', 23, 1138.5, 49.5]);
+    expect(rows[1]).toEqual(['2024-01-06', 'South', 'Cable Pack, boxed', 28, 273, 9.75]);
+    expect(sales.meta!.sample_data).toEqual(rows.slice(0, 5));
+    // preview + stats in the node's markdown
+    expect(sales.content).toContain('| Order Date | Region | Product | Units | Revenue | Unit Price |');
+    expect(sales.content).toContain('| Units (D) | number | min 5, max 57, mean 26.666667');
+  });
+
+  it('spreads vertically merged cells over their range', async () => {
+    const r = await convert('sales.xlsx', 'xlsx');
+    const targets = r.root.children[1]!;
+    expect(targets.meta!.header_row).toBe(1);
+    expect(targets.meta!.merged_ranges).toEqual(['A2:A3', 'A4:A5', 'A6:A7', 'A8:A9']);
+    const { rows } = rowsOf(r, targets);
+    expect(rows.map((x) => x[0])).toEqual(['North', 'North', 'South', 'South', 'East', 'East', 'West', 'West']);
+    expect(col(targets, 'Region').top_values).toEqual([
+      { value: 'East', count: 2 }, { value: 'North', count: 2 }, { value: 'South', count: 2 }, { value: 'West', count: 2 },
+    ]);
+    expect(col(targets, 'Target')).toMatchObject({ type: 'currency', min: 9000, max: 16000, mean: 12250 });
+  });
+
+  it('fails a corrupt workbook with a clear message', async () => {
+    const bytes = readFileSync(F('sales.xlsx')).subarray(0, 3000);
+    await expect(xlsxConverter.convert({ absPath: 'x.xlsx', card: card('x.xlsx', 'xlsx'), bytes, plan: {} as never, options: { maxLeafPages: 5 } })).rejects.toThrow(/workbook/i);
+  });
+});
+
+describe('csv / tsv (csv-parse)', () => {
+  it('ignores empty trailing rows and columns, parses quoted commas and currency text', async () => {
+    const r = await convert('sales.csv', 'csv');
+    const sheet = r.root;
+    expect(sheet.kind).toBe('sheet');
+    expect(sheet.meta!.header_row).toBe(1);
+    expect(sheet.meta!.column_count).toBe(6);
+    expect(sheet.row_range).toEqual([1, 36]);
+    expect(col(sheet, 'Revenue')).toMatchObject({ type: 'currency', min: 48.75, max: 7353 });
+    expect(col(sheet, 'Order Date').type).toBe('date');
+    expect(col(sheet, 'Priority')).toMatchObject({ type: 'text', non_empty: 6, top_values: [{ value: 'yes', count: 6 }] });
+    const { rows } = rowsOf(r, sheet);
+    expect(rows).toHaveLength(36);
+    expect(rows[1]).toEqual(['2024-01-06', 'South', 'Cable Pack, boxed', '28', '$273.00', null]);
+    expect(r.meta!.delimiter).toBe(',');
+  });
+
+  it('sniffs ; and tab delimiters', () => {
+    expect(sniffDelimiter('a;b;c\n1;2;3\n')).toBe(';');
+    expect(sniffDelimiter('a\tb\n1\t2\n')).toBe('\t');
+    expect(sniffDelimiter('name,"x;y"\nA,"1;2"\n')).toBe(',');
+  });
+
+  it('ingests a TSV with rows readable by range from converted/<id>/', async () => {
+    const root = tempStore({ 'teams.tsv': F('teams.tsv') });
+    roots.push(root);
+    const rep = await ingest(root, { paths: [join(root, 'inbox')] });
+    expect(rep.counts.failed).toBe(0);
+    const e = readCatalog(root).sources[0]!;
+    expect(e.strategy?.recommended_approach).toBe('schema_index');
+    const tree = TreeFile.parse(JSON.parse(readFileSync(join(root, e.tree_path!), 'utf8')));
+    const sheet = tree.root as TreeNode;
+    expect(sheet.row_range).toEqual([1, 3]);
+    const ref = sheet.meta!.rows_ref as string;
+    expect(ref).toBe(`converted/${e.id}/teams.rows.jsonl`);
+    expect(existsSync(join(root, ref))).toBe(true);
+    const lines = readFileSync(join(root, ref), 'utf8').trimEnd().split('\n');
+    expect(JSON.parse(lines[0]!)).toEqual({ columns: ['Team', 'Owner', 'On-call', 'Slack'] });
+    expect(JSON.parse(lines[2]!)).toEqual(['Payments', 'A. Osei', 'no', '#payments']);
+    expect(readFileSync(join(root, sheet.content_ref!), 'utf8')).toContain('| Team | Owner | On-call | Slack |');
+  });
+});
+
+describe('schema inference', () => {
+  const raw = (...v: (string | number | null)[]): RawCell[] => v.map((value) => ({ value }));
+  it('classifies numbers, currency, percentages and dates written as text', () => {
+    expect(classifyCell({ value: '1,234.5' })).toMatchObject({ type: 'number', num: 1234.5 });
+    expect(classifyCell({ value: '12%' })).toMatchObject({ type: 'number', num: 0.12 });
+    expect(classifyCell({ value: '(1,234.50) USD' }).type).toBe('currency');
+    expect(classifyCell({ value: '-$5.00' })).toMatchObject({ type: 'currency', num: -5 });
+    expect(classifyCell({ value: '€12' })).toMatchObject({ type: 'currency', num: 12 });
+    expect(classifyCell({ value: '03/15/2024' })).toMatchObject({ type: 'date', date: '2024-03-15' });
+    expect(classifyCell({ value: '2024-02-30' }).type).toBe('text');
+    expect(classifyCell({ value: 'Q1' }).type).toBe('text');
+    expect(classifyCell({ value: null }).type).toBeNull();
+  });
+  it('detects a header row that is not row 1, and none when the table has no header', () => {
+    expect(detectHeaderRow([raw('Quarterly report'), raw(null), raw('Name', 'Qty', 'Price'), raw('Bolt', 3, 0.5)])).toBe(2);
+    expect(detectHeaderRow([raw(1, 2, 3), raw(4, 5, 6)])).toBe(-1);
+  });
+  it('names header-less columns by letter and keeps empty interior rows', () => {
+    const b = new SheetBuilder('t');
+    b.addRow(1, raw(1, 2));
+    b.addRow(3, raw(5, 6));
+    const s = b.finish();
+    expect(s.header_row).toBeNull();
+    expect(s.columns.map((c) => c.name)).toEqual(['Column A', 'Column B']);
+    expect(s.rows_jsonl).toBe('{"columns":["Column A","Column B"]}\n[1,2]\n[null,null]\n[5,6]\n');
+    expect(s.row_count).toBe(3);
+  });
+});

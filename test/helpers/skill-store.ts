@@ -1,0 +1,57 @@
+/** A fresh store holding the skill fixtures (a PDF, an xlsx workbook and a Markdown runbook), ingested. */
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { initStore } from '../../src/store/init.js';
+import { ingest } from '../../src/ingest/pipeline.js';
+import { readCatalog } from '../../src/store/catalog.js';
+import type { CatalogEntry } from '../../src/store/schemas.js';
+import { FIXTURES } from './temp-store.js';
+
+export const SKILL_FIXTURES = join(FIXTURES, 'skill');
+export const FIXTURE_FILES = ['harbor-report.pdf', 'spare-parts-inventory.xlsx', 'release-runbook.md'];
+export const REPO = join(import.meta.dirname, '..', '..');
+export const SKILL_DIR = join(REPO, 'skills', 'metadatahub');
+
+/** model: "none" for keyword-only stores (fast, deterministic), "auto" to embed when a model exists. */
+export async function skillStore(model = 'none'): Promise<string> {
+  const root = mkdtempSync(join(tmpdir(), 'mhub-skill-'));
+  initStore(root, { embedding: { model, models_dir: null, allow_remote: false, batch_size: 32 } });
+  for (const f of FIXTURE_FILES) cpSync(join(SKILL_FIXTURES, f), join(root, 'inbox', f));
+  const report = await ingest(root, { paths: [join(root, 'inbox')], llm: 'none' });
+  if (report.counts.indexed !== FIXTURE_FILES.length) {
+    throw new Error(`fixture ingest: ${JSON.stringify(report.sources.map((s) => [s.file, s.status, s.error]))}`);
+  }
+  return root;
+}
+
+export function entryOf(root: string, filename: string): CatalogEntry {
+  const e = readCatalog(root).sources.find((s) => s.filename === filename);
+  if (!e) throw new Error(`no catalog entry for ${filename}`);
+  return e;
+}
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+/** Run a compiled skill script as a fresh process. */
+export function runScript(script: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; dir?: string } = {}): Run {
+  const r = spawnSync(process.execPath, [join(opts.dir ?? SKILL_DIR, script), ...args], {
+    cwd: opts.cwd ?? tmpdir(),
+    env: { ...process.env, MHUB_STORE: '', ...opts.env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  let json: unknown = null;
+  try {
+    json = JSON.parse(r.stdout);
+  } catch {
+    json = null;
+  }
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json };
+}

@@ -1,0 +1,159 @@
+/**
+ * PDF structure (issue #3) on real fixture PDFs made by pdf-lib, LibreOffice and qpdf
+ * (scripts/fixtures/pdf/make-pdf-fixtures.mjs): bookmarks, a printed TOC with a printed→physical
+ * offset, bold numbered headings without an outline, running headers/footers, a two-column page,
+ * a table; plus the error paths (encrypted, corrupt).
+ */
+import { describe, it, expect } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pdfConverter } from '../src/ingest/converters/pdf/index.js';
+import { convertPdfBytes } from '../src/ingest/converters/pdf/convert.js';
+import { ConvertError, type ConvertedNode, type ConvertResult } from '../src/ingest/converters/types.js';
+import type { FileCard, Strategy } from '../src/store/schemas.js';
+import { FIXTURES } from './helpers/temp-store.js';
+
+const pdf = (name: string) => readFileSync(join(FIXTURES, 'pdf', name));
+const plan: Strategy = { doc_nature: 'report', has_structure: true, recommended_approach: 'tree_index', convert_to_plaintext: false, key_sections: [], special_handling: [], summary: '', planner: 'offline' };
+const card = (filename: string, bytes: Uint8Array): FileCard => ({ id: 'src_0000abcd', filename, original_path: `inbox/${filename}`, type: 'pdf', size_kb: bytes.length / 1024, sha256: '0'.repeat(64) });
+
+async function convert(name: string, maxLeafPages = 5): Promise<ConvertResult> {
+  const bytes = pdf(name);
+  return pdfConverter.convert({ absPath: name, card: card(name, bytes), plan, bytes, options: { maxLeafPages } });
+}
+const all = (n: ConvertedNode): ConvertedNode[] => [n, ...n.children.flatMap(all)];
+const leaves = (n: ConvertedNode): ConvertedNode[] => (n.children.length ? n.children.flatMap(leaves) : [n]);
+const byTitle = (r: ConvertResult, title: string) => {
+  const n = all(r.root).find((x) => x.title === title);
+  if (!n) throw new Error(`no node "${title}" in ${all(r.root).map((x) => x.title).join(' | ')}`);
+  return n;
+};
+/** every page covered by exactly one leaf */
+function coverage(r: ConvertResult): number[] {
+  const count = new Array<number>(r.pages! + 1).fill(0);
+  for (const l of leaves(r.root)) for (let p = l.page_range![0]; p <= l.page_range![1]; p++) count[p]!++;
+  return count.slice(1);
+}
+
+describe('pdf: bookmarks (LibreOffice export)', () => {
+  it('uses the outline, nests it, and folds sub-sections that share their parent\'s page', async () => {
+    const r = await convert('manual.pdf');
+    expect(r.toc_source).toBe('bookmarks');
+    expect(r.pages).toBe(3);
+    expect(r.root.children.map((c) => c.title)).toEqual(['Getting Started', 'Configuration', 'Troubleshooting']);
+    expect(byTitle(r, 'Configuration').page_range).toEqual([2, 2]);
+    expect(byTitle(r, 'Troubleshooting').page_range).toEqual([3, 3]);
+    expect(byTitle(r, 'Getting Started').meta?.['subsections']).toEqual(['Installation', 'First Run']);
+    expect(byTitle(r, 'Troubleshooting').content).toContain('LX-220');
+    expect(r.card?.doc_type).toBe('manual');
+    expect(coverage(r)).toEqual([1, 1, 1]);
+  });
+});
+
+describe('pdf: printed TOC with an offset, furniture, two columns, a table (pdf-lib)', () => {
+  it('places TOC entries on the physical pages where their titles are printed (printed 1 = page 3)', async () => {
+    const r = await convert('annual-report.pdf');
+    expect(r.toc_source).toBe('printed_toc');
+    expect(r.pages).toBe(14);
+    const top = r.root.children.map((c) => [c.title, c.page_range]);
+    expect(top).toEqual([
+      ['Cover and front matter', [1, 2]],
+      ['1. Letter to Shareholders', [3, 3]],
+      ['2. Market Overview', [4, 4]],
+      ['3. Regional Review', [5, 5]],
+      ['4. Financial Statements', [6, 7]],
+      ['5. Outlook', [8, 14]],
+    ]);
+    const fs = byTitle(r, '4. Financial Statements');
+    expect(fs.children.map((c) => [c.title, c.page_range])).toEqual([
+      ['4.1 Consolidated Statement of Cash Flows', [6, 6]],
+      ['4.2 Consolidated Balance Sheet', [7, 7]],
+    ]);
+    expect(fs.content ?? '').toBe(''); // parents hold no text of their own
+    expect(r.card?.period).toBe('fiscal year ended December 31, 2023');
+    expect(r.card?.date).toBe('2023-12-31');
+    expect(coverage(r).every((c) => c === 1)).toBe(true);
+  });
+
+  it('splits a 7-page section into page windows of at most maxLeafPages pages', async () => {
+    const r = await convert('annual-report.pdf');
+    const outlook = byTitle(r, '5. Outlook');
+    expect(outlook.children.map((c) => c.page_range)).toEqual([[8, 11], [12, 14]]);
+    const r2 = await convert('annual-report.pdf', 2);
+    const sizes = leaves(r2.root).map((l) => l.page_range![1] - l.page_range![0] + 1);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(2);
+    expect(coverage(r2).every((c) => c === 1)).toBe(true);
+  });
+
+  it('removes running headers and page-number footers from text and summaries', async () => {
+    const r = await convert('annual-report.pdf');
+    for (const l of leaves(r.root)) {
+      expect(l.content).not.toContain('Northwind Traders — Annual Report 2023');
+      expect(l.content).not.toMatch(/^Page \d+$/m);
+      expect(l.summary ?? '').not.toContain('Annual Report 2023');
+    }
+    const letter = byTitle(r, '1. Letter to Shareholders');
+    expect(letter.content).toMatch(/^<!-- page 3 -->\n/);
+    expect(letter.summary).toMatch(/one billion dollars/);
+    expect(letter.summary!.length).toBeLessThan(300);
+  });
+
+  it('reads a two-column page column by column', async () => {
+    const r = await convert('annual-report.pdf');
+    const text = byTitle(r, '3. Regional Review').content!;
+    const lastLeft = text.indexOf('new training programme');
+    const firstRight = text.indexOf('Southern region sales were flat');
+    expect(lastLeft).toBeGreaterThan(0);
+    expect(firstRight).toBeGreaterThan(lastLeft);
+    for (const line of text.split('\n')) expect(line.includes('north') && line.includes('south')).toBe(false);
+  });
+
+  it('rebuilds table rows with aligned cells and puts key figures in the summary', async () => {
+    const r = await convert('annual-report.pdf');
+    const cf = byTitle(r, '4.1 Consolidated Statement of Cash Flows');
+    expect(cf.content).toContain('Purchases of property, plant and equipment (PP&E) | (1,577) | (1,373)');
+    expect(cf.content).toContain('Net income | 5,363 | 4,869');
+    expect(cf.content).toContain('(Millions) | 2023 | 2022');
+    expect(cf.summary).toContain('Net income 5,363');
+    expect(byTitle(r, '4.2 Consolidated Balance Sheet').content).toContain('Total assets | 36,500 | 37,987');
+  });
+});
+
+describe('pdf: no outline, bold numbered headings (pdf-lib)', () => {
+  it('detects the numbered headings, nests 2.1 under 2, and drops the confidential footer', async () => {
+    const r = await convert('field-study.pdf');
+    expect(r.toc_source).toBe('detected');
+    expect(r.root.children.map((c) => [c.title, c.page_range])).toEqual([
+      ['1 Scope', [1, 1]],
+      ['2 Method', [2, 3]],
+      ['3 Results', [4, 6]],
+    ]);
+    const method = byTitle(r, '2 Method');
+    expect(method.children.map((c) => [c.title, c.kind, c.page_range])).toEqual([
+      ['2 Method', 'intro', [2, 2]],
+      ['2.1 Sampling', 'numbered', [3, 3]],
+    ]);
+    for (const l of leaves(r.root)) {
+      expect(l.content).not.toContain('Acme Corp — Confidential');
+      expect(l.summary).not.toContain('Confidential');
+    }
+    expect(r.title).toBe('Field Study Protocol');
+  });
+});
+
+describe('pdf: errors', () => {
+  it('an encrypted PDF is a ConvertError with the qpdf hint', async () => {
+    const err = await convert('encrypted.pdf').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConvertError);
+    expect((err as ConvertError).message).toMatch(/encrypted/i);
+    expect((err as ConvertError).hint).toMatch(/qpdf --decrypt/);
+  });
+
+  it('a truncated PDF is a ConvertError saying it is corrupt', async () => {
+    const bytes = pdf('manual.pdf').subarray(0, 1200);
+    const err = await convertPdfBytes(bytes, { maxLeafPages: 5, fallbackTitle: 'x' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConvertError);
+    expect((err as ConvertError).message).toMatch(/could not be parsed/i);
+    expect((err as ConvertError).hint).toMatch(/corrupt/i);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * End to end through the compiled skill scripts (fresh processes): a PDF, a spreadsheet and a
+ * Markdown file in a fresh store; for a question about each, search ranks the file first,
+ * deep_retrieve suggests the right node and read_source returns text containing the answer.
+ */
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { rmSync } from 'node:fs';
+import { skillStore, entryOf, runScript } from './helpers/skill-store.js';
+
+let root = '';
+beforeAll(async () => {
+  root = await skillStore('auto');
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+interface Case {
+  file: string;
+  question: string;
+  /** title of the node that holds the answer */
+  node: string;
+  /** how to read it: the suggested node, or a range */
+  read: (id: string, nodeId: string) => string[];
+  answer: RegExp;
+}
+
+const CASES: Case[] = [
+  {
+    file: 'harbor-report.pdf',
+    question: 'How many cubic meters of sediment did the maintenance dredging campaign remove?',
+    node: 'Dredging and Infrastructure',
+    read: (id, node) => [id, node],
+    answer: /412,000 cubic meters of sediment/,
+  },
+  {
+    file: 'release-runbook.md',
+    question: 'Which port does the metrics exporter of the billing service listen on?',
+    node: 'Monitoring and rollback',
+    read: (id, node) => [id, node],
+    answer: /listens on port 9464/,
+  },
+  {
+    file: 'spare-parts-inventory.xlsx',
+    question: 'spare parts quantity on hand per warehouse',
+    node: 'quantity_on_hand',
+    read: (id) => [id, '--rows', '1-20'],
+    answer: /"Titanium hinge bracket","Stavanger",1375/,
+  },
+];
+
+describe('skill scripts end to end', () => {
+  for (const c of CASES) {
+    it(`answers a question about ${c.file}`, () => {
+      const entry = entryOf(root, c.file);
+      const s = runScript('search.js', [c.question, '--store', root]);
+      expect(s.code, s.stdout + s.stderr).toBe(0);
+      expect(s.json.results[0].id).toBe(entry.id);
+      expect(s.json.results[0].file).toBe(`inbox/${c.file}`);
+      expect(s.json.freshness.stale).toBe(false);
+
+      const d = runScript('deep_retrieve.js', [entry.id, '--query', c.question, '--store', root]);
+      expect(d.code, d.stdout + d.stderr).toBe(0);
+      expect(d.json.id).toBe(entry.id);
+      const titles = d.json.suggestions.slice(0, 3).map((x: { title: string }) => x.title);
+      expect(titles).toContain(c.node);
+      const suggested = d.json.suggestions.find((x: { title: string }) => x.title === c.node);
+
+      const r = runScript('read_source.js', [...c.read(entry.id, suggested.node_id), '--store', root]);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      const body = r.json.text ?? JSON.stringify(r.json.rows);
+      expect(body).toMatch(c.answer);
+      expect(r.json.citation.source_id).toBe(entry.id);
+      expect(r.json.citation.file).toBe(`inbox/${c.file}`);
+      expect(r.json.citation.sha256).toBe(entry.sha256);
+      expect(r.json.freshness.built_at).toBeTruthy();
+    });
+  }
+
+  it('cites the page of a PDF node and the rows of a sheet', () => {
+    const pdf = entryOf(root, 'harbor-report.pdf');
+    const d = runScript('deep_retrieve.js', [pdf.id, '--query', 'dredging sediment', '--store', root]);
+    const node = d.json.suggestions.find((x: { title: string }) => x.title === 'Dredging and Infrastructure');
+    expect(node.page_range).toEqual([3, 3]);
+    const r = runScript('read_source.js', [pdf.id, node.node_id, '--store', root]);
+    expect(r.json.citation.pages).toEqual([3, 3]);
+    expect(r.json.citation.text).toBe(`inbox/harbor-report.pdf, p. 3 (${pdf.id}, node ${node.node_id})`);
+    const p = runScript('read_source.js', ['harbor-report.pdf', '--pages', '3-3', '--store', root]);
+    expect(p.json.text).toMatch(/^<!-- page 3 -->\n/);
+    expect(p.json.text).toMatch(/412,000 cubic meters/);
+    expect(p.json.text).not.toMatch(/Total operating revenue/);
+
+    const xl = entryOf(root, 'spare-parts-inventory.xlsx');
+    const rows = runScript('read_source.js', [xl.id, '--rows', '17-17', '--store', root]);
+    expect(rows.json.columns).toEqual(['part_number', 'description', 'warehouse', 'quantity_on_hand', 'unit_price_eur']);
+    expect(rows.json.rows).toEqual([['PN-1017', 'Titanium hinge bracket', 'Stavanger', 1375, 27.9]]);
+    expect(rows.json.citation.rows).toEqual([17, 17]);
+    expect(rows.json.total_rows).toBe(20);
+  });
+});

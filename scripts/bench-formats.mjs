@@ -86,18 +86,19 @@ function runScript(dir, code) {
 }
 
 /** The xlsx converter alone (no embedding model in the process): time and peak RSS of conversion itself. */
-function runConvertOnly(dir, file) {
+function runConvertOnly(dir, file, type = 'xlsx') {
   const code = `
     import { readFileSync } from 'node:fs';
     const { converterFor } = await import(${JSON.stringify(join(dist, 'ingest', 'converters', 'index.js'))});
     const bytes = readFileSync(${JSON.stringify(file)});
-    const card = { id: 'src_00000000', filename: 'orders.xlsx', original_path: 'inbox/orders.xlsx', type: 'xlsx', size_kb: bytes.length / 1024, sha256: '0'.repeat(64) };
+    const card = { id: 'src_00000000', filename: 'orders.${type}', original_path: 'inbox/orders.${type}', type: '${type}', size_kb: bytes.length / 1024, sha256: '0'.repeat(64) };
     const t0 = Date.now();
-    const r = await converterFor('xlsx').convert({ absPath: ${JSON.stringify(file)}, card, plan: {}, bytes, options: { maxLeafPages: 5 } });
+    const r = await converterFor('${type}').convert({ absPath: ${JSON.stringify(file)}, card, plan: {}, bytes, options: { maxLeafPages: 5 } });
     const ms = Date.now() - t0;
-    const rows = r.root.children.reduce((n, c) => n + (c.meta?.row_count ?? 0), 0);
+    const sheets = r.root.kind === 'sheet' ? [r.root] : r.root.children;
+    const rows = sheets.reduce((n, c) => n + (c.meta?.row_count ?? 0), 0);
     const jsonlMb = r.extra_files.reduce((n, f) => n + f.content.length, 0) / 1048576;
-    console.log(JSON.stringify({ ms, maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024), sheets: r.root.children.length, rows, jsonlMb: Math.round(jsonlMb * 10) / 10 }));
+    console.log(JSON.stringify({ ms, maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024), sheets: sheets.length, rows, jsonlMb: Math.round(jsonlMb * 10) / 10 }));
   `;
   return runScript(dir, code);
 }
@@ -116,6 +117,22 @@ await makeWorkbook(xlsx);
 console.log(`generated ${xlsx}: ${ROWS} rows + ${EXTRA_SHEETS} sheets × ${EXTRA_ROWS} rows, ${(statSync(xlsx).size / 1048576).toFixed(1)} MiB in ${((Date.now() - t) / 1000).toFixed(1)}s`);
 const c = runConvertOnly(big, xlsx);
 console.log(`xlsx converter alone: ${c.sheets} sheets, ${c.rows} data rows in ${(c.ms / 1000).toFixed(1)}s (${Math.round(c.rows / (c.ms / 1000))} rows/s), rows files ${c.jsonlMb} MiB, peak RSS ${c.maxRssMb} MB`);
+// the same orders as CSV (csv-parse path)
+const csvFile = join(work, 'orders-120k.csv');
+{
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const lines = ['Order ID,Order Date,Region,Product,Units,Unit Price,Revenue,Note'];
+  for (let i = 0; i < ROWS; i++) {
+    const units = 1 + Math.floor(rnd() * 90);
+    const price = (5 + rnd() * 200).toFixed(2);
+    const d = new Date(Date.UTC(2020, 0, 1) + Math.floor(rnd() * 1500) * 86400000).toISOString().slice(0, 10);
+    lines.push(`ORD-${String(i + 1).padStart(7, '0')},${d},${REGIONS[i % REGIONS.length]},"${PRODUCTS[i % PRODUCTS.length]}",${units},$${price},"$${(units * Number(price)).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}",${rnd() < 0.1 ? 'expedite' : ''}`);
+  }
+  writeFileSync(csvFile, lines.join('\n') + '\n');
+}
+const cc = runConvertOnly(big, csvFile, 'csv');
+console.log(`csv converter alone: ${cc.rows} data rows (${(statSync(csvFile).size / 1048576).toFixed(1)} MiB) in ${(cc.ms / 1000).toFixed(1)}s (${Math.round(cc.rows / (cc.ms / 1000))} rows/s), peak RSS ${cc.maxRssMb} MB`);
 const b = runIngest(big);
 const src = b.sources.find((s) => s.file.endsWith('.xlsx'));
 console.log(`large workbook: status ${src.status}, convert+tree ${(src.ms / 1000).toFixed(1)}s, whole ingest ${(b.ms / 1000).toFixed(1)}s, peak RSS ${b.maxRssMb} MB, ${src.nodes} nodes`);
@@ -140,4 +157,38 @@ for (const s of f.sources) {
 console.log(`\nfixtures (${f.sources.length} sources, whole ingest ${(f.ms / 1000).toFixed(1)}s incl. index build, peak RSS ${f.maxRssMb} MB):`);
 console.log('type    files  convert-ms  notes');
 for (const [k, e] of [...by.entries()].sort()) console.log(`${k.padEnd(7)} ${String(e.files).padStart(5)}  ${String(e.ms).padStart(10)}  ${e.notes.join(' | ')}`);
+
+// 3. each fixture converted alone, one after another (the ingest above converts two at a time, so its
+//    per-source times overlap): converter time per format, first use (module load) included
+const seq = runScript(fx, `
+  import { readFileSync, readdirSync, statSync } from 'node:fs';
+  import { join, relative } from 'node:path';
+  const { detectBytes } = await import(${JSON.stringify(join(dist, 'ingest', 'detect.js'))});
+  const { converterFor } = await import(${JSON.stringify(join(dist, 'ingest', 'converters', 'index.js'))});
+  const root = ${JSON.stringify(join(fx, 'inbox'))};
+  const files = [];
+  const walk = (d) => { for (const n of readdirSync(d).sort()) { const a = join(d, n); statSync(a).isDirectory() ? walk(a) : files.push(a); } };
+  walk(root);
+  const out = [];
+  for (const f of files) {
+    const det = detectBytes(readFileSync(f), relative(root, f), 'src_00000000', 0);
+    const conv = converterFor(det.card.type);
+    if (!conv) { out.push({ type: det.card.type, ms: 0, status: 'skipped' }); continue; }
+    const t0 = performance.now();
+    let status = 'indexed';
+    try { const r = await conv.convert({ absPath: f, card: det.card, plan: {}, bytes: det.bytes, options: { maxLeafPages: 5 } }); if (r.skip_reason) status = 'skipped'; } catch { status = 'failed'; }
+    out.push({ type: det.card.type, ms: Math.round(performance.now() - t0), status });
+  }
+  console.log(JSON.stringify(out));
+`);
+const seqBy = new Map();
+for (const s of seq) {
+  const e = seqBy.get(s.type) ?? { files: 0, ms: 0 };
+  e.files++;
+  e.ms += s.ms;
+  seqBy.set(s.type, e);
+}
+console.log('\neach fixture converted alone, sequentially (converter only, module load on first use included):');
+console.log('type    files  convert-ms');
+for (const [k, e] of [...seqBy.entries()].sort()) console.log(`${k.padEnd(7)} ${String(e.files).padStart(5)}  ${String(e.ms).padStart(10)}`);
 if (!process.argv[2]) rmSync(work, { recursive: true, force: true });

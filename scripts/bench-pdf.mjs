@@ -8,8 +8,9 @@
  *   - tier-2 hit@1 / hit@3: for each question, is an expected page inside one of the top suggested
  *     nodes of the expected file. Ranking: `rankNodes` from dist/search/nodes.js (keyword scoring
  *     over node title + summary + text; node vectors too when the store has them and --vectors).
- *     When dist/search/nodes.js is missing, a BM25 over leaf title + summary + text defined below.
- * Usage: npm run bench:pdf -- [--pdfs DIR] [--questions FILE] [--questions-only] [--vectors] [--local-rank] [--print N] [--keep] [--store DIR]
+ *     Also, for comparison (or alone when dist/search/nodes.js is missing), a BM25 over leaf
+ *     title + summary + text defined below, with terms found in the title/summary weighted up.
+ * Usage: npm run bench:pdf -- [--pdfs DIR] [--questions FILE] [--questions-only] [--vectors] [--print N] [--misses] [--keep] [--store DIR]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -143,27 +144,38 @@ for (const [file, tree] of trees) {
 }
 
 // ---------- tier-2 ----------
+/** Local ranker: a title/summary term adds this many times its idf on top of BM25 over the whole leaf. */
+const HEAD_WEIGHT = 3;
 const nodesJs = join(REPO, 'dist/search/nodes.js');
-let rank;
-let ranking;
-if (existsSync(nodesJs) && !flag('--local-rank')) {
+const rankers = [];
+if (existsSync(nodesJs)) {
   const mod = await import(pathToFileURL(nodesJs).href);
-  ranking = `rankNodes (dist/search/nodes.js${flag('--vectors') ? ', vectors when present' : ', keyword only'})`;
-  rank = async (entry, query) => mod.rankNodes(store, entry.id, query, { k: TOP_K, maxPages: MAX_LEAF_PAGES, vectors: flag('--vectors') });
-} else {
-  ranking = `bench-local BM25 over leaf title + summary + text (${existsSync(nodesJs) ? '--local-rank' : 'dist/search/nodes.js not found'})`;
-  rank = async (entry, query) => bm25Rank(entry, query);
+  rankers.push({
+    name: `rankNodes (dist/search/nodes.js${flag('--vectors') ? ', vectors when present' : ', keyword only'})`,
+    rank: async (entry, query) => mod.rankNodes(store, entry.id, query, { k: TOP_K, maxPages: MAX_LEAF_PAGES, vectors: flag('--vectors') }),
+  });
 }
+rankers.push({
+  name: `bench-local BM25 over leaf title + summary + text, title/summary terms weighted ${HEAD_WEIGHT}×idf${existsSync(nodesJs) ? ' (comparison)' : ' (dist/search/nodes.js not found)'}`,
+  rank: async (entry, query) => bm25Rank(entry, query),
+});
 const tokenize = (s) => (s.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => w.length > 1);
-function bm25Rank(entry, query) {
-  const tree = trees.get(entry.filename);
+const leafDocs = new Map();
+function docsOf(file) {
+  if (leafDocs.has(file)) return leafDocs.get(file);
+  const tree = trees.get(file);
   const docs = leavesOf(tree.root).filter((l) => l.page_range[1] - l.page_range[0] + 1 <= MAX_LEAF_PAGES).map((l) => {
     const text = l.content_ref ? readFileSync(join(store, l.content_ref), 'utf8') : '';
     const tf = new Map();
     const toks = tokenize(`${l.title} ${l.summary} ${text}`);
     for (const t of toks) tf.set(t, (tf.get(t) ?? 0) + 1);
-    return { l, tf, len: toks.length };
+    return { l, tf, len: toks.length, head: new Set(tokenize(`${l.title} ${l.summary}`)) };
   });
+  leafDocs.set(file, docs);
+  return docs;
+}
+function bm25Rank(entry, query) {
+  const docs = docsOf(entry.filename);
   const avg = docs.reduce((s, d) => s + d.len, 0) / Math.max(1, docs.length);
   const df = new Map();
   for (const d of docs) for (const t of d.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
@@ -175,27 +187,32 @@ function bm25Rank(entry, query) {
       if (!f) continue;
       const idf = Math.log(1 + (docs.length - df.get(t) + 0.5) / (df.get(t) + 0.5));
       s += (idf * f * 2.2) / (f + 1.2 * (0.25 + 0.75 * (d.len / avg)));
+      if (d.head.has(t)) s += HEAD_WEIGHT * idf;
     }
     return { node_id: d.l.node_id, title: d.l.title, page_range: d.l.page_range, score: s };
   });
-  return scored.sort((a, b) => b.score - a.score).slice(0, TOP_K);
+  return scored.sort((a, b) => b.score - a.score || (a.node_id < b.node_id ? -1 : 1)).slice(0, TOP_K);
 }
 const questions = existsSync(questionsFile) ? readFileSync(questionsFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
-let hit1 = 0;
-let hit3 = 0;
-const misses = [];
-for (const q of questions) {
-  const exp = q.expected[0];
-  const entry = byFile.get(exp.file);
-  if (!entry || !trees.has(exp.file)) {
-    misses.push(`${q.id}: ${exp.file} not indexed`);
-    continue;
+const tier2 = [];
+for (const r of rankers) {
+  let hit1 = 0;
+  let hit3 = 0;
+  const misses = [];
+  for (const q of questions) {
+    const exp = q.expected[0];
+    const entry = byFile.get(exp.file);
+    if (!entry || !trees.has(exp.file)) {
+      misses.push(`${q.id}: ${exp.file} not indexed`);
+      continue;
+    }
+    const hits = await r.rank(entry, q.query);
+    const inside = (h) => h.page_range && exp.pages.some((p) => p >= h.page_range[0] && p <= h.page_range[1]);
+    if (hits[0] && inside(hits[0])) hit1++;
+    if (hits.slice(0, TOP_K).some(inside)) hit3++;
+    else misses.push(`${q.id} ${exp.file} p.${exp.pages.join(',')}: got ${hits.map((h) => `[${h.page_range}] ${h.title.slice(0, 50)}`).join(' | ')}`);
   }
-  const hits = await rank(entry, q.query);
-  const inside = (h) => h.page_range && exp.pages.some((p) => p >= h.page_range[0] && p <= h.page_range[1]);
-  if (hits[0] && inside(hits[0])) hit1++;
-  if (hits.slice(0, TOP_K).some(inside)) hit3++;
-  else misses.push(`${q.id} ${exp.file} p.${exp.pages.join(',')}: got ${hits.map((h) => `[${h.page_range}] ${h.title.slice(0, 50)}`).join(' | ')}`);
+  tier2.push({ name: r.name, hit1, hit3, misses });
 }
 
 // ---------- report ----------
@@ -211,8 +228,10 @@ console.log(`10-K/10-Q filings with Item sections and separate balance sheet / i
 for (const u of unstructured) console.log(`  not structured: ${u}`);
 console.log(`largest leaf: ${largestLeaf} pages (${largestLeafAt})`);
 console.log(`pages not covered by exactly one leaf: ${coverageProblems.length === 0 ? 'none' : coverageProblems.join('; ')}`);
-console.log(`tier-2 (${ranking}) over ${questions.length} questions: hit@1 = ${r2(hit1 / Math.max(1, questions.length))}, hit@${TOP_K} = ${r2(hit3 / Math.max(1, questions.length))}`);
-for (const m of misses) console.log(`  miss: ${m}`);
+for (const t of tier2) {
+  console.log(`tier-2 (${t.name}) over ${questions.length} questions: hit@1 = ${r2(t.hit1 / Math.max(1, questions.length))}, hit@${TOP_K} = ${r2(t.hit3 / Math.max(1, questions.length))}`);
+  if (flag('--misses')) for (const m of t.misses) console.log(`  miss: ${m}`);
+}
 for (const s of failed) console.log(`  ${s.status}: ${s.file}: ${s.error}`);
 
 if (printN > 0) {

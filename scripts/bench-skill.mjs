@@ -35,12 +35,24 @@ const questions = readFileSync(values.questions, 'utf8').split('\n').filter(Bool
   .filter((q) => idByFile.has(q.expected[0].file)).slice(0, runs);
 if (questions.length < runs) console.error(`only ${questions.length} usable questions`);
 
-function run(script, args) {
+/** GNU time, when present, also gives each call's CPU time (user + sys): steadier than wall time on a busy machine. */
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+const CPU_MARK = 'MHUB_CPU ';
+
+function spawnTimed(argv) {
+  const cmd = TIME ? TIME : argv[0];
+  const args = TIME ? ['-f', `${CPU_MARK}%U %S`, ...argv] : argv.slice(1);
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [join(SKILL, script), ...args, '--store', store], { encoding: 'utf8', env: { ...process.env, MHUB_STORE: '' } });
+  const r = spawnSync(cmd, args, { encoding: 'utf8', env: { ...process.env, MHUB_STORE: '' }, maxBuffer: 64 * 1024 * 1024 });
   const ms = performance.now() - t0;
+  const m = TIME ? new RegExp(`${CPU_MARK}([\\d.]+) ([\\d.]+)`).exec(r.stderr) : null;
+  return { r, ms, cpu: m ? (Number(m[1]) + Number(m[2])) * 1000 : null };
+}
+
+function run(script, args) {
+  const { r, ms, cpu } = spawnTimed([process.execPath, join(SKILL, script), ...args, '--store', store]);
   if (r.status !== 0) throw new Error(`${script} ${args.join(' ')} exited ${r.status}: ${r.stdout.slice(0, 300)} ${r.stderr.slice(0, 300)}`);
-  return { ms, out: JSON.parse(r.stdout) };
+  return { ms, cpu, out: JSON.parse(r.stdout) };
 }
 
 const pct = (xs, p) => {
@@ -67,32 +79,40 @@ for (const q of questions) {
 run('search.js', ['warm up', '--mode', 'keyword']);
 
 const rows = [];
+const summarize = (name, times, cpus, target, mode) => ({
+  name, p50: Math.round(pct(times, 50)), p95: Math.round(pct(times, 95)),
+  cpu_p50: cpus.every((c) => c !== null) ? Math.round(pct(cpus, 50)) : null, target, ...(mode ? { mode } : {}),
+});
 {
   const times = [];
+  const cpus = [];
   for (let i = 0; i < questions.length; i++) {
-    const t0 = performance.now();
-    spawnSync(process.execPath, ['-e', '0']);
-    times.push(performance.now() - t0);
+    const { ms, cpu } = spawnTimed([process.execPath, '-e', '0']);
+    times.push(ms);
+    cpus.push(cpu);
   }
-  rows.push({ name: 'node -e 0 (baseline, no script)', p50: Math.round(pct(times, 50)), p95: Math.round(pct(times, 95)), target: null });
+  rows.push(summarize('node -e 0 (baseline, no script)', times, cpus, null));
 }
 for (const [name, make, target] of cases) {
   const times = [];
+  const cpus = [];
   let mode = '';
   for (const q of questions) {
     const [script, args] = make(q);
-    const { ms, out } = run(script, args);
+    const { ms, cpu, out } = run(script, args);
     times.push(ms);
+    cpus.push(cpu);
     if (out.mode) mode = out.mode;
   }
-  rows.push({ name, p50: Math.round(pct(times, 50)), p95: Math.round(pct(times, 95)), target, ...(mode ? { mode } : {}) });
+  rows.push(summarize(name, times, cpus, target, mode));
 }
 
 if (values.json) console.log(JSON.stringify({ store, runs: questions.length, sources: catalog.sources.length, rows }, null, 2));
 else {
-  console.log(`skill scripts, fresh process each call, ${questions.length} runs, store ${store} (${catalog.sources.length} sources)`);
+  console.log(`skill scripts, fresh process each call, ${questions.length} runs, store ${store} (${catalog.sources.length} sources), load average ${(await import('node:os')).loadavg()[0].toFixed(2)}`);
   for (const r of rows) {
     const ok = r.target ? (r.p50 < r.target ? 'ok' : 'OVER') : '';
-    console.log(`${r.name.padEnd(34)} p50 ${String(r.p50).padStart(5)} ms   p95 ${String(r.p95).padStart(5)} ms   ${r.target ? `target < ${r.target} ms ${ok}` : ''}${r.mode ? `   mode ${r.mode}` : ''}`);
+    const cpu = r.cpu_p50 !== null ? `   cpu p50 ${String(r.cpu_p50).padStart(5)} ms` : '';
+    console.log(`${r.name.padEnd(34)} wall p50 ${String(r.p50).padStart(5)} ms   p95 ${String(r.p95).padStart(5)} ms${cpu}   ${r.target ? `target < ${r.target} ms ${ok}` : ''}${r.mode ? `   mode ${r.mode}` : ''}`);
   }
 }

@@ -102,6 +102,18 @@ describe('library overview (mhub catalog)', () => {
     expect(formatOverview(o).split('\n').length).toBeLessThanOrEqual(30);
   });
 
+  it('shelves offline by the kind of label that partitions the library (card doc types here)', () => {
+    const base = readCatalog(root).sources;
+    const docType = (f: string) => (f.endsWith('.pdf') ? 'report' : 'working notes');
+    writeCatalog(root, base.map((e) => ({ ...e, doc_type: docType(e.filename) })));
+    const o = libraryOverview(root);
+    const indexed = base.filter((e) => e.status === 'indexed');
+    const pdfs = indexed.filter((e) => e.filename.endsWith('.pdf')).length;
+    expect(o.shelves.map((s) => [`${s.basis}:${s.name}`, s.count])).toEqual([['doc_type:report', pdfs], ['doc_type:working notes', indexed.length - pdfs]]);
+    expect(o.shelves.every((s) => s.series.length === 0)).toBe(true); // no repeating file-name series here
+    writeCatalog(root, base);
+  });
+
   it('builds shelves from curated tags, and uses the LLM shelf field when present', () => {
     const base = readCatalog(root).sources;
     writeCatalog(root, base.map((e) => ({ ...e, tags: TAGS[e.filename] ?? [] })));

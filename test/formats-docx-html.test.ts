@@ -92,10 +92,24 @@ describe('html (cheerio)', () => {
   });
 
   it('falls back to the body when there is no <main>, and refuses a page with no text', async () => {
-    const page = '<html><body><nav>Menu</nav><h1>Notes</h1><p>First para.</p><h2>Part</h2><p>Second.</p></body></html>';
+    const page = '<html><body><form id="aspnetForm"><nav>Menu</nav><h1>Notes</h1><p>First para.</p><h2>Part</h2><p>Second.</p><input type="submit" value="Go"></form></body></html>';
     const r = await htmlConverter.convert({ absPath: 'x.html', card: card('x.html', 'html'), bytes: Buffer.from(page), plan: {} as never, options: { maxLeafPages: 5 } });
     expect(outline(r.root)).toEqual(['Notes', '  Part']);
     expect(text(r)).not.toContain('Menu');
+    // unknown/legacy inline tags stay inline; source newlines are spaces; <br> breaks the line
+    const legacy = '<html><head><title>zlib</title></head><body><h2>zlib</h2><p>Call\n<tt>deflate()</tt> and <font color="red">inflate()</font>.<br>Next line.</p></body></html>';
+    const r2 = await htmlConverter.convert({ absPath: 'z.html', card: card('z.html', 'html'), bytes: Buffer.from(legacy), plan: {} as never, options: { maxLeafPages: 5 } });
+    expect(r2.root.children).toEqual([]);
+    expect(r2.root.content).toBe('## zlib\n\nCall deflate() and inflate().\nNext line.');
+    // a long section is split into paragraph groups; its subsections follow them
+    const para = (i: number) => `<p>Paragraph ${i}. ${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(8)}</p>`;
+    const long = `<html><body><h1>Guide</h1><h2>Setup</h2>${Array.from({ length: 20 }, (_, i) => para(i + 1)).join('')}<h3>Proxy</h3><p>Set HTTPS_PROXY.</p></body></html>`;
+    const r3 = await htmlConverter.convert({ absPath: 'l.html', card: card('l.html', 'html'), bytes: Buffer.from(long), plan: {} as never, options: { maxLeafPages: 5 } });
+    const setup = r3.root.children[0]!;
+    expect(setup.content).toBe('## Setup');
+    expect(setup.children.map((c) => c.kind)).toEqual(['paragraphs', 'paragraphs', 'paragraphs', 'paragraphs', 'section']);
+    expect(setup.children[0]!.title.startsWith('Paragraph 1.')).toBe(true);
+    expect(setup.children.slice(0, 4).map((c) => c.content).join('\n\n')).toContain('Paragraph 20.');
     const empty = '<html><body><nav>Menu</nav><script>x()</script></body></html>';
     await expect(htmlConverter.convert({ absPath: 'y.html', card: card('y.html', 'html'), bytes: Buffer.from(empty), plan: {} as never, options: { maxLeafPages: 5 } })).rejects.toThrow(/no readable text/);
   });

@@ -156,3 +156,26 @@ describe('schema inference', () => {
     expect(s.row_count).toBe(3);
   });
 });
+
+describe('sheet file names', () => {
+  it('slugs sheet names to stable, unique file names', async () => {
+    const { sheetSlug } = await import('../src/ingest/converters/spreadsheet/schema.js');
+    const taken = new Set<string>();
+    expect(['Umsätze 2024', 'Q1/Q2', 'Q1 Q2', '売上'].map((n) => sheetSlug(n, taken))).toEqual(['umsatze-2024', 'q1-q2', 'q1-q2-2', 'sheet']);
+  });
+});
+
+describe('csv encodings', () => {
+  const conv = (bytes: Uint8Array, type: FileCard['type'] = 'csv') => csvConverter.convert({ absPath: 'x', card: card('x.csv', type), bytes, plan: {} as never, options: { maxLeafPages: 5 } });
+  it('reads Windows-1252 (Excel "CSV") and UTF-16 with BOM (Excel "Unicode Text")', async () => {
+    const cp1252 = Buffer.from([...Buffer.from('City;Caf'), 0xe9, ...Buffer.from('s\nK'), 0xf6, ...Buffer.from('ln;3\n')]);
+    const r1 = await conv(cp1252);
+    expect(r1.meta).toMatchObject({ encoding: 'windows-1252', delimiter: ';' });
+    expect((r1.root.meta!.columns as { name: string }[]).map((c) => c.name)).toEqual(['City', 'Cafés']);
+    expect(r1.root.meta!.sample_data).toEqual([['Köln', '3']]);
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Team\tSize\nSearch\t4\n', 'utf16le')]);
+    const r2 = await conv(utf16, 'tsv');
+    expect(r2.meta).toMatchObject({ encoding: 'utf-16le' });
+    expect(r2.root.meta!.sample_data).toEqual([['Search', '4']]);
+  });
+});

@@ -157,3 +157,20 @@ describe('pdf: errors', () => {
     expect((err as ConvertError).hint).toMatch(/corrupt/i);
   });
 });
+
+describe('pdf: scanned (no text layer)', () => {
+  it('OCRs the pages when tesseract + pdftoppm are installed, else skips with the install command', async () => {
+    const bytes = readFileSync(join(FIXTURES, 'formats', 'scanned-letter.pdf'));
+    const r = await pdfConverter.convert({ absPath: 'scanned-letter.pdf', card: card('scanned-letter.pdf', bytes), plan, bytes, options: { maxLeafPages: 5 } });
+    expect(r.approach).toBe('ocr');
+    expect(r.pages).toBe(1);
+    const { ocrAvailable } = await import('../src/ingest/converters/ocr.js');
+    if ((await ocrAvailable()).ok) {
+      expect(r.skip_reason).toBeUndefined();
+      expect(leaves(r.root)[0]!.content).toContain('Invoice Dispute Notice');
+      expect(leaves(r.root)[0]!.page_range).toEqual([1, 1]);
+    } else {
+      expect(r.skip_reason).toContain('apt-get install tesseract-ocr poppler-utils');
+    }
+  }, 120_000);
+});

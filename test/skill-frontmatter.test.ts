@@ -53,13 +53,15 @@ describe('SKILL.md', () => {
   });
 
   it('documents only options the scripts accept', () => {
-    const block = /```\n([\s\S]*?)```/.exec(body)![1]!;
+    const block = /## Commands\s+```\n([\s\S]*?)```/.exec(body)![1]!;
+    expect(block).toMatch(/^search\.js /);
     const scripts = ['search.js', 'deep_retrieve.js', 'read_source.js'];
     for (const script of scripts) {
       const help = runScript(script, ['--help']);
       expect(help.code).toBe(0);
       const lines = block.split(/\n(?=\S)/).filter((l) => l.startsWith(script));
       const flags = new Set(lines.join(' ').match(/--[a-z][a-z-]*/g) ?? []);
+      expect(flags.size, script).toBeGreaterThan(2);
       for (const f of flags) expect(help.stdout, `${script} ${f}`).toContain(f);
     }
   });

@@ -1,6 +1,6 @@
 /** `mhub skill install` copies a working skill into a project (or ~/.claude/skills) pointing at the store. */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -72,6 +72,20 @@ describe('mhub skill install', () => {
     expect(s.code, s.stdout).toBe(0);
     expect(s.json.text).toBe('The metrics exporter of the billing service listens on port 9464 and is scraped every\n15 seconds. Watch the error-rate dashboard for ten minutes after the deploy.');
     expect(s.json.citation.lines).toEqual([18, 19]);
+  });
+
+  it('a bare copy without config.json falls back to keywords and says how to fix it', () => {
+    const bare = mkdtempSync(join(scratch, 'bare-'));
+    copyFileSync(join(REPO, 'skills', 'metadatahub', 'search.js'), join(bare, 'search.js'));
+    const s = runScript('search.js', ['billing metrics exporter port', '--store', root], { dir: bare, cwd: bare, env: { MHUB_HOME: '' } });
+    expect(s.code, s.stdout).toBe(0);
+    expect(s.json.results[0].file).toBe('inbox/release-runbook.md');
+    if (hasUseLite) {
+      expect(s.json.mode).toBe('keyword');
+      expect(s.json.warnings.join(' ')).toMatch(/mhub skill install/);
+      const fixed = runScript('search.js', ['billing metrics exporter port', '--store', root], { dir: bare, cwd: bare, env: { MHUB_HOME: REPO } });
+      expect(fixed.json.mode).toBe('hybrid');
+    }
   });
 
   it('refuses to install without a store, saying how to get one', () => {

@@ -7,16 +7,9 @@ import { join } from 'node:path';
 import { KEYWORD_DIR, KEYWORD_FORMAT_VERSION, KEYWORD_SOURCES_FILE, keywordNodesFile } from '../search/keyword-format.js';
 import { compareStrings } from '../store/json.js';
 import type { CatalogEntry } from '../store/schemas.js';
-import { problem, type Problem } from './problems.js';
+import { namedList as named, problem, type Problem } from './problems.js';
 
 const REINDEX_FIX = 'run `mhub doctor --fix` (rebuilds the indexes from the trees; no re-conversion)';
-/** Ids named in one message before "… and N more". */
-const MAX_NAMED = 3;
-
-function named(ids: string[]): string {
-  return ids.slice(0, MAX_NAMED).join(', ') + (ids.length > MAX_NAMED ? ` and ${ids.length - MAX_NAMED} more` : '');
-}
-
 function readJson(abs: string): { value: Record<string, unknown> | null; error: string | null } {
   try {
     const v = JSON.parse(readFileSync(abs, 'utf8')) as unknown;
@@ -63,6 +56,10 @@ export function auditKeywordIndex(root: string, entries: CatalogEntry[], nodeCou
     const rows = n.value?.['nodes'];
     if (!n.value || !Array.isArray(rows)) {
       bad('keyword_index_invalid', rel, `Keyword node index ${rel} is unreadable: ${n.error ?? 'no nodes array'}.`);
+      continue;
+    }
+    if (n.value['format'] !== KEYWORD_FORMAT_VERSION) {
+      bad('keyword_index_invalid', rel, `Keyword node index ${rel} has format ${String(n.value['format'])}, expected ${KEYWORD_FORMAT_VERSION}.`);
       continue;
     }
     const expected = nodeCounts.get(id);

@@ -12,15 +12,9 @@ import type { CatalogEntry, Config } from '../store/schemas.js';
 import { FaissFileError, faissNodeReads, inspectFaissFile } from './faiss-file.js';
 import { modelLabel, readVectorLayout, type VectorSet } from './vector-layout.js';
 import { sameModel } from '../embed/types.js';
-import { problem, type Problem } from './problems.js';
+import { namedList as named, problem, type Problem } from './problems.js';
 
 const REINDEX_FIX = 'run `mhub doctor --fix` (rebuilds the vector indexes from the trees and cards)';
-const MAX_NAMED = 3;
-
-function named(ids: string[]): string {
-  return ids.slice(0, MAX_NAMED).join(', ') + (ids.length > MAX_NAMED ? ` and ${ids.length - MAX_NAMED} more` : '');
-}
-
 export interface VectorAudit {
   problems: Problem[];
   faissFiles: number;

@@ -17,6 +17,8 @@ export const MAX_SHELVES = 12;
 export const MIN_SHELF_SIZE = 2;
 /** A label covering more than this share of the library is not a shelf (it separates nothing)… */
 export const MAX_SHELF_SHARE = 0.8;
+/** …except inside a partition (one kind of label splitting the library), where only "all of them" is excluded. */
+const PARTITION_LIMIT = (n: number) => Math.max(MIN_SHELF_SIZE, n - 1);
 /** …unless the library is this small. */
 const SMALL_LIBRARY = 4;
 /** Titles shown per shelf. */
@@ -132,17 +134,11 @@ function candidates(entries: CatalogEntry[]): Candidate[] {
   return [...map.values()];
 }
 
-function greedyShelves(entries: CatalogEntry[]): Shelf[] {
-  const byId = new Map(entries.map((e) => [e.id, e]));
-  const open = new Set(entries.map((e) => e.id));
-  const cands = candidates(entries);
-  // A label on (nearly) every source separates nothing; in a tiny library only "all of them" is excluded.
-  const limit = entries.length > SMALL_LIBRARY ? Math.floor(entries.length * MAX_SHELF_SHARE) : Math.max(MIN_SHELF_SIZE, entries.length - 1);
-  const shelves: Shelf[] = [];
-  // Labels of a more telling kind go first (tags, then doc types, folders, name series, types);
-  // within a kind, the label grouping the most unshelved sources wins.
-  for (const basis of BASIS_ORDER) {
-    while (shelves.length < MAX_SHELVES && open.size > 0) {
+/** Greedy shelving with labels of the given kinds: the label grouping the most open sources wins. */
+function pick(cands: Candidate[], bases: ShelfBasis[], open: Set<string>, limit: number, room: number): Array<{ c: Candidate; ids: string[] }> {
+  const out: Array<{ c: Candidate; ids: string[] }> = [];
+  for (const basis of bases) {
+    while (out.length < room && open.size > 0) {
       let best: { c: Candidate; n: number } | null = null;
       for (const c of cands) {
         if (c.basis !== basis || c.ids.size > limit) continue;
@@ -152,11 +148,38 @@ function greedyShelves(entries: CatalogEntry[]): Shelf[] {
         if (!best || n > best.n || (n === best.n && compareStrings(c.name, best.c.name) < 0)) best = { c, n };
       }
       if (!best) break;
-      const members = [...best.c.ids].filter((id) => open.has(id)).map((id) => byId.get(id)!);
-      for (const m of members) open.delete(m.id);
-      shelves.push(makeShelf(best.c.name, best.c.basis, members));
+      const ids = [...best.c.ids].filter((id) => open.has(id)).sort(compareStrings);
+      for (const id of ids) open.delete(id);
+      out.push({ c: best.c, ids });
     }
   }
+  return out;
+}
+
+/**
+ * The primary kind of label is the one that shelves the most sources in at least two shelves
+ * (a partition, e.g. filings by doc type); what it leaves is shelved by the other kinds in order.
+ */
+function greedyShelves(entries: CatalogEntry[]): Shelf[] {
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const all = () => new Set(entries.map((e) => e.id));
+  const cands = candidates(entries);
+  // A label on (nearly) every source separates nothing.
+  const limit = entries.length > SMALL_LIBRARY ? Math.floor(entries.length * MAX_SHELF_SHARE) : Math.max(MIN_SHELF_SIZE, entries.length - 1);
+  let primary: ShelfBasis | null = null;
+  let bestCovered = 0;
+  for (const basis of BASIS_ORDER) {
+    const trial = pick(cands, [basis], all(), Math.max(limit, PARTITION_LIMIT(entries.length)), MAX_SHELVES);
+    const covered = trial.reduce((s, t) => s + t.ids.length, 0);
+    if (trial.length >= 2 && covered > bestCovered) {
+      primary = basis;
+      bestCovered = covered;
+    }
+  }
+  const open = all();
+  const picked = primary ? pick(cands, [primary], open, Math.max(limit, PARTITION_LIMIT(entries.length)), MAX_SHELVES) : [];
+  picked.push(...pick(cands, BASIS_ORDER.filter((b) => b !== primary), open, limit, MAX_SHELVES - picked.length));
+  const shelves = picked.map((p) => makeShelf(p.c.name, p.c.basis, p.ids.map((id) => byId.get(id)!)));
   if (open.size > 0) {
     // Nothing separates what is left: fall back to folders, so every source sits somewhere.
     const rest = [...open].map((id) => byId.get(id)!);
@@ -185,6 +208,9 @@ export function libraryOverview(root: string): LibraryOverview {
   } else {
     shelves = greedyShelves(indexed);
   }
+  // File-name series mean something only when names repeat (ADOBE_2015…, ADOBE_2019…).
+  const prefixes = indexed.map((e) => namePrefix(e.filename)).filter((p): p is string => p !== null);
+  if (new Set(prefixes).size === prefixes.length) shelves = shelves.map((s) => ({ ...s, series: [], series_count: 0 }));
   return {
     store: root,
     sources: all.length,

@@ -31,3 +31,11 @@ export function problem(code: string, severity: Severity, subject: string, messa
 }
 
 export const REINGEST_FIX = 'run `mhub doctor --fix` (re-ingests only this source)';
+
+/** Items named in one message before "… and N more". */
+export const MAX_NAMED = 3;
+
+/** "a, b, c and 4 more" */
+export function namedList(items: string[], max = MAX_NAMED): string {
+  return items.slice(0, max).join(', ') + (items.length > max ? ` and ${items.length - max} more` : '');
+}

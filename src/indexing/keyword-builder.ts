@@ -16,10 +16,10 @@ import {
 } from '../search/keyword-format.js';
 import { aboutText, identityText, nodeTexts } from './source-text.js';
 
-/** A node's title counts this many times in its own text (titles are strong evidence). */
-export const NODE_TITLE_BOOST = 3;
-/** The ancestors' titles count once (context: "Item 7 > Liquidity"). */
+/** The ancestors' titles count once in a node's text (context: "Item 7 > Liquidity"). */
 export const NODE_PATH_BOOST = 1;
+/** Characters of the document's opening text indexed in the source-level `opening` field. */
+export const OPENING_TEXT_CHARS = 3000;
 
 function sortedPostings(map: Map<string, number[]>): Record<string, number[]> {
   const out: Record<string, number[]> = {};
@@ -37,7 +37,7 @@ function addPostings(map: Map<string, number[]>, doc: number, tf: Map<string, nu
 
 function inputSha(ctx: IndexBuildContext, e: CatalogEntry): string {
   const h = createHash('sha256');
-  h.update(`kw${KEYWORD_FORMAT_VERSION}/tok${TOKENIZER_VERSION}/b${NODE_TITLE_BOOST}${NODE_PATH_BOOST}\n`);
+  h.update(`kw${KEYWORD_FORMAT_VERSION}/tok${TOKENIZER_VERSION}/p${NODE_PATH_BOOST}\n`);
   if (e.tree_path && existsSync(join(ctx.root, e.tree_path))) h.update(readFileSync(join(ctx.root, e.tree_path)));
   h.update(e.converter ?? '');
   h.update(e.indexed_from_sha256 ?? e.sha256);
@@ -50,12 +50,17 @@ export function buildNodesIndex(ctx: IndexBuildContext, e: CatalogEntry, sha: st
   const nodes: NodeRow[] = [];
   const len: number[] = [];
   const postings = new Map<string, number[]>();
+  const titlePostings = new Map<string, number[]>();
+  const titleLen: number[] = [];
+  let opening = '';
   if (tree) {
     nodeTexts(ctx.root, tree).forEach((n, i) => {
+      if (opening.length < OPENING_TEXT_CHARS) opening += ' ' + n.text.slice(0, OPENING_TEXT_CHARS - opening.length);
       nodes.push([n.node_id, n.title, n.range.kind, n.range.start, n.range.end]);
       const title = tokenize(n.title);
+      titleLen.push(title.length);
+      addPostings(titlePostings, i, termFrequencies(title));
       const tokens = [
-        ...Array<string[]>(NODE_TITLE_BOOST).fill(title).flat(),
         ...Array<string[]>(NODE_PATH_BOOST).fill(tokenize(n.path.join(' '))).flat(),
         ...tokenize(n.summary),
         ...tokenize(n.text),
@@ -64,18 +69,26 @@ export function buildNodesIndex(ctx: IndexBuildContext, e: CatalogEntry, sha: st
       addPostings(postings, i, termFrequencies(tokens));
     });
   }
-  return { format: KEYWORD_FORMAT_VERSION, tokenizer: TOKENIZER_VERSION, id: e.id, input_sha: sha, nodes, len, terms: sortedPostings(postings) };
+  const openingTf = termFrequencies(tokenize(opening));
+  const openingSorted: Record<string, number> = {};
+  for (const t of [...openingTf.keys()].sort(compareStrings)) openingSorted[t] = openingTf.get(t)!;
+  return { format: KEYWORD_FORMAT_VERSION, tokenizer: TOKENIZER_VERSION, id: e.id, input_sha: sha, nodes, len, terms: sortedPostings(postings),
+    title_len: titleLen, title_terms: sortedPostings(titlePostings), opening: openingSorted,
+  };
 }
 
-/** Body term frequencies of a source = sum over its nodes. */
+/** Body term frequencies of a source = sum over its nodes' titles and texts. */
 function bodyFrequencies(ix: KeywordNodesIndex): { tf: Map<string, number>; length: number } {
   const tf = new Map<string, number>();
-  for (const [t, post] of Object.entries(ix.terms)) {
-    let s = 0;
-    for (let i = 1; i < post.length; i += 2) s += post[i]!;
-    tf.set(t, s);
+  for (const field of [ix.terms, ix.title_terms]) {
+    for (const [t, post] of Object.entries(field)) {
+      let s = 0;
+      for (let i = 1; i < post.length; i += 2) s += post[i]!;
+      tf.set(t, (tf.get(t) ?? 0) + s);
+    }
   }
-  return { tf, length: ix.len.reduce((a, b) => a + b, 0) };
+  const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
+  return { tf, length: sum(ix.len) + sum(ix.title_len) };
 }
 
 export function keywordIndexBuilder(): IndexBuilder {
@@ -84,6 +97,8 @@ export function keywordIndexBuilder(): IndexBuilder {
     async build(ctx) {
       const indexed = ctx.entries.filter((e) => e.status === 'indexed').sort((a, b) => compareStrings(a.id, b.id));
       const identity = new Map<string, number[]>();
+      const opening = new Map<string, number[]>();
+      const openingLen: number[] = [];
       const card = new Map<string, number[]>();
       const body = new Map<string, number[]>();
       const ids: string[] = [];
@@ -101,9 +116,13 @@ export function keywordIndexBuilder(): IndexBuilder {
         }
         const doc = ids.length;
         ids.push(e.id);
-        const idTokens = tokenize(identityText(e));
+        // identity is a set of attributes (name, year, form): each counts once however often it is repeated
+        const idTokens = [...new Set(tokenize(identityText(e)))];
         identityLen.push(idTokens.length);
         addPostings(identity, doc, termFrequencies(idTokens));
+        const op = new Map(Object.entries(nodesIx.opening));
+        openingLen.push([...op.values()].reduce((a, b) => a + b, 0));
+        addPostings(opening, doc, op);
         const cardTokens = tokenize(aboutText(e));
         cardLen.push(cardTokens.length);
         addPostings(card, doc, termFrequencies(cardTokens));
@@ -113,8 +132,8 @@ export function keywordIndexBuilder(): IndexBuilder {
       }
       const index: KeywordSourcesIndex = {
         format: KEYWORD_FORMAT_VERSION, tokenizer: TOKENIZER_VERSION, ids,
-        lengths: { identity: identityLen, card: cardLen, body: bodyLen },
-        fields: { identity: sortedPostings(identity), card: sortedPostings(card), body: sortedPostings(body) },
+        lengths: { identity: identityLen, opening: openingLen, card: cardLen, body: bodyLen },
+        fields: { identity: sortedPostings(identity), opening: sortedPostings(opening), card: sortedPostings(card), body: sortedPostings(body) },
       };
       writeIfChanged(join(ctx.root, KEYWORD_SOURCES_FILE), serializeIndex(index));
       // drop node files of sources no longer indexed

@@ -46,6 +46,8 @@ export async function runSearch(root: string, query: string, req: SearchRequest)
   try {
     checkDateBound('--since', req.filters.since);
     checkDateBound('--until', req.filters.until);
+    checkDateBound('--indexed-since', req.filters.indexedSince);
+    checkDateBound('--indexed-until', req.filters.indexedUntil);
   } catch (err) {
     throw new UserError(errorMessage(err), 'Expected a date like 2019, 2019-06 or 2019-06-30.', EXIT.USAGE);
   }

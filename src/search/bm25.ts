@@ -17,6 +17,7 @@ export function bm25Field(
   scores: Float64Array,
   weight: number,
   allowed?: Uint8Array,
+  b: number = BM25_B,
 ): Map<string, number> {
   const n = lengths.length;
   const avg = lengths.reduce((a, b) => a + b, 0) / Math.max(1, n) || 1;
@@ -30,7 +31,7 @@ export function bm25Field(
       const d = post[i]!;
       if (allowed && !allowed[d]) continue;
       const tf = post[i + 1]!;
-      const norm = tf + BM25_K1 * (1 - BM25_B + (BM25_B * lengths[d]!) / avg);
+      const norm = tf + BM25_K1 * (1 - b + (b * lengths[d]!) / avg);
       scores[d]! += weight * w * ((tf * (BM25_K1 + 1)) / norm);
     }
   }

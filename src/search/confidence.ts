@@ -8,9 +8,18 @@ import type { Verdict } from './types.js';
 /** credit for a term found only in the body, scaled by tf/(tf+BODY_TF_HALF) */
 export const BODY_MATCH_CREDIT = 0.8;
 export const BODY_TF_HALF = 2;
-/** cosines at or below the floor mean "unrelated", at or above the ceiling "on topic" */
-export const VECTOR_COS_FLOOR = 0.15;
-export const VECTOR_COS_CEILING = 0.5;
+/**
+ * Cosines at or below the floor mean "unrelated", at or above the ceiling "on topic"; cards and
+ * nodes have their own ranges (the best of a source's many nodes runs higher than its one card).
+ * Measured with use-lite on financebench: off-topic queries peak at card 0.39 / node 0.53; the
+ * right filing has median card 0.44 / node 0.57.
+ */
+export const CARD_COS_FLOOR = 0.3;
+export const CARD_COS_CEILING = 0.55;
+export const NODE_COS_FLOOR = 0.45;
+export const NODE_COS_CEILING = 0.7;
+/** a query word found nowhere in the store weighs this share of the rarest possible word */
+export const UNKNOWN_TERM_SHARE = 0.5;
 /** share of keyword vs vector relevance in hybrid mode */
 export const HYBRID_KEYWORD_SHARE = 0.6;
 
@@ -18,12 +27,22 @@ export function clamp01(x: number): number {
   return x < 0 ? 0 : x > 1 ? 1 : x;
 }
 
-export function vectorRelevance(cos: number): number {
-  return clamp01((cos - VECTOR_COS_FLOOR) / (VECTOR_COS_CEILING - VECTOR_COS_FLOOR));
+function ramp(x: number, lo: number, hi: number): number {
+  return clamp01((x - lo) / (hi - lo));
+}
+
+/** Vector relevance of a source from its card cosine and its best node cosine (either may be absent). */
+export function vectorRelevance(cardCos: number | undefined, nodeCos: number | undefined): number {
+  const c = cardCos === undefined ? 0 : ramp(cardCos, CARD_COS_FLOOR, CARD_COS_CEILING);
+  const n = nodeCos === undefined ? 0 : ramp(nodeCos, NODE_COS_FLOOR, NODE_COS_CEILING);
+  return Math.max(c, n);
 }
 
 export interface TermEvidence {
+  /** idf of the term; 0 when the term occurs nowhere in the store */
   weight: number;
+  /** the term occurs somewhere in the store */
+  known?: boolean;
   cardTf: number;
   bodyTf: number;
 }
@@ -33,16 +52,24 @@ function credit(t: TermEvidence): number {
 }
 
 /**
- * Idf-weighted share of the query's words found in a source. Each group holds the terms one typed
+ * Idf-weighted share of the query's words found in a source (`forRanking`: the coverage signal
+ * used in fusion; otherwise the calibrated keyword relevance). Each group holds the terms one typed
  * word expands to ("FY2018" → fy2018, 2018): the group weighs as its rarest term and earns the
  * best credit of its terms.
  */
-export function keywordRelevance(groups: TermEvidence[][]): number {
+export function keywordRelevance(groups: TermEvidence[][], opts: { forRanking?: boolean } = {}): number {
   let total = 0;
   let got = 0;
   for (const g of groups) {
     if (g.length === 0) continue;
-    const w = Math.max(...g.map((t) => t.weight));
+    // weigh the group by its known terms ("FY2018" by "2018" when no source writes "fy2018"):
+    // an unknown spelling must not make its expansion look rarer than it is
+    const known = g.filter((t) => t.known !== false);
+    // for ranking, every typed word keeps its full specificity (an unseen "fy2018" makes its year
+    // group decisive between filings of the same company); for confidence it must not
+    const w = opts.forRanking
+      ? Math.max(...g.map((t) => t.weight))
+      : known.length ? Math.max(...known.map((t) => t.weight)) : UNKNOWN_TERM_SHARE * Math.max(...g.map((t) => t.weight));
     total += w;
     got += w * Math.max(...g.map(credit));
   }

@@ -6,7 +6,8 @@ import picomatch from 'picomatch';
 import type { CatalogEntry } from '../store/schemas.js';
 import type { SearchFilters } from './types.js';
 
-const YEAR_RE = /\b(19|20)\d{2}\b/g;
+const baseName = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
+const YEAR_RE = /(?<!\d)(?:19|20)\d{2}(?!\d)/g;
 
 /** Lower-cased tag set of an entry. */
 function tagSet(e: CatalogEntry): Set<string> {
@@ -63,6 +64,7 @@ export function applyFilters(entries: CatalogEntry[], filters: SearchFilters = {
   const all = filters.tagsAll?.map((t) => t.toLowerCase()).filter(Boolean) ?? [];
   const glob = filters.pathGlob ? picomatch(filters.pathGlob, { dot: true, nocase: true }) : null;
   const meta = Object.entries(filters.meta ?? {});
+  const globOnName = !!filters.pathGlob && !filters.pathGlob.includes('/');
   return entries.filter((e) => {
     if (e.status !== 'indexed') return false;
     if (types && !types.has(e.type) && !types.has((e.doc_type ?? '').toLowerCase())) return false;
@@ -76,7 +78,8 @@ export function applyFilters(entries: CatalogEntry[], filters: SearchFilters = {
       const d = e.indexed_at ? e.indexed_at.slice(0, 10) : '';
       if (!inRange(d ? [d, d] : null, filters.indexedSince, filters.indexedUntil)) return false;
     }
-    if (glob && !glob(e.original_path) && !glob(e.filename)) return false;
+    // a pattern without "/" matches file names anywhere ("*.md"), one with "/" the store-relative path
+    if (glob && !(globOnName ? glob(baseName(e.original_path)) : glob(e.original_path))) return false;
     for (const [k, v] of meta) {
       const got = metaValue(e, k);
       if (got === undefined || got.toLowerCase() !== v.toLowerCase()) return false;

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { VECTOR_DIR } from '../store/layout.js';
 
-export const KEYWORD_FORMAT_VERSION = 2;
+export const KEYWORD_FORMAT_VERSION = 4;
 export const KEYWORD_DIR = `${VECTOR_DIR}/keyword`;
 export const KEYWORD_SOURCES_FILE = `${KEYWORD_DIR}/sources.json`;
 
@@ -16,8 +16,12 @@ export function keywordNodesFile(id: string): string {
   return `${KEYWORD_DIR}/nodes/${id}.json`;
 }
 
-/** Source-level fields: identity (title, file name, type, period, tags), card (summary, topics, sections), body (all nodes). */
-export const SOURCE_FIELDS = ['identity', 'card', 'body'] as const;
+/**
+ * Source-level fields: identity (title, file name, type, period, tags), opening (the document's
+ * first text: cover pages name the issuer, tickers, dates), card (summary, topics, sections),
+ * body (all nodes).
+ */
+export const SOURCE_FIELDS = ['identity', 'opening', 'card', 'body'] as const;
 export type SourceField = (typeof SOURCE_FIELDS)[number];
 
 /** Source-level index: one document per indexed source, three fields. */
@@ -43,9 +47,14 @@ export interface KeywordNodesIndex {
   /** sha256 of the inputs this file was built from (tree bytes + card), to skip rebuilding */
   input_sha: string;
   nodes: NodeRow[];
-  /** token count per node */
+  /** token count per node (text field: ancestors' titles, summary, own text) */
   len: number[];
   terms: Record<string, number[]>;
+  /** title field: token count per node and postings */
+  title_len: number[];
+  title_terms: Record<string, number[]>;
+  /** term frequencies of the document's opening text (first characters of its first nodes) */
+  opening: Record<string, number>;
 }
 
 /** Compact, deterministic serialisation (keys of term maps sorted by the writer). */

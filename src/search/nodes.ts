@@ -16,7 +16,13 @@ export const DEFAULT_MAX_PAGES = 5;
 export const NODE_RRF_K = 20;
 /** weight of the keyword list vs the node-vector list in node fusion */
 export const NODE_KEYWORD_WEIGHT = 1;
-export const NODE_VECTOR_WEIGHT = 1;
+/** node vectors (USE-lite on long questions) are a weak signal: they break keyword ties rather than override them */
+export const NODE_VECTOR_WEIGHT = 0.25;
+/** weight of the node-title field vs the node-text field (a title naming the query's subject is strong evidence) */
+export const NODE_TITLE_WEIGHT = 2.0;
+/** length normalisation of node titles and texts (statement pages full of figures are not less relevant) */
+export const NODE_TITLE_B = 0.5;
+export const NODE_TEXT_B = 0.5;
 /** nodes with no keyword match and a vector cosine below this are not suggested */
 export const NODE_MIN_COSINE = 0.2;
 
@@ -45,7 +51,8 @@ export function rankNodesIn(ix: KeywordNodesIndex, input: NodeRankInput): NodeHi
     void nodeId;
   });
   const kw = new Float64Array(n);
-  bm25Field(input.terms, ix.terms, ix.len, kw, 1, eligible);
+  bm25Field(input.terms, ix.title_terms, ix.title_len, kw, NODE_TITLE_WEIGHT, eligible, NODE_TITLE_B);
+  bm25Field(input.terms, ix.terms, ix.len, kw, 1, eligible, NODE_TEXT_B);
   const kwMap = new Map<number, number>();
   kw.forEach((s, i) => { if (s > 0) kwMap.set(i, s); });
   const vecMap = new Map<number, number>();

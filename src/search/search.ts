@@ -18,10 +18,15 @@ import { DEFAULT_MAX_PAGES, rankNodesIn } from './nodes.js';
 import { staleIndexWarnings } from './staleness.js';
 
 /** weight of each source-level field in BM25 (identity terms — names, years, forms — tell sources apart) */
-export const FIELD_WEIGHTS: Record<SourceField, number> = { identity: 2.0, card: 0.5, body: 0.5 };
+export const FIELD_WEIGHTS: Record<SourceField, number> = { identity: 2.0, opening: 1.0, card: 0.5, body: 0.5 };
+/**
+ * BM25 length normalisation per field. Bodies get little: a 150-page annual report is not less
+ * about its subject than a 5-page letter, it just says more.
+ */
+export const FIELD_B: Record<SourceField, number> = { identity: 0.5, opening: 0.5, card: 0.75, body: 0.3 };
 /** reciprocal-rank-fusion constant and per-signal weights */
 export const RRF_K = 10;
-export const RRF_WEIGHTS = { keyword: 1.0, card_vector: 0.6, node_vector: 0.6 } as const;
+export const RRF_WEIGHTS = { keyword: 1.0, coverage: 0.5, card_vector: 0.6, node_vector: 0.6 } as const;
 export const DEFAULT_NODES_PER_SOURCE = 3;
 
 /**
@@ -29,12 +34,13 @@ export const DEFAULT_NODES_PER_SOURCE = 3;
  * (keeps keyword margins: a source matching the company and year clearly wins), `rrf` sums
  * weighted reciprocal ranks.
  */
-export const FUSION: 'weighted' | 'rrf' = (process.env['MHUB_EXP_FUSION'] as 'rrf') ?? 'weighted';
-export const FUSION_WEIGHTS = {
-  keyword: Number(process.env['MHUB_EXP_WK'] ?? 1.0),
-  card_vector: Number(process.env['MHUB_EXP_WC'] ?? 0.3),
-  node_vector: Number(process.env['MHUB_EXP_WN'] ?? 0.3),
-} as const;
+export const FUSION = 'weighted' as 'weighted' | 'rrf';
+/**
+ * Weighted fusion: BM25 (scaled by the best candidate) plus the idf-weighted share of the query's
+ * words a source holds (so a source naming the company and the year beats one that merely repeats
+ * common words), plus card-vector and best-node-vector similarity as smaller corrections.
+ */
+export const FUSION_WEIGHTS = { keyword: 1.0, coverage: 1.0, card_vector: 0.3, node_vector: 0.15 } as const;
 
 type Signal = keyof typeof RRF_WEIGHTS;
 
@@ -67,6 +73,7 @@ export async function searchStore(root: string, query: string, opts: SearchOptio
   // keyword signal
   const kwScores = new Map<string, number>();
   const kwRel = new Map<string, number>();
+  const kwCoverage = new Map<string, number>();
   const matched = new Map<string, string[]>();
   const kix = readSourcesIndex(root);
   if (!kix) warnings.push('keyword index missing (vector_store/keyword/sources.json); run `mhub ingest` to build it');
@@ -75,14 +82,15 @@ export async function searchStore(root: string, query: string, opts: SearchOptio
     const allowed = new Uint8Array(n);
     kix.ids.forEach((id, i) => { if (byId.has(id)) allowed[i] = 1; });
     const scores = new Float64Array(n);
-    for (const f of SOURCE_FIELDS) bm25Field(terms, kix.fields[f], kix.lengths[f], scores, FIELD_WEIGHTS[f], allowed);
-    const { identity, card, body } = kix.fields;
+    for (const f of SOURCE_FIELDS) bm25Field(terms, kix.fields[f], kix.lengths[f], scores, FIELD_WEIGHTS[f], allowed, FIELD_B[f]);
+    const { identity, opening, card, body } = kix.fields;
     const weight = new Map(terms.map((t) => [t, idf(n, (body[t]?.length ?? 0) / 2)]));
     kix.ids.forEach((id, d) => {
       if (!allowed[d]) return;
       if (scores[d]! > 0) kwScores.set(id, scores[d]!);
-      const ev = groups.map((g) => g.map((t) => ({ term: t, weight: weight.get(t)!, cardTf: termFreq(identity, t, d) + termFreq(card, t, d), bodyTf: termFreq(body, t, d) })));
+      const ev = groups.map((g) => g.map((t) => ({ term: t, weight: weight.get(t)!, known: !!body[t] || !!identity[t] || !!card[t], cardTf: termFreq(identity, t, d) + termFreq(opening, t, d) + termFreq(card, t, d), bodyTf: termFreq(body, t, d) })));
       kwRel.set(id, keywordRelevance(ev));
+      kwCoverage.set(id, keywordRelevance(ev, { forRanking: true }));
       if (opts.explain) matched.set(id, ev.flat().filter((e) => e.cardTf + e.bodyTf > 0).map((e) => e.term));
     });
   }
@@ -114,7 +122,8 @@ export async function searchStore(root: string, query: string, opts: SearchOptio
   if (mode === 'vector' && cardCos.size === 0 && kwScores.size === 0) mode = 'keyword';
 
   // fusion
-  const lists: Record<Signal, Map<string, number>> = { keyword: kwScores, card_vector: cardCos, node_vector: nodeCos };
+  const coverage = new Map([...kwCoverage].filter(([id]) => kwScores.has(id)));
+  const lists: Record<Signal, Map<string, number>> = { keyword: kwScores, coverage, card_vector: cardCos, node_vector: nodeCos };
   const rankLists = Object.fromEntries(Object.entries(lists).map(([s, m]) => [s, ranks(m)])) as Record<Signal, Map<string, number>>;
   const normLists = Object.fromEntries(Object.entries(lists).map(([s, m]) => [s, normalized(m)])) as Record<Signal, Map<string, number>>;
   const fused = new Map<string, number>();
@@ -123,7 +132,8 @@ export async function searchStore(root: string, query: string, opts: SearchOptio
       const r = rankLists[s].get(id);
       return r ? RRF_WEIGHTS[s] / (RRF_K + r) : 0;
     }
-    return FUSION_WEIGHTS[s] * (normLists[s].get(id) ?? 0);
+    // coverage is already an absolute share in [0,1]; the others are scaled over the candidates
+    return FUSION_WEIGHTS[s] * ((s === 'coverage' ? lists[s] : normLists[s]).get(id) ?? 0);
   };
   for (const s of Object.keys(lists) as Signal[]) {
     for (const id of lists[s].keys()) fused.set(id, (fused.get(id) ?? 0) + contribution(s, id));
@@ -131,8 +141,7 @@ export async function searchStore(root: string, query: string, opts: SearchOptio
   const hasVec = cardCos.size > 0;
   const relevanceOf = (id: string): { kw: number | null; vec: number | null; rel: number } => {
     const kw = mode === 'vector' ? null : (kwRel.get(id) ?? 0);
-    const cos = Math.max(cardCos.get(id) ?? -1, nodeCos.get(id) ?? -1);
-    const vec = hasVec ? vectorRelevance(cos) : null;
+    const vec = hasVec ? vectorRelevance(cardCos.get(id), nodeCos.get(id)) : null;
     return { kw, vec, rel: combineRelevance(kw, vec) };
   };
   const { strong_threshold: strong, weak_threshold: weak } = config.search;

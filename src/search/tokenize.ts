@@ -4,12 +4,13 @@
  * codes stay whole. Light plural stemming on words only (never on tokens with digits).
  * Bump TOKENIZER_VERSION whenever output changes: the keyword index records it and is rebuilt.
  */
-export const TOKENIZER_VERSION = 2;
+export const TOKENIZER_VERSION = 3;
 
 const WORD_RE = /[\p{L}\p{N}]+(?:[.'’&\-/][\p{L}\p{N}]+)*/gu;
 const JOINERS_RE = /[.'’&\-/]/;
 const DIGITS_RE = /^\p{N}+$/u;
 const DECIMAL_RE = /^\p{N}+\.\p{N}+$/u;
+const LETTER_THEN_DIGITS_RE = /\p{L}+\p{N}+/gu;
 const LETTER_DIGIT_RE = /(\p{L}+|\p{N}+)/gu;
 /** tokens longer than this are dropped (hashes, base64 noise) */
 const MAX_TOKEN_LENGTH = 32;
@@ -46,6 +47,11 @@ function alnumParts(t: string): string[] {
   return t.match(LETTER_DIGIT_RE) ?? [t];
 }
 
+/** Letter+digit chunks of a mixed token: "2023q4" → ["q4"], "fy2018q3" → ["fy2018", "q3"]. */
+function letterDigitChunks(t: string): string[] {
+  return t.match(LETTER_THEN_DIGITS_RE) ?? [];
+}
+
 /** Tokens of a text, in order, with duplicates (term frequencies matter). */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
@@ -64,6 +70,7 @@ export function tokenize(text: string): string[] {
       const sub = alnumParts(p);
       if (sub.length > 1) {
         emit(out, p);
+        if (sub.length > 2) for (const c of letterDigitChunks(p)) if (c !== p) emit(out, c);
         for (const s of sub) if (DIGITS_RE.test(s) ? s.length >= MIN_PART_LENGTH : s.length >= MIN_LETTER_PART_LENGTH) emit(out, s);
       } else if (p.length >= MIN_PART_LENGTH || /\d/.test(p) || parts.length === 1) {
         emit(out, p);

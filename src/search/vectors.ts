@@ -18,12 +18,13 @@ export interface NodeVectors { meta: NodeMetadata; vectors: FlatVectors; rowsByS
 
 const fileCache = new Map<string, { mtime: number; value: unknown }>();
 
-function cached<T>(path: string, load: () => T): T {
+/** Per-process cache of what was loaded from `path` (under `key`), invalidated when the file changes. */
+function cached<T>(path: string, key: string, load: () => T): T {
   const mtime = statSync(path).mtimeMs;
-  const hit = fileCache.get(path);
+  const hit = fileCache.get(key);
   if (hit && hit.mtime === mtime) return hit.value as T;
   const value = load();
-  fileCache.set(path, { mtime, value });
+  fileCache.set(key, { mtime, value });
   return value;
 }
 
@@ -33,7 +34,7 @@ export function loadCardVectors(root: string): CardVectors | string {
   const path = join(root, CARD_INDEX_FILE);
   if (!meta || !existsSync(path)) return 'no vector index in this store (vector_store/index.faiss); run `mhub ingest` with an embedding model configured';
   try {
-    const vectors = cached(path, () => readFlatIndex(path));
+    const vectors = cached(path, 'cards:' + path, () => readFlatIndex(path));
     if (vectors.count !== meta.count || vectors.dims !== meta.dims) return 'vector_store/index.faiss does not match metadata.json; run `mhub doctor --fix` or `mhub ingest --force`';
     return { meta, vectors, path };
   } catch (err) {
@@ -46,7 +47,7 @@ export function loadNodeVectors(root: string, model: CardMetadata['model']): Nod
   const path = join(root, NODE_INDEX_FILE);
   if (!meta || !existsSync(path) || !sameModel(meta.model, model)) return null;
   try {
-    return cached(path + '#nodes', () => {
+    return cached(path, 'nodes:' + path, () => {
       const vectors = readFlatIndex(path);
       const rowsBySource = new Map<string, number[]>();
       meta.rows.forEach((r, i) => {

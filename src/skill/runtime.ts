@@ -97,6 +97,13 @@ export function writeOut(s: string): void {
 
 /** Run a script's main; errors become `{"error": {...}}` on stdout (JSON mode) or a line on stderr, with the documented exit code. */
 export async function runScript(main: (argv: string[]) => Promise<void>): Promise<void> {
+  // A reader that stops early (e.g. `| head`) is not an error.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+  // stdout carries only the answer: anything a library prints goes to stderr as a diagnostic.
+  console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
   const argv = process.argv.slice(2);
   const text = argv.includes('--text');
   try {

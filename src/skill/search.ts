@@ -1,5 +1,5 @@
 /** search: which sources in the store answer a question, with their best nodes. */
-import './boot.js';
+import { skillConfig } from './boot.js';
 import { parse, runScript, emitJson, writeOut, intOption, strOption, locateStore, EXIT_CODES_HELP, COMMON_OPTIONS_HELP, type Parsed } from './runtime.js';
 import { runSearch, renderSearchText, DEFAULT_SEARCH_LIMIT, DEFAULT_SEARCH_MAX_CHARS, SEARCH_MODES } from '../retrieve/search-answer.js';
 import { UserError } from '../store/errors.js';
@@ -20,6 +20,7 @@ filters as \`mhub search\` (keyword BM25 fused with vectors when the store has t
   --type T         only sources of type T (pdf, xlsx, csv, markdown, docx, html, code, text, …); repeatable
   --tag T          only sources tagged T (any of; repeatable); --all-tags T (all of; repeatable)
   --since D        only documents dated/period on or after D (YYYY, YYYY-MM or YYYY-MM-DD); --until D
+  --indexed-since D / --indexed-until D   only sources indexed in that date range
   --path GLOB      only sources whose path matches GLOB, e.g. "reports/**/*.pdf"
   --meta K=V       only sources whose metadata K equals V; repeatable
   --mode M         ${SEARCH_MODES.join(' | ')} (default auto: hybrid when vectors and model exist)
@@ -54,6 +55,10 @@ function filtersOf(values: Parsed['values']): SearchFilters {
   if (since) f.since = since;
   const until = strOption(values, 'until');
   if (until) f.until = until;
+  const indexedSince = strOption(values, 'indexed-since');
+  if (indexedSince) f.indexedSince = indexedSince;
+  const indexedUntil = strOption(values, 'indexed-until');
+  if (indexedUntil) f.indexedUntil = indexedUntil;
   const glob = strOption(values, 'path');
   if (glob) f.pathGlob = glob;
   const metas = list(values, 'meta');
@@ -81,6 +86,8 @@ await runScript(async (argv) => {
       'all-tags': { type: 'string', multiple: true },
       since: { type: 'string' },
       until: { type: 'string' },
+      'indexed-since': { type: 'string' },
+      'indexed-until': { type: 'string' },
       path: { type: 'string' },
       meta: { type: 'string', multiple: true },
       mode: { type: 'string' },
@@ -112,6 +119,9 @@ await runScript(async (argv) => {
     explain: !!values['explain'],
     maxChars,
   });
+  if (answer.mode === 'keyword' && mode !== 'keyword' && !skillConfig.mhub_home && !process.env['MHUB_HOME'] && answer.warnings.some((w) => /not available|not installed/.test(w))) {
+    answer.warnings.push('this copy of the skill does not know where MetadataHub is installed (no "mhub_home" in its config.json), so it cannot load the embedding model; reinstall it with `mhub skill install` or set $MHUB_HOME');
+  }
   if (values['text']) writeOut(renderSearchText(answer));
   else emitJson(answer);
 });

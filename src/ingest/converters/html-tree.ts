@@ -8,9 +8,14 @@ import type { AnyNode, Element } from 'domhandler';
 import type { ConvertedNode } from './types.js';
 
 /** Tags whose children are walked as blocks. */
-const CONTAINERS = new Set(['div', 'section', 'article', 'main', 'body', 'html', 'span', 'center', 'details', 'figure', 'header', 'hgroup', 'font', 'form', 'fieldset']);
+const CONTAINERS = new Set(['div', 'section', 'article', 'main', 'body', 'html', 'center', 'details', 'figure', 'header', 'hgroup', 'form', 'fieldset', 'dialog', 'menu', 'dir', 'address']);
 const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
-const INLINE = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'br', 'cite', 'code', 'data', 'dfn', 'em', 'i', 'img', 'kbd', 'mark', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'wbr', 'del', 'ins', 'label']);
+/** Block-level tags; anything else (a, b, tt, font, span, code, img, br, unknown tags…) is inline text. */
+const BLOCKS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'center', 'dd', 'details', 'dialog', 'dir', 'div', 'dl', 'dt', 'fieldset',
+  'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'html', 'li', 'main',
+  'menu', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul', 'caption',
+]);
 
 export interface HtmlTree {
   /** text before the first heading */
@@ -37,7 +42,8 @@ interface Ctx {
 function inlineText(ctx: Ctx, nodes: AnyNode[]): string {
   let out = '';
   for (const n of nodes) {
-    if (n.type === 'text') out += (n as unknown as { data: string }).data;
+    // source line breaks are just whitespace in HTML; only <br> breaks a line
+    if (n.type === 'text') out += (n as unknown as { data: string }).data.replace(/[ \t\r\n]+/g, ' ');
     else if (n.type === 'tag') {
       const el = n as Element;
       const tag = el.tagName.toLowerCase();
@@ -102,6 +108,39 @@ function listText(ctx: Ctx, list: Element, depth: number): string {
   return out.join('\n');
 }
 
+/** A section whose own text is longer than this is split into paragraph-group children. */
+export const SECTION_SPLIT_CHARS = 6000;
+/** Target size of those paragraph groups. */
+export const GROUP_TARGET_CHARS = 2500;
+/** Longest group title taken from its first line. */
+const GROUP_TITLE_CHARS = 80;
+
+/** Blocks gathered into groups of about GROUP_TARGET_CHARS, each a 'paragraphs' node. */
+export function paragraphGroups(blocks: string[]): ConvertedNode[] {
+  const groups: string[][] = [];
+  let cur: string[] = [];
+  let size = 0;
+  for (const b of blocks) {
+    if (cur.length && size + b.length > GROUP_TARGET_CHARS) {
+      groups.push(cur);
+      cur = [];
+      size = 0;
+    }
+    cur.push(b);
+    size += b.length;
+  }
+  if (cur.length) groups.push(cur);
+  return groups.map((g) => {
+    const first = g[0]!.split('\n').find((l) => l.trim() && !/^(```|\|)/.test(l.trim()))?.trim() ?? g[0]!.split('\n')[0]!.trim();
+    const title = first.length > GROUP_TITLE_CHARS ? first.slice(0, GROUP_TITLE_CHARS - 1).trimEnd() + '…' : first;
+    return { title: title || '(text)', kind: 'paragraphs', content: g.join('\n\n'), children: [] };
+  });
+}
+
+function ownLength(parts: string[]): number {
+  return parts.reduce((n, p) => n + p.length + 2, 0);
+}
+
 interface Open {
   level: number;
   node: ConvertedNode;
@@ -122,7 +161,11 @@ export function htmlSections($: CheerioAPI, root: Cheerio<AnyNode>, headingTitle
   const closeTo = (level: number) => {
     while (stack.length && stack[stack.length - 1]!.level >= level) {
       const o = stack.pop()!;
-      o.node.content = o.parts.join('\n\n');
+      if (ownLength(o.parts) > SECTION_SPLIT_CHARS) {
+        // a long section keeps its heading; its text becomes paragraph groups ahead of its subsections
+        o.node.content = o.parts[0]!;
+        o.node.children = [...paragraphGroups(o.parts.slice(1)), ...o.node.children];
+      } else o.node.content = o.parts.join('\n\n');
     }
   };
   let inline: AnyNode[] = [];
@@ -147,7 +190,7 @@ export function htmlSections($: CheerioAPI, root: Cheerio<AnyNode>, headingTitle
       if (n.type !== 'tag') continue;
       const el = n as Element;
       const tag = el.tagName.toLowerCase();
-      if (INLINE.has(tag) && tag !== 'span') {
+      if (!BLOCKS.has(tag)) {
         inline.push(n);
         continue;
       }
@@ -175,5 +218,13 @@ export function htmlSections($: CheerioAPI, root: Cheerio<AnyNode>, headingTitle
   };
   walk(root.toArray().flatMap((r) => (r.type === 'tag' ? (r as Element).children : [r])));
   closeTo(0);
-  return { lead: lead.join('\n\n'), sections: top, headingCount, tableCount: ctx.tables, imageAlts: ctx.imageAlts, links: ctx.links };
+  const longLead = ownLength(lead) > SECTION_SPLIT_CHARS;
+  return {
+    lead: longLead ? '' : lead.join('\n\n'),
+    sections: longLead ? [...paragraphGroups(lead), ...top] : top,
+    headingCount,
+    tableCount: ctx.tables,
+    imageAlts: ctx.imageAlts,
+    links: ctx.links,
+  };
 }

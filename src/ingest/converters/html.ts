@@ -10,7 +10,8 @@ import { htmlSections } from './html-tree.js';
 
 /** Elements never part of the content. */
 export const DROP_SELECTORS = [
-  'script', 'style', 'noscript', 'template', 'iframe', 'svg', 'canvas', 'nav', 'footer', 'aside', 'form', 'button',
+  // (not <form>: ASP.NET-style pages wrap the whole body in one)
+  'script', 'style', 'noscript', 'template', 'iframe', 'svg', 'canvas', 'nav', 'footer', 'aside', 'button', 'select', 'input', 'textarea',
   'link', 'meta', 'head', '[role=navigation]', '[role=banner]', '[role=contentinfo]', '[role=search]', '[aria-hidden=true]',
   'body > header', '.cookie-banner', '.skip-link',
 ].join(',');
@@ -34,11 +35,14 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
   }
   if (main.length === 0) main = $.root();
   const t = htmlSections($, main);
-  const h1 = t.sections.length === 1 && t.sections[0]!.meta?.level === 1 ? t.sections[0]! : null;
-  const title = docTitle || h1?.title || basename(filename, extname(filename));
+  const only = t.sections.length === 1 ? t.sections[0]! : null;
+  const title = docTitle || (only?.meta?.level === 1 ? only.title : '') || basename(filename, extname(filename));
   let root: ConvertedNode = { title, kind: 'document', children: t.sections };
   if (t.lead) root.content = t.lead;
-  if (h1 && !t.lead) root = { ...h1, title, kind: 'document' };
+  // a single top heading that is the page's title (any level) is the document itself, not a child
+  if (only && (only.meta?.level === 1 || only.title.toLowerCase() === title.toLowerCase())) {
+    root = { ...only, title, kind: 'document', content: [t.lead, only.content].filter(Boolean).join('\n\n') };
+  }
   if (!root.content && root.children.length === 0) throw new ConvertError('The page has no readable text after removing navigation, scripts and styles.', 'Check that the HTML is a content page, not a redirect or script-only shell.');
   return {
     title,

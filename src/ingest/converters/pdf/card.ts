@@ -10,6 +10,10 @@ import type { PageLayout } from './layout-types.js';
 export const CARD_PAGES = 3;
 export const MAX_OVERVIEW = 20;
 export const CARD_SUMMARY_MAX_CHARS = 400;
+/** A first-page headline this many times the page's body size is the title (over PDF metadata)… */
+export const HEADLINE_SIZE_RATIO = 1.2;
+/** …when it has at least this many characters. */
+export const HEADLINE_MIN_CHARS = 20;
 
 const MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december';
 const DATE = new RegExp(String.raw`\b(${MONTHS})\s+(\d{1,2}),?\s+(\d{4})\b`, 'i');
@@ -82,9 +86,24 @@ function largestLines(page: PageLayout | undefined): string {
     .slice(0, 160);
 }
 
+/** The first page opens with a headline: its largest text is much larger than its body text. */
+function prominent(page: PageLayout | undefined): boolean {
+  if (!page || page.lines.length === 0) return false;
+  const bySize = new Map<number, number>();
+  for (const l of page.lines) bySize.set(l.size, (bySize.get(l.size) ?? 0) + l.text.length);
+  const body = [...bySize].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
+  const max = Math.max(...page.lines.map((l) => l.size));
+  const head = page.lines.filter((l) => l.size >= max * 0.95).map((l) => l.text).join(' ');
+  return max >= body * HEADLINE_SIZE_RATIO && head.length >= HEADLINE_MIN_CHARS;
+}
+
 function titleCase(s: string): string {
   if (s !== s.toUpperCase()) return s;
-  return s.toLowerCase().replace(/\b(\p{L})/gu, (c) => c.toUpperCase()).replace(/\b(Plc|Inc|Co|Corp|Llc|Ltd)\b/g, (w) => (w === 'Plc' || w === 'Llc' ? w.toUpperCase() : w));
+  return s
+    .split(' ')
+    .map((w) => (/\d/.test(w) ? w : w.charAt(0) + w.slice(1).toLowerCase()))
+    .join(' ')
+    .replace(/\b(Plc|Llc)\b/g, (w) => w.toUpperCase());
 }
 
 export interface CardInput {
@@ -94,7 +113,7 @@ export interface CardInput {
   topTitles: string[];
 }
 
-export function buildCard(input: CardInput): { title: string; card: Partial<DocCard> } {
+export function buildCard(input: CardInput): { title: string; card: Partial<DocCard>; company: string } {
   const front = input.layouts.slice(0, CARD_PAGES);
   const lines = front.flatMap((p) => p.lines.map((l) => l.text));
   const text = lines.join('\n');
@@ -105,11 +124,15 @@ export function buildCard(input: CardInput): { title: string; card: Partial<DocC
   let title = '';
   const company = secCompany(lines);
   if (company && ['10-K', '10-Q', '8-K'].includes(type)) title = `${titleCase(company)} — Form ${type}${per ? ` (${per})` : date && type === '8-K' ? ` (${date})` : ''}`;
-  else if (goodMetaTitle(input.metaTitle)) title = input.metaTitle.trim();
-  else title = largestLines(input.layouts[0]) || input.fallbackTitle;
+  else {
+    const headline = largestLines(input.layouts[0]);
+    if (headline && prominent(input.layouts[0])) title = headline;
+    else if (goodMetaTitle(input.metaTitle)) title = input.metaTitle.trim();
+    else title = headline || input.fallbackTitle;
+  }
   const overview = input.topTitles.slice(0, MAX_OVERVIEW);
   const summaryParts = [`${title}.`, type !== 'document' ? `Type: ${type}.` : '', overview.length ? `Sections: ${overview.join('; ')}.` : ''];
   let summary = summaryParts.filter(Boolean).join(' ');
   if (summary.length > CARD_SUMMARY_MAX_CHARS) summary = `${summary.slice(0, CARD_SUMMARY_MAX_CHARS - 1)}…`;
-  return { title, card: { title, summary, doc_type: type, period: per, date, sections_overview: overview } };
+  return { title, card: { title, summary, doc_type: type, period: per, date, sections_overview: overview }, company: company ? titleCase(company) : '' };
 }

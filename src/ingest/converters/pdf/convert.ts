@@ -6,7 +6,7 @@
 import type { ConvertedNode, ConvertResult } from '../types.js';
 import type { Line, PageLayout } from './layout-types.js';
 import type { OutlineEntry } from './outline-types.js';
-import { openPdf } from './load.js';
+import { withPdfDocument } from './load.js';
 import { buildPage, type RawItem } from './lines.js';
 import { findFurniture, type Furniture } from './furniture.js';
 import { bodyStyle, findHeadings, isStatementTitle } from './headings.js';
@@ -33,8 +33,7 @@ export function pagesContent(texts: string[], from: number, to: number): string 
 }
 
 async function readLayouts(bytes: Uint8Array): Promise<{ layouts: PageLayout[]; bookmarks: OutlineEntry[]; metaTitle: string | undefined; warnings: string[] }> {
-  const doc = await openPdf(bytes);
-  try {
+  return withPdfDocument(bytes, async (doc) => {
     const layouts: PageLayout[] = [];
     for (let p = 1; p <= doc.numPages; p++) {
       const page = await doc.getPage(p);
@@ -47,9 +46,7 @@ async function readLayouts(bytes: Uint8Array): Promise<{ layouts: PageLayout[]; 
     const meta = await doc.getMetadata().catch(() => null);
     const metaTitle = ((meta?.info as Record<string, unknown> | undefined)?.['Title'] as string | undefined)?.trim();
     return { layouts, bookmarks: bm.entries, metaTitle, warnings: bm.rejected ? [`PDF bookmarks not used: ${bm.rejected}`] : [] };
-  } finally {
-    await doc.destroy();
-  }
+  });
 }
 
 function bodyLines(layouts: PageLayout[], furniture: Furniture): Line[][] {
@@ -62,6 +59,8 @@ interface NodeContext {
   stats: DocStats;
   /** heading lines, left out of summaries (the node title already says them) */
   headingLines: Set<Line>;
+  /** the filer, for statement summaries ("3M Company — Cash flow statement: …") */
+  company: string;
 }
 
 function toNode(s: Section, ctx: NodeContext): ConvertedNode {
@@ -75,12 +74,26 @@ function toNode(s: Section, ctx: NodeContext): ConvertedNode {
   return {
     title: s.title,
     kind: s.kind,
-    summary: summarize(body.length ? body : own, ctx.stats, statementGloss(s.title, own, isStatementTitle)),
+    summary: summarize(body.length ? body : own, ctx.stats, statementGloss(s.title, own, isStatementTitle, ctx.company)),
     page_range,
     content: pagesContent(ctx.texts, s.start, s.end),
     meta,
     children: [],
   };
+}
+
+/** Kinds that say nothing about the document's contents in an overview. */
+const NOT_IN_OVERVIEW = new Set(['preface', 'intro', 'page_group']);
+
+/** Section titles for the card: the top level and, under each, its sections (Part I → Items). */
+function overview(sections: Section[]): string[] {
+  const out: string[] = [];
+  for (const s of sections) {
+    if (NOT_IN_OVERVIEW.has(s.kind)) continue;
+    out.push(s.title);
+    for (const c of s.children) if (!NOT_IN_OVERVIEW.has(c.kind)) out.push(c.title);
+  }
+  return out;
 }
 
 export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions): Promise<ConvertResult> {
@@ -106,9 +119,9 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   const texts = lines.map((ls) => ls.map(renderLine).join('\n'));
   const stats = docStats(texts);
   const sections = buildSections(entries, { pageCount: n, maxLeafPages: Math.max(1, opts.maxLeafPages), pageChars: texts.map((t) => t.length), headings });
-  const { title, card } = buildCard({ layouts, metaTitle, fallbackTitle: opts.fallbackTitle, topTitles: sections.map((s) => s.title) });
+  const { title, card, company } = buildCard({ layouts, metaTitle, fallbackTitle: opts.fallbackTitle, topTitles: overview(sections) });
   const headingLines = new Set(headings.map((h) => layouts[h.page - 1]!.lines[h.line]!));
-  const children = sections.map((s) => toNode(s, { texts, lines, stats, headingLines }));
+  const children = sections.map((s) => toNode(s, { texts, lines, stats, headingLines, company }));
   return {
     title,
     toc_source,

@@ -68,11 +68,13 @@ const STATEMENT_TITLES = [
   /^balance sheets?\b/,
   /^notes to (?:the )?(?:condensed )?(?:consolidated )?financial statements/,
   /^report of independent registered public accounting firm/,
-  /^(?:income|cash flow) statements?\b/,
+  /^(?:comprehensive )?(?:income|cash flows?|(?:stockholders|shareholders|shareowners)['’]? equity) statements?\b/,
 ];
 
 /** True when the title names a financial statement (balance sheet, income, cash flows, equity, notes). */
 export function isStatementTitle(title: string): boolean {
+  // a sentence that starts like a title ("Consolidated balance sheets were $73.1 billion…") is prose
+  if (/\$|\.$|\b(were|was|is|are|has|have|had|increased|decreased|include[sd]?)\b/i.test(title)) return false;
   const t = title.toLowerCase().replace(/[’`]/g, "'").replace(/^(?:\S+ )?(?:(?:condensed|consolidated|combined|unaudited|interim)\s+)+/, '');
   const u = t.replace(/\s*\((?:unaudited|continued|in millions[^)]*)\)\s*/g, ' ').trim();
   return STATEMENT_TITLES.some((re) => re.test(u));
@@ -93,7 +95,7 @@ export function numbering(text: string): Numbering | null {
     const m = p.re.exec(text);
     if (!m) continue;
     const rest = (m[2] ?? '').trim();
-    if (rest && !/^[\p{Lu}"“'‘(\d]/u.test(rest)) continue;
+    if (rest && !/^[\p{Lu}"“'‘([\d]/u.test(rest)) continue;
     return { kind: p.kind, level: p.level(m), number: m[1]!.toUpperCase(), rest };
   }
   return null;
@@ -153,7 +155,9 @@ function tidyTitle(text: string): string {
 
 /** Scores one line as a heading; null when it is not a candidate. */
 export function scoreLine(line: Line, body: BodyStyle, opts: { repeats: number; top: boolean }): Omit<Heading, 'page' | 'line' | 'top'> | null {
-  const text = line.text.trim();
+  // a statement title printed beside the company name ("Consolidated Balance Sheets | Corning Inc.") is the title
+  const captioned = line.cells.length >= 2 && !line.cells.some(isNumericCell) && isStatementTitle(line.cells[0]!);
+  const text = (captioned ? line.cells[0]! : line.text).trim();
   if (text.length < 2 || text.length > MAX_HEADING_CHARS || letters(text) < 2) return null;
   const words = text.split(' ').length;
   const numericCells = line.cells.filter(isNumericCell).length;
@@ -180,8 +184,8 @@ export function scoreLine(line: Line, body: BodyStyle, opts: { repeats: number; 
   if (opts.top) score += 0.05;
   if (endsSentence) score -= 0.3;
   if (opts.repeats >= REPEAT_PENALTY_PAGES && !statement) score -= 0.3;
-  if (!pattern && !statement && !emph && sizeRatio < 1.05) return null;
-  if (!pattern && (statement ? line.cells.length >= 2 : tableLike(line, text, words, sizeRatio))) return null;
+  if (!pattern && !statement && !emph && !caps && sizeRatio < 1.05) return null;
+  if (!pattern && (statement ? line.cells.length >= 2 && !captioned : tableLike(line, text, words, sizeRatio))) return null;
   if (score < MIN_CANDIDATE_SCORE) return null;
   // "Notes to the financial statements" holds the notes (level 3); other statements sit beside it
   const level = pattern ? pattern.level : statement ? (/^notes? to/i.test(text) ? 2 : 3) : sizeRatio >= 1.4 ? 1 : sizeRatio >= 1.15 ? 2 : sizeRatio >= 1.05 ? 3 : 4;

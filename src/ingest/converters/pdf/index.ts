@@ -7,8 +7,6 @@ import { basename, extname } from 'node:path';
 import type { Converter } from '../types.js';
 import { pdfWorkerPool } from './pool.js';
 
-export { pagesContent } from './convert.js';
-
 export const pdfConverter: Converter = {
   name: 'pdf',
   version: 2,

@@ -11,6 +11,8 @@ export const LINE_TOLERANCE_EM = 0.45;
 export const CELL_GAP_EM = 1.2;
 /** A gap wider than this many ems between two items is a word space. */
 export const SPACE_GAP_EM = 0.12;
+/** A one-letter lowercase item closer than this many ems to a word continues the word. */
+export const KERNED_TAIL_EM = 0.3;
 /** Two-column detection: the gutter is searched between these shares of the page width. */
 export const GUTTER_SEARCH: [number, number] = [0.3, 0.7];
 /** Two-column detection: lines of prose needed on each side of the gutter. */
@@ -100,7 +102,10 @@ function cellsOf(items: Item[]): Cell[] {
         cells.push(cur);
         cur = null;
       } else {
-        if (gap > SPACE_GAP_EM * it.size && !cur.text.endsWith(' ') && !it.str.startsWith(' ')) cur.text += ' ';
+        // a lone lowercase letter (not the word "a") right after a word is the word's tail split off
+        // by kerning or a stray space ("Incom" "e", "Shee t")
+        const tail = /^[b-z]$/.test(it.str) && /[A-Za-z]$/.test(cur.text) && gap < KERNED_TAIL_EM * it.size;
+        if (gap > SPACE_GAP_EM * it.size && !tail && !cur.text.endsWith(' ') && !it.str.startsWith(' ')) cur.text += ' ';
         cur.text += it.str;
         cur.x2 = Math.max(cur.x2, it.x2);
         continue;

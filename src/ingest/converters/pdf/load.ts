@@ -53,3 +53,24 @@ export async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
     throw new ConvertError(`The PDF could not be parsed: ${e.message}`, CORRUPT_HINT);
   }
 }
+
+let queue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Opens a document, runs `fn` on it and destroys it — one document at a time per thread. pdfjs 5.4
+ * keeps a single page mapper per thread (`PagesMapper.instance`) whose page count is set by the
+ * most recently loaded document, so two documents open at once in one thread reject each other's
+ * page requests ("Invalid page request."). Parallelism comes from worker threads (./pool.ts).
+ */
+export function withPdfDocument<T>(bytes: Uint8Array, fn: (doc: PdfDocument) => Promise<T>): Promise<T> {
+  const run = queue.then(async () => {
+    const doc = await openPdf(bytes);
+    try {
+      return await fn(doc);
+    } finally {
+      await doc.destroy();
+    }
+  });
+  queue = run.catch(() => undefined);
+  return run;
+}

@@ -19,14 +19,19 @@ export const TOC_MIN_LINES_PER_PAGE = 5;
 export const TOC_MIN_LINES_CONTINUED = 3;
 /** A usable TOC has at least this many entries with page numbers. */
 export const TOC_MIN_ENTRIES = 4;
-/** An entry's title found this many pages from its predicted page still counts. */
-export const TOC_REFINE_WINDOW = 2;
+/**
+ * An entry's title found this many pages from its predicted page still counts (unnumbered inserts
+ * such as maps or photo pages shift the offset within a document).
+ */
+export const TOC_REFINE_WINDOW = 6;
 /** Title keys: this many normalised characters are compared. */
 export const TITLE_KEY_CHARS = 40;
 /** A heading printed over two lines matches on its first line: at least this many characters… */
 export const MIN_PARTIAL_KEY = 10;
 /** …and this share of the entry's key. */
 export const MIN_PARTIAL_SHARE = 0.5;
+/** A line matching an entry's title may be this many (normalised) characters longer than the title. */
+export const TITLE_LINE_SLACK = 20;
 /** Plausible printed→physical offsets. */
 export const MAX_OFFSET = 80;
 /** Share of entries whose title must be found near its predicted page (unless page labels agree). */
@@ -146,31 +151,43 @@ export function printedToc(pages: PageLayout[], furniture: Furniture): PrintedTo
   if (mono.length < TOC_MIN_ENTRIES) return null;
 
   // where is each title printed? (entries are few, so a scan over all lines is cheap)
-  const lineKeys: Array<{ page: number; key: string }> = [];
+  const lineKeys: Array<{ page: number; key: string; len: number }> = [];
   for (const p of pages) {
     if (p.page <= lastToc) continue;
     p.lines.forEach((l) => {
-      if (l.text.length <= 200) lineKeys.push({ page: p.page, key: titleKey(l.text) });
+      if (l.text.length <= 200) {
+        const norm = normTitle(l.text);
+        lineKeys.push({ page: p.page, key: norm.slice(0, TITLE_KEY_CHARS), len: norm.length });
+      }
     });
   }
+  // a title is printed as a line of its own: the line is about as long as the title, not prose starting with it
   const hits = mono.map((e) => {
-    const k = titleKey(e.title);
+    const full = normTitle(e.title);
+    const k = full.slice(0, TITLE_KEY_CHARS);
     if (k.length < 5) return [];
     const pagesHit = new Set<number>();
-    for (const lk of lineKeys) if (lk.key.startsWith(k) || (lk.key.length >= MIN_PARTIAL_KEY && k.startsWith(lk.key) && lk.key.length >= k.length * MIN_PARTIAL_SHARE)) pagesHit.add(lk.page);
+    for (const lk of lineKeys) {
+      if (lk.len > full.length + TITLE_LINE_SLACK) continue;
+      if (lk.key.startsWith(k) || (lk.key.length >= MIN_PARTIAL_KEY && k.startsWith(lk.key) && lk.key.length >= k.length * MIN_PARTIAL_SHARE)) pagesHit.add(lk.page);
+    }
     return [...pagesHit];
   });
-  const votes = new Map<number, number>();
-  const vote = (off: number, w: number) => {
+  // Titles found where they are printed decide; printed page labels decide only when no title is found
+  // (footers can carry other numberings, e.g. a combined filing's running page count).
+  const titleVotes = new Map<number, number>();
+  const labelVotes = new Map<number, number>();
+  const vote = (votes: Map<number, number>, off: number, w: number) => {
     if (Math.abs(off) <= MAX_OFFSET) votes.set(off, (votes.get(off) ?? 0) + w);
   };
   furniture.labels.forEach((label, i) => {
-    if (label !== null && i + 1 > lastToc) vote(i + 1 - label, 1);
+    if (label !== null && i + 1 > lastToc) vote(labelVotes, i + 1 - label, 1);
   });
   mono.forEach((e, i) => {
     const h = hits[i]!;
-    for (const pg of h) vote(pg - e.printed!, 2 / h.length);
+    for (const pg of h) vote(titleVotes, pg - e.printed!, 1 / h.length);
   });
+  const votes = titleVotes.size > 0 ? titleVotes : labelVotes;
   if (votes.size === 0) return null;
   const [offset] = [...votes].sort((a, b) => b[1] - a[1] || Math.abs(a[0]) - Math.abs(b[0]) || a[0] - b[0])[0]!;
 
@@ -181,9 +198,8 @@ export function printedToc(pages: PageLayout[], furniture: Furniture): PrintedTo
     const predicted = e.printed! + offset;
     const near = hits[i]!.filter((pg) => Math.abs(pg - predicted) <= TOC_REFINE_WINDOW).sort((a, b) => Math.abs(a - predicted) - Math.abs(b - predicted) || a - b);
     if (near.length) verified++;
-    const page = Math.min(pages.length, Math.max(lastToc + 1, near[0] ?? predicted));
     const prev = entries[entries.length - 1];
-    if (prev && page < prev.page) return;
+    const page = Math.min(pages.length, Math.max(lastToc + 1, prev?.page ?? 1, near[0] ?? predicted));
     const n = numbering(e.title);
     entries.push({ title: e.title, level: levels[i]!, page, ...(n ? { kind: n.kind } : {}) });
   });

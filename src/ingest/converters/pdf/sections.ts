@@ -14,6 +14,8 @@ import { normTitle } from './printed-toc.js';
 export const MAX_LEAF_CHARS = 24_000;
 /** Sub-headings used to split long sections score at least this much. */
 export const SPLIT_MIN_SCORE = 0.45;
+/** Parts and items are the document's top structure: never sub-headings inside a section. */
+const TOP_LEVEL_KINDS = new Set(['part', 'item']);
 /** Titles of sections merged onto one page are joined with this. */
 export const MERGED_TITLE_SEPARATOR = '; ';
 
@@ -122,8 +124,11 @@ function subHeadings(s: Section, ctx: SectionContext, byPage: Map<number, Headin
   const out: OutlineEntry[] = [];
   let lastKey = normTitle(s.title);
   let notesLevel: number | null = null;
-  for (let p = s.start + 1; p <= s.end; p++) {
-    const hs = (byPage.get(p) ?? []).filter((h) => h.score >= SPLIT_MIN_SCORE);
+  // the section's own first page counts only for a financial statement printed under the section heading
+  for (let p = s.start; p <= s.end; p++) {
+    const hs = (byPage.get(p) ?? []).filter(
+      (h) => h.score >= SPLIT_MIN_SCORE && !TOP_LEVEL_KINDS.has(h.kind) && (p > s.start || (h.kind === 'statement' && h.top && !/^notes? to/i.test(h.title))),
+    );
     const pick = hs.find((h) => h.kind === 'statement') ?? hs.find((h) => h.kind !== 'style') ?? hs[0];
     if (!pick) continue;
     const key = normTitle(pick.title);
@@ -152,6 +157,11 @@ function split(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>):
   const first = children[0]!;
   if (first.start > s.start) children.unshift({ title: s.title, kind: 'intro', level: first.level, start: s.start, end: first.start - 1, children: [] });
   s.children = children;
+  fold(s);
+  if (!s.children.length) {
+    if (tooLong(s, ctx)) s.children = windows(s, ctx);
+    return;
+  }
   for (const c of children) {
     if (c.children.length) split(c, ctx, byPage);
     else if (tooLong(c, ctx)) {

@@ -86,12 +86,21 @@ const STATEMENT_GLOSS: Array<[RegExp, string]> = [
   [/equity|deficit/i, "Statement of shareholders' equity: share capital, retained earnings, dividends declared, share repurchases."],
 ];
 
-/** The gloss of a financial statement node, when `title` names one and its text is mostly table. */
-export function statementGloss(title: string, lines: Line[], isStatement: (t: string) => boolean): string {
+const UNIT = /\((?:dollars |amounts |\$ )?(?:in )?(millions|thousands|billions)\b/i;
+
+/**
+ * The gloss of a financial statement node, when `title` names one and its text is mostly table:
+ * whose statement it is, what it is called and holds, and the unit its amounts are in.
+ */
+export function statementGloss(title: string, lines: Line[], isStatement: (t: string) => boolean, company = ''): string {
   if (!isStatement(title) || /notes? to|report of/i.test(title) || lines.length === 0) return '';
   const rows = lines.filter(isTableRow).length;
   if (rows / lines.length < STATEMENT_TABLE_SHARE) return '';
-  return STATEMENT_GLOSS.find(([re]) => re.test(title))?.[1] ?? '';
+  const gloss = STATEMENT_GLOSS.find(([re]) => re.test(title))?.[1];
+  if (!gloss) return '';
+  const unitLine = lines.slice(0, 12).find((l) => UNIT.test(l.text));
+  const unit = unitLine ? ` Amounts in ${UNIT.exec(unitLine.text)![1]!.toLowerCase()}.` : '';
+  return `${company ? `${company} — ` : ''}${gloss}${unit}`;
 }
 
 /** An extractive summary of a node from its body lines; `lead` (e.g. a statement gloss) goes first. */

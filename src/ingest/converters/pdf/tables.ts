@@ -9,6 +9,7 @@ import type { Line } from './layout-types.js';
 export const CELL_SEPARATOR = ' | ';
 
 const CURRENCY = /^[$€£¥]$/;
+const TRAILING_CURRENCY = /^(.*?\S)\s*([$€£¥])$/;
 const CLOSING = /^(\)|%|\)%|%\))$/;
 const NUMERIC = /^[(\-–—$€£¥]*\s*\d[\d,.]*\s*[)%]*$|^[-–—]+$/;
 
@@ -21,7 +22,16 @@ export function isNumericCell(cell: string): boolean {
 export function tidyCells(cells: string[]): string[] {
   const out: string[] = [];
   let pending = '';
-  for (const c of cells) {
+  // "interests $ | 2,210.8 $ | 1,786.2": a currency sign printed right after a cell belongs to the next amount
+  const moved = [...cells];
+  for (let i = 0; i + 1 < moved.length; i++) {
+    const trailing = TRAILING_CURRENCY.exec(moved[i]!);
+    if (trailing && /^[\d(]/.test(moved[i + 1]!)) {
+      moved[i] = trailing[1]!;
+      moved[i + 1] = `${trailing[2]}${moved[i + 1]}`;
+    }
+  }
+  for (const c of moved) {
     if (CURRENCY.test(c)) {
       pending += c;
       continue;

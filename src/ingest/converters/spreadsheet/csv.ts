@@ -6,7 +6,7 @@ import { ConvertError } from '../types.js';
 import { SheetBuilder, type RawCell } from './schema.js';
 import { schemaResult } from './result.js';
 
-/** Bytes fed to the parser at a time. */
+/** Characters fed to the parser at a time. */
 export const CSV_CHUNK_BYTES = 1 << 16;
 /** Leading characters inspected to pick the delimiter of a .csv file. */
 export const DELIMITER_SNIFF_CHARS = 8192;
@@ -38,17 +38,33 @@ export function sniffDelimiter(head: string): string {
   return best;
 }
 
+/**
+ * Decode CSV bytes: UTF-8 (BOM optional), UTF-16 with a BOM (Excel's "Unicode Text" export), and
+ * Windows-1252 when the bytes are not valid UTF-8 (Excel's default "CSV" export on Windows).
+ */
+export function decodeCsv(bytes: Uint8Array): { text: string; encoding: string } {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le' };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be' };
+  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(start)), encoding: 'utf-8' };
+  } catch {
+    return { text: new TextDecoder('windows-1252').decode(bytes), encoding: 'windows-1252' };
+  }
+}
+
 export const csvConverter: Converter = {
   name: 'csv',
   version: 1,
   async convert({ bytes, card }) {
     if (bytes.length === 0) throw new ConvertError('The file is empty.', 'Add rows or remove the file from the inbox.');
     const { parse } = await import('csv-parse');
-    const head = Buffer.from(bytes.subarray(0, DELIMITER_SNIFF_CHARS)).toString('utf8');
-    const delimiter = card.type === 'tsv' ? '\t' : sniffDelimiter(head);
-    const parser = parse({ delimiter, bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: false });
+    const { text, encoding } = decodeCsv(bytes);
+    if (text.includes('\u0000')) throw new ConvertError('The file contains binary data, not delimited text.', 'Check that it really is a CSV/TSV file (an .xlsx renamed to .csv must keep its .xlsx name).');
+    const delimiter = card.type === 'tsv' ? '\t' : sniffDelimiter(text.slice(0, DELIMITER_SNIFF_CHARS));
+    const parser = parse({ delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: false });
     const chunks = function* () {
-      for (let i = 0; i < bytes.length; i += CSV_CHUNK_BYTES) yield Buffer.from(bytes.subarray(i, i + CSV_CHUNK_BYTES));
+      for (let i = 0; i < text.length; i += CSV_CHUNK_BYTES) yield text.slice(i, i + CSV_CHUNK_BYTES);
     };
     Readable.from(chunks()).pipe(parser);
     const title = basename(card.filename, extname(card.filename));
@@ -66,7 +82,7 @@ export const csvConverter: Converter = {
     const sheet = builder.finish();
     if (sheet.columns.length === 0) throw new ConvertError('The file has no values (only empty rows).', 'Add rows or remove the file from the inbox.');
     const result = schemaResult(card.id, title, [sheet], 'table');
-    result.meta = { ...result.meta, delimiter: delimiter === '\t' ? 'tab' : delimiter };
+    result.meta = { ...result.meta, delimiter: delimiter === '\t' ? 'tab' : delimiter, encoding };
     return result;
   },
 };

@@ -401,7 +401,7 @@ export function columnMeta(c: ColumnStats): Record<string, unknown> {
 
 /** File-name-safe slug for a sheet name (stable, lowercase). */
 export function sheetSlug(name: string, taken: Set<string>): string {
-  const base = name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'sheet';
+  const base = name.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'sheet';
   let slug = base;
   for (let i = 2; taken.has(slug); i++) slug = `${base}-${i}`;
   taken.add(slug);

@@ -1,8 +1,9 @@
 /**
- * Merged ranges per sheet name, read from the package without building a workbook model: the
- * workbook part and its rels are small; each sheet part is streamed and scanned for `<mergeCell>`.
+ * The sheets of an .xlsx package in workbook order, with their parts and merged ranges, read without
+ * building a workbook model: the workbook part and its rels are small; each sheet part is streamed
+ * and scanned for `<mergeCell>` (the streaming row reader does not report merges).
  */
-import { openZip, readEntry } from '../zip-reader.js';
+import { readEntry, type OpenZip } from '../zip-reader.js';
 
 /** Largest workbook.xml / rels part read whole. */
 export const MAX_WORKBOOK_PART_BYTES = 16 << 20;
@@ -33,43 +34,46 @@ function decodeXml(s: string): string {
   return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
 }
 
-export async function readMergedRanges(bytes: Uint8Array): Promise<Map<string, MergeRange[]>> {
-  const zip = await openZip(bytes);
-  try {
-    const names = new Set(zip.entries.map((e) => e.name));
-    if (!names.has('xl/workbook.xml')) throw new Error('xl/workbook.xml is missing');
-    const wb = (await readEntry(zip, 'xl/workbook.xml', MAX_WORKBOOK_PART_BYTES)).toString('utf8');
-    const rels = names.has('xl/_rels/workbook.xml.rels') ? (await readEntry(zip, 'xl/_rels/workbook.xml.rels', MAX_WORKBOOK_PART_BYTES)).toString('utf8') : '';
-    const targetById = new Map<string, string>();
-    for (const m of rels.matchAll(/<Relationship\b[^>]*>/g)) {
-      const id = /\bId="([^"]+)"/.exec(m[0])?.[1];
-      const target = /\bTarget="([^"]+)"/.exec(m[0])?.[1];
-      if (id && target) targetById.set(id, target.replace(/^\/?xl\//, '').replace(/^\//, ''));
-    }
-    const out = new Map<string, MergeRange[]>();
-    for (const m of wb.matchAll(/<sheet\b[^>]*>/g)) {
-      const name = decodeXml(/\bname="([^"]*)"/.exec(m[0])?.[1] ?? '');
-      const rid = /\br:id="([^"]+)"/.exec(m[0])?.[1] ?? /\bid="([^"]+)"/.exec(m[0])?.[1];
-      const target = rid ? targetById.get(rid) : undefined;
-      const part = target ? `xl/${target}` : undefined;
-      if (!part || !names.has(part)) continue;
-      const ranges: MergeRange[] = [];
-      const s = await zip.stream(part);
-      let carry = '';
-      for await (const chunk of s as AsyncIterable<Buffer>) {
-        const text = carry + chunk.toString('latin1');
-        let lastEnd = 0;
-        for (const mc of text.matchAll(/<mergeCell\b[^>]*\bref="([^"]+)"[^>]*\/?>/g)) {
-          const r = parseRange(mc[1]!);
-          if (r) ranges.push(r);
-          lastEnd = mc.index! + mc[0].length;
-        }
-        carry = text.slice(Math.max(lastEnd, text.length - CARRY_CHARS));
-      }
-      if (ranges.length) out.set(name, ranges);
-    }
-    return out;
-  } finally {
-    zip.close();
+export interface SheetPart {
+  name: string;
+  /** zip entry of the sheet, e.g. xl/worksheets/sheet1.xml */
+  part: string;
+  merges: MergeRange[];
+}
+
+/** The workbook's sheets in workbook order, with their part names and merged ranges. */
+export async function readSheetParts(zip: OpenZip): Promise<SheetPart[]> {
+  const names = new Set(zip.entries.map((e) => e.name));
+  if (!names.has('xl/workbook.xml')) throw new Error('xl/workbook.xml is missing');
+  const wb = (await readEntry(zip, 'xl/workbook.xml', MAX_WORKBOOK_PART_BYTES)).toString('utf8');
+  const rels = names.has('xl/_rels/workbook.xml.rels') ? (await readEntry(zip, 'xl/_rels/workbook.xml.rels', MAX_WORKBOOK_PART_BYTES)).toString('utf8') : '';
+  const targetById = new Map<string, string>();
+  for (const m of rels.matchAll(/<Relationship\b[^>]*>/g)) {
+    const id = /\bId="([^"]+)"/.exec(m[0])?.[1];
+    const target = /\bTarget="([^"]+)"/.exec(m[0])?.[1];
+    if (id && target) targetById.set(id, target.replace(/^\/?xl\//, '').replace(/^\//, ''));
   }
+  const out: SheetPart[] = [];
+  for (const m of wb.matchAll(/<sheet\b[^>]*>/g)) {
+    const name = decodeXml(/\bname="([^"]*)"/.exec(m[0])?.[1] ?? '');
+    const rid = /\br:id="([^"]+)"/.exec(m[0])?.[1] ?? /\bid="([^"]+)"/.exec(m[0])?.[1];
+    const target = rid ? targetById.get(rid) : undefined;
+    const part = target ? `xl/${target}` : undefined;
+    if (!part || !names.has(part)) continue;
+    const merges: MergeRange[] = [];
+    const s = await zip.stream(part);
+    let carry = '';
+    for await (const chunk of s as AsyncIterable<Buffer>) {
+      const text = carry + chunk.toString('latin1');
+      let lastEnd = 0;
+      for (const mc of text.matchAll(/<mergeCell\b[^>]*\bref="([^"]+)"[^>]*\/?>/g)) {
+        const r = parseRange(mc[1]!);
+        if (r) merges.push(r);
+        lastEnd = mc.index! + mc[0].length;
+      }
+      carry = text.slice(Math.max(lastEnd, text.length - CARRY_CHARS));
+    }
+    out.push({ name, part, merges });
+  }
+  return out;
 }

@@ -1,16 +1,17 @@
 /**
- * Excel (.xlsx/.xlsm) via exceljs's streaming WorkbookReader: rows are read one at a time, so a
- * 100k-row workbook converts in bounded memory. Formulas give their cached results; merged ranges
- * (which the streaming reader does not report) are read from the sheet XML in a cheap streaming
- * pre-pass and their top-left value is spread over the range.
+ * Excel (.xlsx/.xlsm) via exceljs's streaming parsers: rows are read one at a time, so a 100k-row
+ * workbook converts in bounded memory. Formulas give their cached results; merged ranges (which the
+ * streaming reader does not report) are read from the sheet XML in a cheap streaming pre-pass and
+ * their top-left value is spread over the range.
  */
 import { Readable } from 'node:stream';
 import { basename, extname } from 'node:path';
 import type { Converter } from '../types.js';
 import { ConvertError } from '../types.js';
-import { SheetBuilder, type RawCell, type CellValue } from './schema.js';
+import { SheetBuilder, type RawCell, type CellValue, type SheetSchema } from './schema.js';
 import { schemaResult } from './result.js';
-import { readMergedRanges, type MergeRange } from './xlsx-merges.js';
+import { readSheetParts, type MergeRange, type SheetPart } from './xlsx-merges.js';
+import { openZip, type OpenZip } from '../zip-reader.js';
 
 /** Sheets beyond this many are listed but not converted (the warning names them). */
 export const MAX_SHEETS = 200;
@@ -87,50 +88,82 @@ function applyMerges(rowNo: number, cells: RawCell[], merges: MergeRange[], anch
   }
 }
 
-export const xlsxConverter: Converter = {
-  name: 'xlsx',
-  version: 1,
-  async convert({ bytes, card }) {
-    const merges = await readMergedRanges(bytes).catch((err: unknown) => {
-      throw new ConvertError(`The workbook is not a readable .xlsx package: ${err instanceof Error ? err.message : String(err)}`, 'Open it in Excel or LibreOffice and save it again as .xlsx.');
-    });
+/** Options for exceljs's streaming parsers: cached shared strings and styles (for date/currency formats). */
+const READER_OPTIONS = { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', entries: 'ignore' } as const;
+
+/** The parts of exceljs's WorkbookReader used here (its per-part parsers, driven over yauzl streams). */
+interface ExcelPartsReader {
+  _parseRels(entry: Readable): Promise<void>;
+  _parseWorkbook(entry: Readable): Promise<void>;
+  _parseSharedStrings(entry: Readable): AsyncGenerator<unknown>;
+  _parseStyles(entry: Readable): Promise<void>;
+  _parseWorksheet(iterator: AsyncIterable<unknown>, sheetNo: string): Generator<{ eventType: string; value: AsyncIterable<unknown> & { name: string } }>;
+}
+
+type RowLike = { number: number; eachCell: (opts: { includeEmpty: boolean }, fn: (cell: CellLike, col: number) => void) => void };
+
+/**
+ * Read the workbook part by part. exceljs's own WorkbookReader walks the zip with unzipper, which
+ * buffers sheets that precede the shared strings (LibreOffice writes them in that order) to temp
+ * files and under load can end the entry walk early, losing sheets; yauzl reads the central
+ * directory, so the parts are taken in the order they are needed and each sheet is streamed.
+ */
+async function readSheets(bytes: Uint8Array, warnings: string[]): Promise<SheetSchema[]> {
+  let zip: OpenZip;
+  let parts: SheetPart[];
+  try {
+    zip = await openZip(bytes);
+    parts = await readSheetParts(zip);
+  } catch (err) {
+    throw new ConvertError(`The workbook is not a readable .xlsx package: ${err instanceof Error ? err.message : String(err)}`, 'Open it in Excel or LibreOffice and save it again as .xlsx.');
+  }
+  try {
     const ExcelJS = (await import('exceljs')).default;
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes)]), {
-      worksheets: 'emit',
-      sharedStrings: 'cache',
-      hyperlinks: 'ignore',
-      styles: 'cache',
-      entries: 'ignore',
-    });
-    const sheets = [];
-    const warnings: string[] = [];
-    try {
-      for await (const ws of reader as AsyncIterable<unknown>) {
-        const sheet = ws as AsyncIterable<unknown> & { name: string; state?: string };
-        if (sheets.length >= MAX_SHEETS) {
-          warnings.push(`sheet "${sheet.name}" not converted: more than ${MAX_SHEETS} sheets`);
-          for await (const _ of sheet) void _;
-          continue;
-        }
-        const sheetMerges = merges.get(sheet.name) ?? [];
-        const builder = new SheetBuilder(sheet.name, sheetMerges.map((m) => m.ref));
-        const anchors = new Map<MergeRange, RawCell>();
-        for await (const r of sheet) {
-          const row = r as { number: number; eachCell: (opts: { includeEmpty: boolean }, fn: (cell: CellLike, col: number) => void) => void };
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([]), READER_OPTIONS as never) as unknown as ExcelPartsReader;
+    const has = new Set(zip.entries.map((e) => e.name));
+    if (has.has('xl/_rels/workbook.xml.rels')) await reader._parseRels(await zip.stream('xl/_rels/workbook.xml.rels'));
+    await reader._parseWorkbook(await zip.stream('xl/workbook.xml'));
+    if (has.has('xl/sharedStrings.xml')) for await (const _ of reader._parseSharedStrings(await zip.stream('xl/sharedStrings.xml'))) void _;
+    if (has.has('xl/styles.xml')) await reader._parseStyles(await zip.stream('xl/styles.xml'));
+    const sheets: SheetSchema[] = [];
+    for (const part of parts) {
+      if (sheets.length >= MAX_SHEETS) {
+        warnings.push(`sheet "${part.name}" not converted: more than ${MAX_SHEETS} sheets`);
+        continue;
+      }
+      const sheetNo = /sheet(\d+)\.xml$/.exec(part.part)?.[1] ?? String(sheets.length + 1);
+      const builder = new SheetBuilder(part.name, part.merges.map((m) => m.ref));
+      const anchors = new Map<MergeRange, RawCell>();
+      for (const ev of reader._parseWorksheet((await zip.stream(part.part)) as AsyncIterable<unknown>, sheetNo)) {
+        if (ev.eventType !== 'worksheet') continue;
+        for await (const r of ev.value) {
+          const row = r as RowLike;
           const cells: RawCell[] = [];
           row.eachCell({ includeEmpty: false }, (cell, col) => {
             cells[col - 1] = toRawCell(cell);
           });
           for (let i = 0; i < cells.length; i++) if (!cells[i]) cells[i] = { value: null };
-          if (sheetMerges.length) applyMerges(row.number, cells, sheetMerges, anchors);
+          if (part.merges.length) applyMerges(row.number, cells, part.merges, anchors);
           builder.addRow(row.number, cells);
         }
-        sheets.push(builder.finish());
       }
-    } catch (err) {
-      if (err instanceof ConvertError) throw err;
-      throw new ConvertError(`The workbook could not be read: ${err instanceof Error ? err.message : String(err)}`, 'Open it in Excel or LibreOffice and save it again as .xlsx (password-protected workbooks must be saved without the password).');
+      sheets.push(builder.finish());
     }
+    return sheets;
+  } catch (err) {
+    if (err instanceof ConvertError) throw err;
+    throw new ConvertError(`The workbook could not be read: ${err instanceof Error ? err.message : String(err)}`, 'Open it in Excel or LibreOffice and save it again as .xlsx (password-protected workbooks must be saved without the password).');
+  } finally {
+    zip.close();
+  }
+}
+
+export const xlsxConverter: Converter = {
+  name: 'xlsx',
+  version: 1,
+  async convert({ bytes, card }) {
+    const warnings: string[] = [];
+    const sheets = await readSheets(bytes, warnings);
     if (sheets.length === 0) throw new ConvertError('The workbook has no worksheets.', 'Check that the file is an Excel workbook with at least one sheet.');
     const title = basename(card.filename, extname(card.filename));
     const result = schemaResult(card.id, title, sheets, 'workbook');

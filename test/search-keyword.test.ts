@@ -1,0 +1,141 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { searchStore } from '../src/search/search.js';
+import { rankNodes } from '../src/search/nodes.js';
+import { applyFilters } from '../src/search/filters.js';
+import { queryTermGroups, tokenize } from '../src/search/tokenize.js';
+import { readCatalog } from '../src/store/catalog.js';
+import { KEYWORD_SOURCES_FILE } from '../src/search/keyword-format.js';
+import type { CatalogEntry } from '../src/store/schemas.js';
+import { searchStoreFixture } from './helpers/search-store.js';
+import { cleanup } from './helpers/temp-store.js';
+import { mhub } from './helpers/cli.js';
+
+describe('tokenizer', () => {
+  it('keeps the exact tokens users type and their parts', () => {
+    const t = tokenize('FY2018 capex for 3M (10-K), ticker ACME, part ACME-7, 2023Q4, 1,577.5 million');
+    for (const want of ['fy2018', '2018', 'capex', '3m', '10k', 'acme', 'acme7', '2023q4', 'q4', '2023', '577.5', 'million']) expect(t).toContain(want);
+    expect(t).not.toContain('for');
+    expect(queryTermGroups('FY2018 revenue')).toEqual([['fy2018', '2018'], ['revenue']]);
+  });
+});
+
+describe('keyword-only search (no embedding model)', () => {
+  let root: string;
+  beforeAll(async () => {
+    ({ root } = await searchStoreFixture('none'));
+  });
+  afterAll(() => cleanup(root));
+
+  it('builds the keyword index at ingest and no vector files', () => {
+    expect(existsSync(join(root, KEYWORD_SOURCES_FILE))).toBe(true);
+    expect(existsSync(join(root, 'vector_store', 'index.faiss'))).toBe(false);
+  });
+
+  it('finds the right source first, with its best nodes, and says vectors are missing', async () => {
+    const r = await searchStore(root, 'What was the FY2018 capital expenditure of Acme?', { explain: true });
+    expect(r.mode).toBe('keyword');
+    expect(r.results[0]!.file).toBe('inbox/finance/acme-annual-fy2018.md');
+    expect(r.results[0]!.verdict).toBe('strong');
+    expect(r.results[0]!.relevance).toBeGreaterThan(0.6);
+    expect(r.results[0]!.nodes[0]!.title).toBe('Capital expenditure');
+    expect(r.results[0]!.nodes[0]!.line_range).toBeDefined();
+    expect(r.results[0]!.explain!['keyword_score']).toBeGreaterThan(0);
+    expect(r.warnings.join(' ')).toMatch(/keyword-only.*no vector index/);
+  });
+
+  it('matches years inside FY tokens and exact codes', async () => {
+    expect((await searchStore(root, 'results 2018')).results[0]!.file).toContain('acme');
+    expect((await searchStore(root, 'ACME-7')).results[0]!.file).toContain('acme');
+    expect((await searchStore(root, 'cargo workspaces')).results[0]!.file).toContain('rust');
+  });
+
+  it('answers "nothing matches" on an off-topic query instead of noise', async () => {
+    const r = await searchStore(root, 'chocolate cake baking temperature');
+    expect(r.verdict).toBe('none');
+    expect(r.results).toEqual([]);
+    expect(r.warnings.join(' ')).toMatch(/nothing matches/);
+  });
+
+  it('warns when all hits come from one source', async () => {
+    const r = await searchStore(root, 'pruning crossing branches orchard', { k: 3 });
+    expect(r.results.map((h) => h.file)).toEqual(['inbox/garden/orchard-2021.md']);
+    expect(r.warnings.join(' ')).toMatch(/one source/);
+  });
+
+  it('warns when the inbox changed since the last ingest (stale index)', async () => {
+    const { writeFileSync, rmSync } = await import('node:fs');
+    const extra = join(root, 'inbox', 'new-note.md');
+    writeFileSync(extra, '# New note\n\nnot yet ingested\n');
+    try {
+      const r = await searchStore(root, 'orchard');
+      expect(r.warnings.join(' ')).toMatch(/stale: 1 inbox file/);
+    } finally {
+      rmSync(extra);
+    }
+  });
+
+  it('applies filters before ranking', async () => {
+    const r = await searchStore(root, 'FY2018 capital expenditure Acme', { filters: { pathGlob: 'inbox/garden/**' } });
+    expect(r.results.every((h) => h.file.startsWith('inbox/garden/'))).toBe(true);
+    const all = await searchStore(root, 'guide', { filters: { types: ['markdown'] }, includeNone: true, k: 10 });
+    expect(all.results.length).toBeGreaterThan(0);
+    const none = await searchStore(root, 'guide', { filters: { types: ['pdf'] } });
+    expect(none.results).toEqual([]);
+  });
+
+  it('rankNodes suggests specific nodes of one source', async () => {
+    const id = readCatalog(root).sources.find((e) => e.filename === 'rust-build-guide.md')!.id;
+    const nodes = await rankNodes(root, id, 'release profile lto', { k: 2 });
+    expect(nodes[0]!.title).toBe('Release profiles');
+    expect(nodes.length).toBeLessThanOrEqual(2);
+  });
+
+  it('mhub search prints results, --json and --explain, exit 0', () => {
+    const r = mhub(['--store', root, 'search', 'orchard', 'watering', '--json', '--explain', '-k', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j.results[0].file).toBe('inbox/garden/orchard-2021.md');
+    expect(j.results[0].explain.keyword_rank).toBe(1);
+    const t = mhub(['--store', root, 'search', 'orchard']);
+    expect(t.code).toBe(0);
+    expect(t.stdout).toMatch(/Orchard notes 2021/);
+    expect(t.stderr).toMatch(/warning: keyword-only/);
+    const bad = mhub(['--store', root, 'search', 'x', '--since', 'last week']);
+    expect(bad.code).toBe(2);
+  });
+});
+
+describe('applyFilters', () => {
+  const base = (over: Partial<CatalogEntry>): CatalogEntry => ({
+    id: 'src_00000000', filename: 'a.pdf', original_path: 'inbox/a.pdf', type: 'pdf', size_kb: 1, sha256: '0'.repeat(64),
+    status: 'indexed', error: null, strategy: null, title: 'A', summary: '', doc_type: '10-K', period: '', date: '',
+    key_topics: [], sections_overview: [], tags: [], tree_path: null, converted_path: null, node_count: 0, converter: null,
+    indexed_from_sha256: null, indexed_at: '2026-01-02T00:00:00.000Z', ...over,
+  });
+  const entries = [
+    base({ id: 'src_00000001', original_path: 'inbox/fin/acme-2018.pdf', tags: ['finance', 'annual'], period: 'fiscal year 2018', date: '2018-12-31', meta: { company: 'Acme' } }),
+    base({ id: 'src_00000002', original_path: 'inbox/fin/acme-2021.pdf', tags: ['finance'], date: '2021-06-30', indexed_at: '2026-03-01T00:00:00.000Z' }),
+    base({ id: 'src_00000003', original_path: 'inbox/notes/todo.md', type: 'markdown', doc_type: '', tags: ['notes'], period: 'FY2019-FY2020' }),
+    base({ id: 'src_00000004', original_path: 'inbox/broken.pdf', status: 'failed' }),
+  ];
+  const ids = (f: Parameters<typeof applyFilters>[1]) => applyFilters(entries, f).map((e) => e.id.slice(-1));
+
+  it('type, tags any/all, dates, indexed dates, path glob, meta', () => {
+    expect(ids({})).toEqual(['1', '2', '3']);
+    expect(ids({ types: ['markdown'] })).toEqual(['3']);
+    expect(ids({ types: ['10-K'] })).toEqual(['1', '2']);
+    expect(ids({ tagsAny: ['notes', 'annual'] })).toEqual(['1', '3']);
+    expect(ids({ tagsAll: ['finance', 'annual'] })).toEqual(['1']);
+    expect(ids({ since: '2019' })).toEqual(['2', '3']);
+    expect(ids({ until: '2019-06' })).toEqual(['1', '3']);
+    expect(ids({ since: '2020', until: '2020' })).toEqual(['3']);
+    expect(ids({ indexedSince: '2026-02' })).toEqual(['2']);
+    expect(ids({ indexedUntil: '2026-01-31' })).toEqual(['1', '3']);
+    expect(ids({ pathGlob: 'inbox/fin/**' })).toEqual(['1', '2']);
+    expect(ids({ pathGlob: '*.md' })).toEqual(['3']);
+    expect(ids({ meta: { company: 'acme' } })).toEqual(['1']);
+    expect(ids({ meta: { doc_type: '10-K' } })).toEqual(['1', '2']);
+  });
+});

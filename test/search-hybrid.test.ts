@@ -10,6 +10,7 @@ import { readCatalog } from '../src/store/catalog.js';
 import { readCardMetadata, readNodeMetadata } from '../src/vector/metadata.js';
 import { searchStoreFixture, TINY_MODEL, TINY_MODELS_DIR } from './helpers/search-store.js';
 import { cleanup } from './helpers/temp-store.js';
+import { mhub } from './helpers/cli.js';
 
 const PY = '/usr/bin/python3';
 const pyFaiss = spawnSync(PY, ['-c', 'import faiss'], { encoding: 'utf8' }).status === 0;
@@ -121,6 +122,25 @@ describe('hybrid search with a real (tiny) transformers.js model and FAISS files
     const semantic = await rankNodes(root, id, 'tomato plant garden', { k: 3 });
     expect(semantic.length).toBeGreaterThan(0);
     expect((await rankNodes(root, id, 'tomato plant garden', { k: 3, vectors: false })).length).toBe(0);
+  });
+
+  it('degrades to keyword-only (exit 0) when the model that made the vectors is missing here', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'mhub-store-'));
+    try {
+      cpSync(root, copy, { recursive: true });
+      const conf = JSON.parse(readFileSync(join(copy, 'config.json'), 'utf8'));
+      conf.embedding.models_dir = join(copy, 'no-models-here');
+      writeFileSync(join(copy, 'config.json'), JSON.stringify(conf, null, 2) + '\n');
+      const r = await searchStore(copy, 'orchard pruning', { k: 2 });
+      expect(r.mode).toBe('keyword');
+      expect(r.results[0]!.file).toBe('inbox/garden/orchard-2021.md');
+      expect(r.warnings.join(' ')).toMatch(/keyword-only results: the store's vectors were made with minilm:tiny\/embed, which is not available here/);
+      const cli = mhub(['--store', copy, 'search', 'orchard pruning', '--json']);
+      expect(cli.code, cli.stderr).toBe(0);
+      expect(JSON.parse(cli.stdout).mode).toBe('keyword');
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 
   it.skipIf(!pyFaiss)("the store's FAISS files load in Python's faiss", () => {

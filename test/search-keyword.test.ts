@@ -104,6 +104,12 @@ describe('keyword-only search (no embedding model)', () => {
     expect(t.stderr).toMatch(/warning: keyword-only/);
     const bad = mhub(['--store', root, 'search', 'x', '--since', 'last week']);
     expect(bad.code).toBe(2);
+    expect(mhub(['--store', root, 'search', 'x', '--meta', 'nokeyvalue']).code).toBe(2);
+    const filtered = mhub(['--store', root, 'search', 'capital expenditure', '--path', 'inbox/code/**', '--type', 'markdown', '--json']);
+    expect(filtered.code, filtered.stderr).toBe(0);
+    expect(JSON.parse(filtered.stdout).results.every((h: { file: string }) => h.file.startsWith('inbox/code/'))).toBe(true);
+    const meta = mhub(['--store', root, 'search', 'orchard', '--meta', 'type=pdf', '--json']);
+    expect(JSON.parse(meta.stdout).results).toEqual([]);
   });
 });
 

@@ -64,13 +64,37 @@ function removeVectorFiles(root: string): void {
   for (const f of [CARD_INDEX_FILE, CARD_METADATA_FILE, NODE_INDEX_FILE, NODE_METADATA_FILE]) rmSync(join(root, f), { force: true });
 }
 
-function collect(ctx: IndexBuildContext): { cards: Item[]; nodes: Item[] } {
+/** Previous node rows per source: [node id, text sha][] */
+type ReusableRows = Map<string, [string, string][]>;
+
+function rowsBySource(meta: NodeMetadata | null): ReusableRows | null {
+  if (!meta) return null;
+  const out: ReusableRows = new Map();
+  for (const [sid, nid, sha] of meta.rows) {
+    let a = out.get(sid);
+    if (!a) out.set(sid, (a = []));
+    a.push([nid, sha]);
+  }
+  return out;
+}
+
+/**
+ * Texts to embed, in row order. Sources unchanged in this run keep their previous node rows
+ * (`reuse`, only given when their vectors are readable and made by the current model), so an
+ * ingest that changed nothing reads no converted text at all.
+ */
+function collect(ctx: IndexBuildContext, reuse: ReusableRows | null): { cards: Item[]; nodes: Item[] } {
   const indexed = ctx.entries.filter((e) => e.status === 'indexed').sort((a, b) => compareStrings(a.id, b.id));
   const cards: Item[] = [];
   const nodes: Item[] = [];
   for (const e of indexed) {
     const ct = cardText(e);
     cards.push({ key: e.id, text: ct, sha: textSha(ct) });
+    const prev = ctx.changed.has(e.id) ? undefined : reuse?.get(e.id);
+    if (prev) {
+      for (const [nid, sha] of prev) nodes.push({ key: `${e.id}\u0000${nid}`, text: '', sha });
+      continue;
+    }
     const tree = ctx.loadTree(e.id);
     if (!tree) continue;
     for (const n of nodeTexts(ctx.root, tree)) {
@@ -85,11 +109,11 @@ export function vectorIndexBuilder(): IndexBuilder {
   return {
     name: 'vectors',
     async build(ctx) {
-      const { cards, nodes } = collect(ctx);
       const prevCards = readCardMetadata(ctx.root);
       const prevNodes = readNodeMetadata(ctx.root);
       const { embedder, reason } = await resolveEmbedder(ctx.root, ctx.config);
       if (!embedder) {
+        const { cards, nodes } = collect(ctx, rowsBySource(prevNodes));
         const unchanged = prevCards && prevCards.rows.map((r) => r.text_sha).join() === cards.map((c) => c.sha).join()
           && prevNodes && prevNodes.rows.map((r) => r[2]).join() === nodes.map((n) => n.sha).join();
         if (!unchanged) removeVectorFiles(ctx.root);
@@ -97,8 +121,10 @@ export function vectorIndexBuilder(): IndexBuilder {
       }
       ctx.log(reason);
       const id = embedder.identity;
+      const prevNodeVectors = previousVectors(ctx.root, NODE_INDEX_FILE, prevNodes?.model, prevNodes?.rows.map((r) => r[2]), id);
+      const { cards, nodes } = collect(ctx, prevNodeVectors.size > 0 ? rowsBySource(prevNodes) : null);
       const c = await embedAll(cards, previousVectors(ctx.root, CARD_INDEX_FILE, prevCards?.model, prevCards?.rows.map((r) => r.text_sha), id), embedder);
-      const n = await embedAll(nodes, previousVectors(ctx.root, NODE_INDEX_FILE, prevNodes?.model, prevNodes?.rows.map((r) => r[2]), id), embedder);
+      const n = await embedAll(nodes, prevNodeVectors, embedder);
       const cw = await writeFlatIndex(join(ctx.root, CARD_INDEX_FILE), { dims: id.dims, count: cards.length, data: c.data });
       await writeFlatIndex(join(ctx.root, NODE_INDEX_FILE), { dims: id.dims, count: nodes.length, data: n.data });
       const cardMeta: CardMetadata = {

@@ -16,7 +16,6 @@ export const SAMPLE_MAX_PAGES = 3;
 /** TOC entries shown. */
 export const SAMPLE_TOC_ITEMS = 60;
 
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 
 function header(s: Sample, extra: string[] = []): string {
   const c = s.card;
@@ -43,9 +42,9 @@ async function pdfSample(root: string, s: Sample): Promise<string | null> {
   } catch {
     return null;
   }
-  const pdfjs: PdfJs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const doc = await pdfjs.getDocument({ data: bytes, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: pdfjs.VerbosityLevel.ERRORS }).promise;
-  try {
+  // One pdfjs document per thread at a time (see withPdfDocument): conversions run concurrently.
+  const { withPdfDocument } = await import('../ingest/converters/pdf/load.js');
+  return withPdfDocument(bytes, async (doc) => {
     const toc: string[] = [];
     const outline = ((await doc.getOutline()) ?? []) as OutlineItem[];
     const walk = (items: OutlineItem[], depth: number) => {
@@ -71,9 +70,7 @@ async function pdfSample(root: string, s: Sample): Promise<string | null> {
       parts.push(`<!-- page ${p} -->\n${t}`);
     }
     return [header(s, s.card.pages ? [] : [`Pages: ${doc.numPages}`]), toc.length ? `Outline (bookmarks):\n${toc.join('\n')}` : 'Outline: none', `First pages:\n${parts.join('\n\n')}`].join('\n\n');
-  } finally {
-    await doc.destroy();
-  }
+  }).catch(() => null);
 }
 
 function readBytes(root: string, s: Sample): Buffer | null {

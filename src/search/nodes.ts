@@ -44,11 +44,11 @@ function rankOf(scores: Map<number, number>): Map<number, number> {
 export function rankNodesIn(ix: KeywordNodesIndex, input: NodeRankInput): NodeHit[] {
   const n = ix.nodes.length;
   const eligible = new Uint8Array(n);
-  ix.nodes.forEach(([nodeId, , kind, start, end], i) => {
+  ix.nodes.forEach(([, , kind, start, end], i) => {
+    // the root spans the whole document: never a specific suggestion (unless it is the only node)
     const isRoot = i === 0 && n > 1;
     const span = kind === 'p' ? end - start + 1 : 1;
     eligible[i] = !isRoot && span <= input.maxPages ? 1 : 0;
-    void nodeId;
   });
   const kw = new Float64Array(n);
   bm25Field(input.terms, ix.title_terms, ix.title_len, kw, NODE_TITLE_WEIGHT, eligible, NODE_TITLE_B);

@@ -66,34 +66,11 @@ export async function searchStore(root: string, query: string, opts: SearchOptio
   const warnings: string[] = [];
   const entries = applyFilters(catalog.sources, opts.filters ?? {});
   const byId = new Map<string, CatalogEntry>(entries.map((e) => [e.id, e]));
+  // an empty store has nothing to index: say only that, not that its indexes are missing
+  const storeHasSources = catalog.sources.some((e) => e.status === 'indexed');
   const groups = queryTermGroups(query);
   const terms = groups.flat();
   let mode: SearchResult['mode'] = opts.mode === 'vector' ? 'vector' : opts.mode === 'keyword' ? 'keyword' : 'hybrid';
-
-  // keyword signal
-  const kwScores = new Map<string, number>();
-  const kwRel = new Map<string, number>();
-  const kwCoverage = new Map<string, number>();
-  const matched = new Map<string, string[]>();
-  const kix = readSourcesIndex(root);
-  if (!kix) warnings.push('keyword index missing (vector_store/keyword/sources.json); run `mhub ingest` to build it');
-  else if (mode !== 'vector') {
-    const n = kix.ids.length;
-    const allowed = new Uint8Array(n);
-    kix.ids.forEach((id, i) => { if (byId.has(id)) allowed[i] = 1; });
-    const scores = new Float64Array(n);
-    for (const f of SOURCE_FIELDS) bm25Field(terms, kix.fields[f], kix.lengths[f], scores, FIELD_WEIGHTS[f], allowed, FIELD_B[f]);
-    const { identity, opening, card, body } = kix.fields;
-    const weight = new Map(terms.map((t) => [t, idf(n, (body[t]?.length ?? 0) / 2)]));
-    kix.ids.forEach((id, d) => {
-      if (!allowed[d]) return;
-      if (scores[d]! > 0) kwScores.set(id, scores[d]!);
-      const ev = groups.map((g) => g.map((t) => ({ term: t, weight: weight.get(t)!, known: !!body[t] || !!identity[t] || !!card[t], cardTf: termFreq(identity, t, d) + termFreq(opening, t, d) + termFreq(card, t, d), bodyTf: termFreq(body, t, d) })));
-      kwRel.set(id, keywordRelevance(ev));
-      kwCoverage.set(id, keywordRelevance(ev, { forRanking: true }));
-      if (opts.explain) matched.set(id, ev.flat().filter((e) => e.cardTf + e.bodyTf > 0).map((e) => e.term));
-    });
-  }
 
   // vector signals
   const cardCos = new Map<string, number>();
@@ -104,7 +81,7 @@ export async function searchStore(root: string, query: string, opts: SearchOptio
     const cv = loadCardVectors(root);
     const emb = typeof cv === 'string' ? cv : await queryEmbedder(root, config, cv.meta.model);
     if (typeof cv === 'string' || typeof emb === 'string') {
-      warnings.push(`keyword-only results: ${typeof emb === 'string' ? emb : ''}`);
+      if (storeHasSources) warnings.push(`keyword-only results: ${typeof emb === 'string' ? emb : ''}`);
       mode = 'keyword';
     } else {
       qvec = (await emb.embed([query]))[0]!;
@@ -119,7 +96,32 @@ export async function searchStore(root: string, query: string, opts: SearchOptio
       }
     }
   }
-  if (mode === 'vector' && cardCos.size === 0 && kwScores.size === 0) mode = 'keyword';
+  // keyword signal
+  const kwScores = new Map<string, number>();
+  const kwRel = new Map<string, number>();
+  const kwCoverage = new Map<string, number>();
+  const matched = new Map<string, string[]>();
+  const kix = readSourcesIndex(root);
+  if (!kix) {
+    if (storeHasSources) warnings.push('keyword index missing (vector_store/keyword/sources.json); run `mhub ingest` to build it');
+  } else if (mode !== 'vector') {
+    const n = kix.ids.length;
+    const allowed = new Uint8Array(n);
+    kix.ids.forEach((id, i) => { if (byId.has(id)) allowed[i] = 1; });
+    const scores = new Float64Array(n);
+    for (const f of SOURCE_FIELDS) bm25Field(terms, kix.fields[f], kix.lengths[f], scores, FIELD_WEIGHTS[f], allowed, FIELD_B[f]);
+    const { identity, opening, card, body } = kix.fields;
+    const weight = new Map(terms.map((t) => [t, idf(n, (body[t]?.length ?? 0) / 2)]));
+    kix.ids.forEach((id, d) => {
+      if (!allowed[d]) return;
+      if (scores[d]! > 0) kwScores.set(id, scores[d]!);
+      const ev = groups.map((g) => g.map((t) => ({ term: t, weight: weight.get(t)!, known: !!body[t] || !!identity[t] || !!opening[t] || !!card[t], cardTf: termFreq(identity, t, d) + termFreq(opening, t, d) + termFreq(card, t, d), bodyTf: termFreq(body, t, d) })));
+      kwRel.set(id, keywordRelevance(ev));
+      kwCoverage.set(id, keywordRelevance(ev, { forRanking: true }));
+      if (opts.explain) matched.set(id, ev.flat().filter((e) => e.cardTf + e.bodyTf > 0).map((e) => e.term));
+    });
+  }
+
 
   // fusion
   const coverage = new Map([...kwCoverage].filter(([id]) => kwScores.has(id)));

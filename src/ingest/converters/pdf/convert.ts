@@ -118,7 +118,9 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   const lines = bodyLines(layouts, furniture);
   const texts = lines.map((ls) => ls.map(renderLine).join('\n'));
   const stats = docStats(texts);
-  const sections = buildSections(entries, { pageCount: n, maxLeafPages: Math.max(1, opts.maxLeafPages), pageChars: texts.map((t) => t.length), headings });
+  let sections = buildSections(entries, { pageCount: n, maxLeafPages: Math.max(1, opts.maxLeafPages), pageChars: texts.map((t) => t.length), headings });
+  // one section spanning the whole document (a headline) says what the root says: show its parts
+  if (sections.length === 1 && sections[0]!.children.length > 0 && sections[0]!.start === 1 && sections[0]!.end === n) sections = sections[0]!.children;
   const { title, card, company } = buildCard({ layouts, metaTitle, fallbackTitle: opts.fallbackTitle, topTitles: overview(sections) });
   const headingLines = new Set(headings.map((h) => layouts[h.page - 1]!.lines[h.line]!));
   const children = sections.map((s) => toNode(s, { texts, lines, stats, headingLines, company }));

@@ -8,7 +8,7 @@ import type { OutlineEntry } from './outline-types.js';
 import { normTitle } from './printed-toc.js';
 
 /** Fewest detected headings that make an outline. */
-export const MIN_DETECTED_ENTRIES = 2;
+export const MIN_DETECTED_ENTRIES = 1;
 /** Headings with only style (no numbering) need this score to be structural. */
 export const STYLE_OUTLINE_SCORE = 0.75;
 /** Numbered headings need this score. */

@@ -15,6 +15,8 @@ export const MAX_HEADING_WORDS = 16;
 export const SHORT_HEADING_WORDS = 8;
 /** Minimum score for a line to be a heading candidate at all. */
 export const MIN_CANDIDATE_SCORE = 0.35;
+/** A heading line this close (in line heights) below another of the same style continues its title. */
+export const WRAPPED_TITLE_GAP = 1.5;
 /** Lines from the top of the page (after furniture) that count as "at the top". */
 export const TOP_LINES = 4;
 /** A line repeated on this many pages is a running title, not a new heading (except its first time). */
@@ -179,7 +181,7 @@ export function scoreLine(line: Line, body: BodyStyle, opts: { repeats: number; 
   if (emph) score += 0.25;
   if (caps) score += 0.15;
   if (line.gapAbove >= 1.6) score += 0.1;
-  if (words <= SHORT_HEADING_WORDS && !/[.,;:]$/.test(text)) score += 0.1;
+  if (words <= SHORT_HEADING_WORDS && !/[.,;]$/.test(text)) score += 0.1; // "Net Debt:" run-in headings count
   if (statement) score += 0.4;
   if (opts.top) score += 0.05;
   if (endsSentence) score -= 0.3;
@@ -208,7 +210,15 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
       if (!isFurniture) seen++;
       const repeats = isFurniture ? 0 : (furniture.repeats.get(lineKey(l.text)) ?? 0);
       const h = scoreLine(l, body, { repeats, top });
-      if (h) out.push({ page: p.page, line: i, top, ...h });
+      if (!h) return;
+      // a title printed over two lines: same style, right below, the first not ending a sentence
+      const prev = out[out.length - 1];
+      const prevLine = prev?.page === p.page ? p.lines[prev.line] : undefined;
+      if (prev && prevLine && prev.line === i - 1 && h.kind === 'style' && prevLine.size === l.size && prevLine.font === l.font && l.gapAbove < WRAPPED_TITLE_GAP && !/[.:;]$/.test(prev.title) && prev.title.length + h.title.length <= MAX_HEADING_CHARS) {
+        prev.title = `${prev.title} ${h.title}`;
+        return;
+      }
+      out.push({ page: p.page, line: i, top, ...h });
     });
   });
   return out;

@@ -17,6 +17,8 @@ export const TOC_SCAN_SHARE = 0.15;
 export const TOC_MIN_LINES_PER_PAGE = 5;
 /** A TOC continues onto the next page with at least this many entry lines. */
 export const TOC_MIN_LINES_CONTINUED = 3;
+/** A TOC title without a page number wrapped onto the next line when it reaches this share of the page width. */
+export const WRAPPED_ENTRY_RIGHT = 0.55;
 /** A usable TOC has at least this many entries with page numbers. */
 export const TOC_MIN_ENTRIES = 4;
 /**
@@ -77,11 +79,24 @@ export function tocLine(line: Line): TocLine | null {
 
 function tocLinesOf(p: PageLayout, furn: Set<number>): Array<TocLine & { line: number }> {
   const out: Array<TocLine & { line: number }> = [];
+  // a numbered title without a page number whose next line has one ("Item 5. Market for … of Equity" /
+  // "Securities   30") is one entry printed over two lines
+  let pendingTitle: string | null = null;
   p.lines.forEach((l, i) => {
     if (furn.has(i)) return;
     const t = tocLine(l);
+    const n = numbering(l.text);
+    if (t && pendingTitle !== null && !numbering(t.title)) {
+      out.push({ ...t, title: `${pendingTitle} ${t.title}`, line: i });
+      pendingTitle = null;
+      return;
+    }
+    pendingTitle = null;
     if (t) out.push({ ...t, line: i });
-    else if (numbering(l.text)?.kind === 'part' && l.text.length <= 80) out.push({ title: l.text.trim(), printed: null, x: l.x, line: i });
+    else if (n?.kind === 'part' && l.text.length <= 80) out.push({ title: l.text.trim(), printed: null, x: l.x, line: i });
+    else if (n && n.kind !== 'part' && l.cells.length <= 2 && l.text.length <= 160 && l.x2 >= p.width * WRAPPED_ENTRY_RIGHT && !/\(continued\)$/i.test(l.text)) {
+      pendingTitle = l.cells.join(' ').trim();
+    }
   });
   return out;
 }

@@ -14,6 +14,8 @@ import { normTitle } from './printed-toc.js';
 export const MAX_LEAF_CHARS = 24_000;
 /** Sub-headings used to split long sections score at least this much. */
 export const SPLIT_MIN_SCORE = 0.45;
+/** Kind of the single section standing for a document without any outline. */
+const NO_OUTLINE_KIND = 'pages';
 /** Parts and items are the document's top structure: never sub-headings inside a section. */
 const TOP_LEVEL_KINDS = new Set(['part', 'item']);
 /** Titles of sections merged onto one page are joined with this. */
@@ -99,8 +101,12 @@ function tooLong(s: Section, ctx: SectionContext): boolean {
   return pages > ctx.maxLeafPages || (pages > 1 && chars(ctx, s.start, s.end) > MAX_LEAF_CHARS);
 }
 
-/** Page windows of at most maxLeafPages pages and about MAX_LEAF_CHARS characters, balanced. */
-function windows(s: Section, ctx: SectionContext): Section[] {
+/**
+ * Page windows of at most maxLeafPages pages and about MAX_LEAF_CHARS characters, balanced. The
+ * first keeps the section's title; later ones are named after the first heading printed in them
+ * (the ancestors' titles stay on the path), else "<section> (continued)".
+ */
+function windows(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>): Section[] {
   const out: Section[] = [];
   const total = s.end - s.start + 1;
   const k = Math.max(Math.ceil(total / ctx.maxLeafPages), Math.ceil(chars(ctx, s.start, s.end) / MAX_LEAF_CHARS));
@@ -113,7 +119,15 @@ function windows(s: Section, ctx: SectionContext): Section[] {
       b++;
       c += ctx.pageChars[b - 1] ?? 0;
     }
-    out.push({ title: `${s.title} (${a === b ? `page ${a}` : `pages ${a}–${b}`})`, kind: 'page_group', level: s.level + 1, start: a, end: b, children: [] });
+    let name = s.title;
+    if (s.kind === NO_OUTLINE_KIND) name = 'Pages';
+    else if (a > s.start) {
+      let inner: Heading | undefined;
+      for (let p = a; p <= b && !inner; p++) inner = byPage.get(p)?.find((h) => !TOP_LEVEL_KINDS.has(h.kind) && normTitle(h.title) !== normTitle(s.title));
+      name = inner ? inner.title : `${s.title} (continued)`;
+    }
+    const span = a === b ? `page ${a}` : `pages ${a}–${b}`;
+    out.push({ title: s.kind === NO_OUTLINE_KIND ? span.charAt(0).toUpperCase() + span.slice(1) : `${name} (${span})`, kind: 'page_group', level: s.level + 1, start: a, end: b, children: [] });
     a = b + 1;
   }
   return out;
@@ -150,16 +164,17 @@ function split(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>):
   if (!tooLong(s, ctx)) return;
   const subs = subHeadings(s, ctx, byPage);
   if (subs.length === 0) {
-    s.children = windows(s, ctx);
+    s.children = windows(s, ctx, byPage);
     return;
   }
   const children = place(nest(subs), s.start, s.end);
   const first = children[0]!;
-  if (first.start > s.start) children.unshift({ title: s.title, kind: 'intro', level: first.level, start: s.start, end: first.start - 1, children: [] });
+  const introTitle = s.kind === NO_OUTLINE_KIND ? 'Opening pages' : s.title;
+  if (first.start > s.start) children.unshift({ title: introTitle, kind: 'intro', level: first.level, start: s.start, end: first.start - 1, children: [] });
   s.children = children;
   fold(s);
   if (!s.children.length) {
-    if (tooLong(s, ctx)) s.children = windows(s, ctx);
+    if (tooLong(s, ctx)) s.children = windows(s, ctx, byPage);
     return;
   }
   for (const c of children) {
@@ -168,7 +183,7 @@ function split(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>):
       // a sub-heading section still too long: split it on its own sub-headings, else windows
       const inner = subHeadings(c, ctx, byPage);
       if (inner.length) split(c, ctx, byPage);
-      else c.children = windows(c, ctx);
+      else c.children = windows(c, ctx, byPage);
     }
   }
 }
@@ -186,7 +201,7 @@ export function buildSections(entries: OutlineEntry[], ctx: SectionContext): Sec
   const valid = entries.filter((e) => e.page >= 1 && e.page <= n && e.title.trim().length > 0);
   let top: Section[];
   if (valid.length === 0) {
-    top = [{ title: 'Document', kind: 'section', level: 1, start: 1, end: n, children: [] }];
+    top = [{ title: 'Document', kind: NO_OUTLINE_KIND, level: 1, start: 1, end: n, children: [] }];
   } else {
     top = place(nest(valid), 1, n);
     const first = top[0]!;

@@ -79,10 +79,10 @@ export const STATEMENT_TABLE_SHARE = 0.4;
  * words people ask with ("cash flow statement", "capex", "P&L", "statement of financial position").
  */
 const STATEMENT_GLOSS: Array<[RegExp, string]> = [
-  [/cash flows?/i, 'Cash flow statement: operating, investing (capital expenditures, purchases of PP&E) and financing cash flows (dividends paid, share repurchases, debt).'],
+  [/cash flows?/i, 'Cash flow statement: operating cash flow, investing (capital expenditures, purchases of PP&E), financing (dividends paid, share repurchases, debt); free cash flow inputs.'],
   [/comprehensive (income|loss|earnings)/i, 'Statement of comprehensive income: net income plus other comprehensive income (currency translation, hedges, pensions).'],
-  [/balance sheets?|financial (position|condition)/i, 'Balance sheet (statement of financial position): assets, liabilities and equity — cash, receivables, inventories, PP&E, current liabilities, debt.'],
-  [/(income|operations|earnings)\b/i, 'Income statement (statement of operations, P&L): revenue, cost of sales, gross profit, operating expenses, operating income, net income, EPS.'],
+  [/balance sheets?|financial (position|condition)/i, 'Balance sheet (statement of financial position): assets, liabilities, equity — cash, receivables, inventories, PP&E, current assets and liabilities (working capital, liquidity ratios), debt.'],
+  [/(income|operations|earnings)\b/i, 'Income statement (statement of operations, P&L): revenue, cost of sales, gross profit and margin, operating expenses, operating income and margin, net income, EPS.'],
   [/equity|deficit/i, "Statement of shareholders' equity: share capital, retained earnings, dividends declared, share repurchases."],
 ];
 

@@ -3,7 +3,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { skillStore, entryOf, runScript } from './helpers/skill-store.js';
+import { skillStore, entryOf, findNode, byTitle, runScript } from './helpers/skill-store.js';
 import { readSource } from '../src/retrieve/read.js';
 import { deepRetrieve } from '../src/retrieve/deep.js';
 import { UserError } from '../src/store/errors.js';
@@ -65,6 +65,7 @@ describe('reading stays inside the store', () => {
       t.root.children[1].content_ref = join(outside, 'secret.md');
     });
     const up = refusal(() => readSource(root, id, { nodeId: '0001' }));
+    expect(up.exitCode).toBe(2);
     expect(up.message).toMatch(/leaves converted\//);
     const abs = refusal(() => readSource(root, id, { nodeId: '0002' }));
     expect(abs.exitCode).toBe(2);
@@ -73,10 +74,11 @@ describe('reading stays inside the store', () => {
   it('refuses a content file that is a symlink to a file outside the store', () => {
     const root = copy();
     const e = entryOf(root, 'harbor-report.pdf');
-    const target = join(root, 'converted', e.id, '0004.md');
+    const node = findNode(root, 'harbor-report.pdf', byTitle('Dredging and Infrastructure'));
+    const target = join(root, node.content_ref!);
     unlinkSync(target);
     symlinkSync(join(outside, 'secret.md'), target);
-    const err = refusal(() => readSource(root, e.id, { nodeId: '0004' }));
+    const err = refusal(() => readSource(root, e.id, { nodeId: node.node_id }));
     expect(err.message).toMatch(/link to a file outside the store/);
     refusal(() => readSource(root, e.id, { pages: '3-3' }));
   });
@@ -84,12 +86,13 @@ describe('reading stays inside the store', () => {
   it('allows a symlink that stays inside the store', () => {
     const root = copy();
     const e = entryOf(root, 'harbor-report.pdf');
-    const target = join(root, 'converted', e.id, '0004.md');
+    const node = findNode(root, 'harbor-report.pdf', byTitle('Dredging and Infrastructure'));
+    const target = join(root, node.content_ref!);
     const keep = readFileSync(target, 'utf8');
     writeFileSync(join(root, 'converted', e.id, 'moved.md'), keep);
     unlinkSync(target);
     symlinkSync(join(root, 'converted', e.id, 'moved.md'), target);
-    expect(readSource(root, e.id, { nodeId: '0004' }).text).toContain('412,000');
+    expect(readSource(root, e.id, { nodeId: node.node_id }).text).toContain('412,000');
   });
 
   it('refuses a rows file outside the store', () => {

@@ -4,7 +4,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { skillStore, entryOf, runScript, SKILL_DIR, REPO } from './helpers/skill-store.js';
+import { skillStore, entryOf, findNode, byTitle, runScript, SKILL_DIR, REPO } from './helpers/skill-store.js';
 
 const CLI = join(REPO, 'dist', 'cli', 'main.js');
 let root = '';
@@ -114,16 +114,18 @@ describe('mhub tree and mhub read', () => {
   it('tree prints ids, titles, pages and summaries for people', () => {
     const r = mhub(['tree', 'harbor-report.pdf']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^\s*0004 {2}Dredging and Infrastructure {2}\(p\. 3\)$/m);
+    const id = findNode(root, 'harbor-report.pdf', byTitle('Dredging and Infrastructure')).node_id;
+    expect(r.stdout).toMatch(new RegExp(`^\\s*${id} {2}Dredging and Infrastructure {2}\\(p\\. 3\\)$`, 'm'));
     expect(r.stdout).toMatch(/index built \d{4}-/);
   });
 
   it('read prints the text and a citation; --json and ranges work', () => {
     const pdf = entryOf(root, 'harbor-report.pdf');
-    const r = mhub(['read', pdf.id, '0004']);
+    const id = findNode(root, 'harbor-report.pdf', byTitle('Dredging and Infrastructure')).node_id;
+    const r = mhub(['read', pdf.id, id]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('412,000 cubic meters');
-    expect(r.stdout).toContain(`cite: inbox/harbor-report.pdf, p. 3 (${pdf.id}, node 0004)`);
+    expect(r.stdout).toContain(`cite: inbox/harbor-report.pdf, p. 3 (${pdf.id}, node ${id})`);
     const j = JSON.parse(mhub(['read', 'spare-parts-inventory.xlsx', '--rows', '1-2', '--json']).stdout);
     expect(j.rows).toHaveLength(2);
     const bad = mhub(['read', pdf.id, '0999']);

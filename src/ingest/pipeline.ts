@@ -19,7 +19,7 @@ import { sourceIdFor } from './ids.js';
 import { detectFile, type Detected } from './detect.js';
 import { expandArchives, detectMember, sourceStillExists } from './archive-members.js';
 import { takeSample } from './plan/sample.js';
-import { converterFor, skipReasonFor } from './converters/index.js';
+import { converterFor, converterTagFor, skipReasonFor } from './converters/index.js';
 import { ConvertError, type ConvertResult } from './converters/types.js';
 import { materializeTree } from './tree/materialize.js';
 import { leadSummary } from './tree/summarize.js';
@@ -75,10 +75,7 @@ export interface IngestOptions {
   now?: () => Date;
 }
 
-function converterTag(type: FileCard['type']): string | null {
-  const c = converterFor(type);
-  return c ? `${c.name}@${c.version}` : null;
-}
+const converterTag = converterTagFor;
 
 function isUnchanged(prev: CatalogEntry | undefined, sha: string, force: boolean): boolean {
   if (!prev || force) return false;
@@ -165,7 +162,7 @@ async function processSource(root: string, file: ScannedFile, det: Detected, sta
       /* enrichers must not fail a document; the offline result stands */
     }
   }
-  const { tree, files } = materializeTree(det.card, entry.strategy!.recommended_approach, result);
+  const { tree, files, leadText } = materializeTree(det.card, entry.strategy!.recommended_approach, result);
   const keep = new Set<string>();
   for (const [rel, content] of files) {
     writeIfChanged(join(root, rel), content);
@@ -174,7 +171,8 @@ async function processSource(root: string, file: ScannedFile, det: Detected, sta
   pruneConverted(root, det.card.id, keep);
   writeIfChanged(join(root, treePath(det.card.id)), canonicalJson(TreeFile.parse(tree)));
   const card = result.card ?? {};
-  const summary = card.summary || tree.root.summary || leadSummary(result.title);
+  // The converter's own card or root summary wins; else the opening prose; else the root's list of sections.
+  const summary = card.summary || result.root.summary || leadSummary(leadText) || tree.root.summary || result.title;
   return {
     entry: CatalogEntry.parse({
       ...entry,

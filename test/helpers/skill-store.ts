@@ -1,5 +1,5 @@
 /** A fresh store holding the skill fixtures (a PDF, an xlsx workbook and a Markdown runbook), ingested. */
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -55,3 +55,23 @@ export function runScript(script: string, args: string[], opts: { cwd?: string; 
   }
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json };
 }
+
+interface TreeNodeLite {
+  node_id: string;
+  title: string;
+  kind?: string;
+  content_ref: string | null;
+  children: TreeNodeLite[];
+}
+
+/** The first node (pre-order) of a source's tree matching `pred`, so tests do not hard-code node ids. */
+export function findNode(root: string, filename: string, pred: (n: TreeNodeLite) => boolean): TreeNodeLite {
+  const e = entryOf(root, filename);
+  const tree = JSON.parse(readFileSync(join(root, e.tree_path!), 'utf8')) as { root: TreeNodeLite };
+  const walk = (n: TreeNodeLite): TreeNodeLite | null => (pred(n) ? n : n.children.reduce<TreeNodeLite | null>((hit, c) => hit ?? walk(c), null));
+  const hit = walk(tree.root);
+  if (!hit) throw new Error(`no matching node in ${filename}`);
+  return hit;
+}
+
+export const byTitle = (title: string) => (n: TreeNodeLite) => n.title === title;

@@ -45,3 +45,15 @@ export function converterFor(type: SourceType): Converter | null {
 export function skipReasonFor(type: SourceType): string {
   return SKIP_REASONS[type] ?? `No converter for type "${type}" yet; the file is recorded and will be indexed once one lands.`;
 }
+
+/**
+ * Version of the shared tree stage (node ids, summaries, parent ranges in ../tree/). Part of every
+ * converter tag, so a change there re-processes sources just like a converter version bump.
+ */
+export const TREE_STAGE_VERSION = 2;
+
+/** `name@version.treeStage` recorded in the catalog; a different tag means the source is re-processed. */
+export function converterTagFor(type: SourceType): string | null {
+  const c = converterFor(type);
+  return c ? `${c.name}@${c.version}.${TREE_STAGE_VERSION}` : null;
+}

@@ -1,11 +1,30 @@
 /** Markdown: the heading tree from a real CommonMark parser (fenced code is not a heading; setext headings count). */
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { toString as mdToString } from 'mdast-util-to-string';
-import type { Heading } from 'mdast';
+import type { Heading, RootContent } from 'mdast';
+import { cleanText, leadSummary, SUMMARY_MAX_CHARS } from '../tree/summarize.js';
 import type { Converter, ConvertedNode, ConvertResult } from './types.js';
 import { ConvertError } from './types.js';
 import { decodeText, splitLines } from './text-util.js';
 import { basename, extname } from 'node:path';
+
+/** Words a paragraph needs to count as prose (badge rows and link lists do not). */
+export const PROSE_MIN_WORDS = 8;
+
+/** The first paragraphs of real prose (not badges, link rows or code), for the document card summary. */
+function leadProse(nodes: RootContent[]): string | null {
+  const parts: string[] = [];
+  for (const n of nodes) {
+    if (n.type !== 'paragraph') continue;
+    // badge rows and link lists: nothing but images and links
+    if (n.children.every((c) => ['image', 'imageReference', 'link', 'linkReference', 'break'].includes(c.type) || (c.type === 'text' && c.value.trim() === ''))) continue;
+    const text = cleanText(mdToString(n));
+    if (text.split(/\s+/).filter((w) => /[a-z]{2,}/i.test(w)).length < PROSE_MIN_WORDS) continue;
+    parts.push(text);
+    if (parts.join(' ').length >= SUMMARY_MAX_CHARS) break;
+  }
+  return parts.length ? parts.join(' ') : null;
+}
 
 interface Open {
   depth: number;
@@ -56,7 +75,10 @@ export function convertMarkdownText(text: string, filename: string): ConvertResu
     toc_source: headings.length > 0 ? 'headings' : 'paragraphs',
     root,
     line_count: lineCount,
-    card: { sections_overview: root.children.map((c) => c.title).slice(0, 20) },
+    card: {
+      sections_overview: root.children.map((c) => c.title).slice(0, 20),
+      ...(leadProse(tree.children) ? { summary: leadSummary(leadProse(tree.children)!) } : {}),
+    },
   };
 }
 

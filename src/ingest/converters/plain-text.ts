@@ -50,7 +50,8 @@ export function convertPlainText(text: string, filename: string, target = GROUP_
     const end = g[g.length - 1]!.end;
     return { title: titleOf(g[0]!.text), kind: 'paragraphs', line_range: [start, end], content: lines.slice(start - 1, end).join('\n'), children: [] };
   });
-  const title = basename(filename, extname(filename));
+  const firstLine = lines.find((l) => l.trim())?.trim() ?? '';
+  const title = firstLine && firstLine.length <= GROUP_TITLE_CHARS && lines.length > 1 ? firstLine : basename(filename, extname(filename));
   const root: ConvertedNode = { title, kind: 'document', line_range: [1, Math.max(1, lines.length)], children };
   if (children.length === 1) {
     root.content = children[0]!.content;

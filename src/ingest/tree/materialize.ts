@@ -16,7 +16,12 @@ export interface MaterializedTree {
   tree: TreeFile;
   /** store-relative path → content, every file under converted/<id>/ */
   files: Map<string, string | Uint8Array>;
+  /** the document's opening prose (nodes' own text in reading order), for the card summary */
+  leadText: string;
 }
+
+/** Characters of opening text gathered for the document summary. */
+export const LEAD_TEXT_CHARS = 1500;
 
 function countNodes(n: ConvertedNode): number {
   return 1 + n.children.reduce((s, c) => s + countNodes(c), 0);
@@ -34,12 +39,14 @@ export function materializeTree(card: FileCard, approach: Approach, result: Conv
   const dir = convertedDir(card.id);
   const files = new Map<string, string | Uint8Array>();
   let next = 0;
+  let leadText = '';
 
   const visit = (n: ConvertedNode): TreeNode => {
     const node_id = String(next++).padStart(digits, '0');
     const content = n.content && n.content.trim().length > 0 ? n.content : '';
     let content_ref: string | null = null;
     if (content) {
+      if (leadText.length < LEAD_TEXT_CHARS) leadText += (leadText ? '\n\n' : '') + content.slice(0, LEAD_TEXT_CHARS - leadText.length);
       content_ref = `${dir}/${node_id}.md`;
       files.set(content_ref, content.endsWith('\n') ? content : content + '\n');
     }
@@ -86,7 +93,7 @@ export function materializeTree(card: FileCard, approach: Approach, result: Conv
     node_count: total,
     root,
   };
-  return { tree, files };
+  return { tree, files, leadText };
 }
 
 export { treePath };

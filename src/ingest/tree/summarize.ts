@@ -5,8 +5,20 @@ export const SUMMARY_MAX_CHARS = 300;
 
 const PAGE_MARK = /^<!-- page \d+ -->$/gm;
 
+/** Text without page markers, Markdown/HTML syntax and bare URLs: what a summary should quote. */
 export function cleanText(text: string): string {
-  return text.replace(PAGE_MARK, ' ').replace(/[#>*_`|]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(PAGE_MARK, ' ')
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1') // images → alt text
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1') // links → their text
+    .replace(/<\/?[a-zA-Z][^>]*>/g, ' ') // inline HTML tags
+    .replace(/\bhttps?:\/\/\S+/g, ' ')
+    .replace(/^[ \t]*(```|~~~).*$/gm, ' ') // code fences
+    .replace(/^[ \t]*(#{1,6}|>|[-*+]|\d+[.)])[ \t]+/gm, '') // heading, quote and list markers
+    .replace(/\*\*|__|`+|\|/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** First sentences of `text` that fit in `max` characters (the text itself when short). */

@@ -7,7 +7,7 @@ import { readCatalog } from '../store/catalog.js';
 import { loadConfig } from '../store/config.js';
 import { readLock } from '../store/lock.js';
 import { compareStrings, sortKeys } from '../store/json.js';
-import { converterFor } from '../ingest/converters/index.js';
+import { converterTagFor } from '../ingest/converters/index.js';
 import type { CatalogEntry } from '../store/schemas.js';
 import { diffSources } from './source-files.js';
 
@@ -31,11 +31,7 @@ function tally(values: string[]): Record<string, number> {
 
 /** Sources processed by an older converter version than the one installed (ingest would redo them). */
 export function outdatedSources(entries: CatalogEntry[]): CatalogEntry[] {
-  return entries.filter((e) => {
-    const c = converterFor(e.type);
-    const tag = c ? `${c.name}@${c.version}` : null;
-    return e.converter !== tag;
-  });
+  return entries.filter((e) => e.converter !== converterTagFor(e.type));
 }
 
 export function storeStatus(root: string): StatusReport {

@@ -21,16 +21,24 @@ export function cleanText(text: string): string {
     .trim();
 }
 
+/**
+ * Sentences of already-cleaned text: a break needs end punctuation followed by white space and a
+ * capital, digit or quote, so decimals ("14.5 meters") and abbreviations before lower case stay whole.
+ */
+export function splitSentences(clean: string): string[] {
+  return clean.split(/(?<=[.!?])\s+(?=["'(\[A-Z0-9])/).filter((x) => x.length > 0);
+}
+
 /** First sentences of `text` that fit in `max` characters (the text itself when short). */
 export function leadSummary(text: string, max = SUMMARY_MAX_CHARS): string {
   const clean = cleanText(text);
   if (clean.length <= max) return clean;
-  const sentences = clean.match(/[^.!?]+[.!?]+(\s|$)|[^.!?]+$/g) ?? [clean];
+  const sentences = splitSentences(clean);
   let out = '';
   for (const s of sentences) {
-    const next = (out + s).trim();
+    const next = (out + ' ' + s).trim();
     if (next.length > max) break;
-    out = next + ' ';
+    out = next;
   }
   out = out.trim();
   if (out.length === 0) {

@@ -1,0 +1,21 @@
+import { describe, it, expect } from 'vitest';
+import { leadSummary, cleanText, splitSentences } from '../src/ingest/tree/summarize.js';
+
+describe('extractive summaries', () => {
+  it('keeps decimals and whole sentences within the budget', () => {
+    const text = 'The harbor is 14.5 meters deep at mean low water. Revenue was 86.4 million euros in 2023. ' + 'Filler sentence number one follows here. '.repeat(20);
+    const s = leadSummary(text, 120);
+    expect(s).toBe('The harbor is 14.5 meters deep at mean low water. Revenue was 86.4 million euros in 2023.');
+    expect(splitSentences('See e.g. the annex. Then stop.')).toEqual(['See e.g. the annex.', 'Then stop.']);
+  });
+
+  it('drops page markers, Markdown syntax and URLs', () => {
+    expect(cleanText('<!-- page 3 -->\n## Setup\n\nSee [the guide](https://x.org/a) and ![logo](l.png) **now**.')).toBe('Setup See the guide and logo now .');
+  });
+
+  it('cuts a single overlong sentence at a word with an ellipsis', () => {
+    const s = leadSummary('word '.repeat(200), 50);
+    expect(s.length).toBeLessThanOrEqual(50);
+    expect(s.endsWith('…')).toBe(true);
+  });
+});

@@ -211,10 +211,20 @@ export function ingestConcurrency(config: Config): number {
   return config.ingest.workers > 0 ? config.ingest.workers : Math.max(1, availableParallelism());
 }
 
+/**
+ * The reproducible-builds convention: with SOURCE_DATE_EPOCH (seconds) set, every timestamp written
+ * is that instant, so a store rebuilt from scratch is byte-identical to the committed one.
+ */
+function clockFromEnv(): Date | null {
+  const raw = process.env['SOURCE_DATE_EPOCH'];
+  if (!raw || !/^\d+$/.test(raw)) return null;
+  return new Date(Number(raw) * 1000);
+}
+
 export async function ingest(root: string, opts: IngestOptions): Promise<IngestReport> {
   const started = Date.now();
   const log = opts.log ?? (() => {});
-  const nowIso = () => (opts.now ? opts.now() : new Date()).toISOString();
+  const nowIso = () => (opts.now ? opts.now() : clockFromEnv() ?? new Date()).toISOString();
   const release = acquireLock(root, `ingest ${opts.paths.join(' ')}`);
   try {
     const config = loadConfig(root);

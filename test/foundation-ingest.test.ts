@@ -1,5 +1,5 @@
 import { describe, it, expect, afterEach } from 'vitest';
-import { existsSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ingest } from '../src/ingest/pipeline.js';
 import { readCatalog } from '../src/store/catalog.js';
@@ -116,6 +116,20 @@ describe('ingest: failures are isolated', () => {
     expect(entryFor(root, 'fake.pdf').error).toMatch(/signature/i);
     expect(entryFor(root, 'fake.pdf').tree_path).toBeNull();
     expect(entryFor(root, 'guide.md').status).toBe('indexed');
+  });
+});
+
+describe('ingest: scanning', () => {
+  it('skips files matching config.json ingest.exclude globs', async () => {
+    const root = store({ 'guide.md': F('guide.md') });
+    const cfgPath = join(root, 'config.json');
+    const cfg = JSON.parse(readFileSync(cfgPath, 'utf8'));
+    cfg.ingest.exclude = ['**/drafts/**'];
+    writeFileSync(cfgPath, JSON.stringify(cfg));
+    mkdirSync(join(root, 'inbox', 'drafts'));
+    writeFileSync(join(root, 'inbox', 'drafts', 'wip.md'), '# Work in progress\n\nNot ready.\n');
+    const r = await ingest(root, { paths: [join(root, 'inbox')] });
+    expect(r.sources.map((x) => x.file)).toEqual(['inbox/guide.md']);
   });
 });
 

@@ -63,7 +63,7 @@ export function diffSources(root: string, config: Config, entries: CatalogEntry[
   const byPath = new Map(entries.map((e) => [e.original_path, e]));
   const out = new Map<string, FileCheck>();
   const folders = watchedFolders(root, config, entries);
-  const { files } = folders.length > 0 ? scanPaths(root, folders, root) : { files: [] };
+  const { files } = folders.length > 0 ? scanPaths(root, folders, root, config.ingest.exclude) : { files: [] };
   for (const f of files) {
     const e = byPath.get(f.rel);
     out.set(f.rel, e ? checkCatalogued(root, e, cache) : { file: f.rel, state: 'new' });

@@ -232,7 +232,7 @@ export async function ingest(root: string, opts: IngestOptions): Promise<IngestR
     const prevById = new Map(catalog.sources.map((e) => [e.id, e]));
     const taken = new Map(catalog.sources.map((e) => [e.id, e.original_path]));
     const statCache = readStatCache(root);
-    const files = await expandArchives(scanPaths(root, opts.paths, opts.cwd).files);
+    const files = await expandArchives(scanPaths(root, opts.paths, opts.cwd, config.ingest.exclude).files);
     const stages = await resolveStages(root, config, { llm: opts.llm, maxCalls: opts.maxCalls, log });
 
     const next = new Map<string, CatalogEntry>();

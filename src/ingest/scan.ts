@@ -1,4 +1,5 @@
 /** Finds the files to ingest under the given paths, skipping the store's own folders. */
+import picomatch from 'picomatch';
 import { readdirSync, statSync, existsSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { CONVERTED_DIR, TREE_DIR, VECTOR_DIR, LOCAL_DIR, LLM_CACHE_DIR, CATALOG_FILE, CONFIG_FILE } from '../store/layout.js';
@@ -23,7 +24,12 @@ export function toStoreRelative(root: string, abs: string): string {
   return relative(root, abs).split(sep).join('/');
 }
 
-export function scanPaths(root: string, paths: string[], cwd = process.cwd()): { files: ScannedFile[]; roots: string[] } {
+/**
+ * Files under `paths`, sorted by store-relative path. `exclude` globs (config.json ingest.exclude)
+ * are matched against the store-relative path; dot files are matched too.
+ */
+export function scanPaths(root: string, paths: string[], cwd = process.cwd(), exclude: string[] = []): { files: ScannedFile[]; roots: string[] } {
+  const excluded = exclude.length > 0 ? picomatch(exclude, { dot: true }) : () => false;
   const storeOwn = new Set([CONVERTED_DIR, TREE_DIR, VECTOR_DIR, LOCAL_DIR, LLM_CACHE_DIR, 'skills'].map((d) => join(root, d)));
   const storeFiles = new Set([CATALOG_FILE, CONFIG_FILE].map((f) => join(root, f)));
   const out: ScannedFile[] = [];
@@ -43,7 +49,8 @@ export function scanPaths(root: string, paths: string[], cwd = process.cwd()): {
       }
     } else if (st.isFile()) {
       if (storeFiles.has(abs)) return;
-      out.push({ abs, rel: toStoreRelative(root, abs) });
+      const rel = toStoreRelative(root, abs);
+      if (!excluded(rel)) out.push({ abs, rel });
     }
   };
   for (const p of paths) {

@@ -16,6 +16,7 @@ import { combineRelevance, keywordRelevance, vectorRelevance, verdictOf } from '
 import { loadCardVectors, loadNodeVectors, nodeScores, queryEmbedder, cardScores, type NodeVectors } from './vectors.js';
 import { DEFAULT_MAX_PAGES, rankNodesIn } from './nodes.js';
 import { staleIndexWarnings } from './staleness.js';
+import { periodMatch, queryPeriod, sourcePeriod } from './period.js';
 
 /** weight of each source-level field in BM25 (identity terms — names, years, forms — tell sources apart) */
 export const FIELD_WEIGHTS: Record<SourceField, number> = { identity: 2.0, opening: 1.0, card: 0.5, body: 0.5 };
@@ -41,6 +42,25 @@ export const FUSION = 'weighted' as 'weighted' | 'rrf';
  * common words), plus card-vector and best-node-vector similarity as smaller corrections.
  */
 export const FUSION_WEIGHTS = { keyword: 1.0, coverage: 1.0, card_vector: 0.3, node_vector: 0.15 } as const;
+/**
+ * Weight of the period signal (periodMatch in [-1, 1]: the asked fiscal year / quarter against each
+ * source's period). Added as is, not rescaled: a filing of the asked year gains, one whose period
+ * contradicts it loses, whatever the other candidates. In `rrf` fusion it is scaled like a rank-1 hit.
+ */
+export const PERIOD_WEIGHT = 1.0;
+/**
+ * Weight of the identity signal: the idf-weighted share of the query's naming words (words found in
+ * some source's identity — title, file name, metadata — other than bare numbers, which the period
+ * signal judges) that a source's own identity holds. A question naming a company is about that
+ * company's filings, however often another filing repeats the question's other words.
+ */
+export const IDENTITY_WEIGHT = 0.5;
+/**
+ * A naming word is also rare in the bodies: found in at most this share of the sources (a company
+ * name is; "operating" in an earnings release's title is not).
+ */
+export const NAMING_MAX_BODY_SHARE = 0.25;
+const NUMBER_RE = /^\d+$/;
 
 type Signal = keyof typeof RRF_WEIGHTS;
 
@@ -100,6 +120,7 @@ export async function searchStore(root: string, query: string, opts: SearchOptio
   const kwScores = new Map<string, number>();
   const kwRel = new Map<string, number>();
   const kwCoverage = new Map<string, number>();
+  const identityShare = new Map<string, number>();
   const matched = new Map<string, string[]>();
   const kix = readSourcesIndex(root);
   if (!kix) {
@@ -112,12 +133,24 @@ export async function searchStore(root: string, query: string, opts: SearchOptio
     for (const f of SOURCE_FIELDS) bm25Field(terms, kix.fields[f], kix.lengths[f], scores, FIELD_WEIGHTS[f], allowed, FIELD_B[f]);
     const { identity, opening, card, body } = kix.fields;
     const weight = new Map(terms.map((t) => [t, idf(n, (body[t]?.length ?? 0) / 2)]));
+    const maxNamingDf = Math.max(1, Math.floor(NAMING_MAX_BODY_SHARE * n));
+    // naming words: groups with a non-numeric term in some source's identity, weighed by identity idf
+    const idGroups = groups
+      .map((g) => g.filter((t) => !NUMBER_RE.test(t) && identity[t] && (body[t]?.length ?? 0) / 2 <= maxNamingDf))
+      .filter((g) => g.length > 0)
+      .map((g) => ({ terms: g, weight: Math.max(...g.map((t) => idf(n, (body[t]?.length ?? 0) / 2))) }));
+    const idTotal = idGroups.reduce((a, g) => a + g.weight, 0);
     kix.ids.forEach((id, d) => {
       if (!allowed[d]) return;
       if (scores[d]! > 0) kwScores.set(id, scores[d]!);
       const ev = groups.map((g) => g.map((t) => ({ term: t, weight: weight.get(t)!, known: !!body[t] || !!identity[t] || !!opening[t] || !!card[t], cardTf: termFreq(identity, t, d) + termFreq(opening, t, d) + termFreq(card, t, d), bodyTf: termFreq(body, t, d) })));
       kwRel.set(id, keywordRelevance(ev));
       kwCoverage.set(id, keywordRelevance(ev, { forRanking: true }));
+      if (idGroups.length > 0) {
+        let got = 0;
+        for (const g of idGroups) if (g.terms.some((t) => termFreq(identity, t, d) > 0)) got += g.weight;
+        identityShare.set(id, got / idTotal);
+      }
       if (opts.explain) matched.set(id, ev.flat().filter((e) => e.cardTf + e.bodyTf > 0).map((e) => e.term));
     });
   }
@@ -139,6 +172,23 @@ export async function searchStore(root: string, query: string, opts: SearchOptio
   };
   for (const s of Object.keys(lists) as Signal[]) {
     for (const id of lists[s].keys()) fused.set(id, (fused.get(id) ?? 0) + contribution(s, id));
+  }
+  // period signal: only when the query names a year, only for sources some other signal found
+  const qp = queryPeriod(query);
+  const period = new Map<string, number>();
+  if (qp.years.length > 0 && mode !== 'vector') {
+    const scale = FUSION === 'rrf' ? 1 / (RRF_K + 1) : 1;
+    for (const id of fused.keys()) {
+      const p = periodMatch(qp, sourcePeriod(byId.get(id)!));
+      if (p !== 0) {
+        period.set(id, p);
+        fused.set(id, fused.get(id)! + PERIOD_WEIGHT * scale * p);
+      }
+    }
+  }
+  if (identityShare.size > 0) {
+    const scale = FUSION === 'rrf' ? 1 / (RRF_K + 1) : 1;
+    for (const id of fused.keys()) fused.set(id, fused.get(id)! + IDENTITY_WEIGHT * scale * (identityShare.get(id) ?? 0));
   }
   const hasVec = cardCos.size > 0;
   const relevanceOf = (id: string): { kw: number | null; vec: number | null; rel: number } => {
@@ -175,6 +225,8 @@ export async function searchStore(root: string, query: string, opts: SearchOptio
         ex[`${s}_rank`] = rank ?? 0;
         ex[`${s}_contribution`] = round(contribution(s, id), 5);
       }
+      if (identityShare.has(id)) ex['identity_share'] = round(identityShare.get(id)!, 3);
+      if (period.has(id)) ex['period_score'] = round(period.get(id)!, 3);
       if (r.kw !== null) ex['keyword_relevance'] = round(r.kw, 3);
       if (r.vec !== null) ex['vector_relevance'] = round(r.vec, 3);
       ex['matched_terms'] = (matched.get(id) ?? []).join(' ');

@@ -1,0 +1,124 @@
+/**
+ * Period matching for tier-1: the fiscal year(s) and quarter a query asks about ("FY2018",
+ * "fiscal 2022", "Q2 of FY2024", "2021 Q1") against the period of each source (its file name,
+ * title, period text, date and type). A source whose period is the asked year wins; one that only
+ * reports the asked year as a comparative gets less; one whose period contradicts the asked year
+ * (it predates it, or is too recent to report it) loses. A question about a whole year prefers
+ * full-year documents (annual reports, fourth-quarter / full-year releases) to partial quarters.
+ */
+import type { CatalogEntry } from '../store/schemas.js';
+
+/** Plausible years: 4 digits 1900–2099 not inside a longer number. */
+const YEAR_RE = /(?<!\d)((?:19|20)\d{2})(?!\d)/g;
+/** "FY18", "FY 18", "FY'18" → 2018 */
+const FY_SHORT_RE = /\bfy\s*'?(\d{2})(?!\d)/gi;
+const QUARTER_RES: [RegExp, number][] = [
+  [/\b(?:first|1st)\s+(?:fiscal\s+)?quarter\b/i, 1],
+  [/\b(?:second|2nd)\s+(?:fiscal\s+)?quarter\b/i, 2],
+  [/\b(?:third|3rd)\s+(?:fiscal\s+)?quarter\b/i, 3],
+  [/\b(?:fourth|4th)\s+(?:fiscal\s+)?quarter\b/i, 4],
+];
+/** "Q2", "2023Q4", "q3-2021", "FY24Q1" (a Q followed by 1–4 not inside a word) */
+const Q_CODE_RE = /(?:^|[^a-z])q([1-4])(?![0-9])/i;
+const HALF_RE = /\b(?:first|second)\s+half\b|\bh[12]\b|\bsix\s+months\b|\bnine\s+months\b/i;
+/** doc types that cover a whole fiscal year */
+const ANNUAL_TYPE_RE = /^(?:10-?k|20-?f|40-?f|annual[ -]report|ars)\b/i;
+const PARTIAL_TYPE_RE = /^(?:10-?q)\b/i;
+const ANNUAL_PERIOD_RE = /\bfiscal\s+year\b|\bfull[ -]year\b|\bannual\b|\byear\s+ended\b|\btwelve\s+months\b/i;
+const QUARTER_PERIOD_RE = /\bquarter\b|\bthree\s+months\b/i;
+
+/** How many earlier years a filing reports as comparatives (income and cash-flow statements show three). */
+export const COMPARATIVE_YEARS = 2;
+/** Scores of the period signal, in [-1, 1]. */
+export const PERIOD_SCORES = {
+  /** the source's period is the latest year asked */
+  latest: 1,
+  /** the source's period is one of the years asked, not the latest */
+  asked: 0.6,
+  /** the asked years are only comparatives in the source */
+  comparative: 0.2,
+  /** the source cannot report the asked years */
+  contradicts: -1,
+  /** a whole year is asked and the source covers part of one */
+  partialYear: -0.75,
+  /** a quarter is asked and the source is another quarter */
+  otherQuarter: -0.5,
+  /** a quarter (not the fourth) is asked and the source is an annual document */
+  annualForQuarter: -0.2,
+} as const;
+
+export interface QueryPeriod {
+  years: number[];
+  /** 1–4 when the query names a quarter */
+  quarter: number | null;
+  /** the query names a part of a year (a quarter, a half, "nine months") */
+  partial: boolean;
+}
+
+export interface SourcePeriod {
+  years: number[];
+  quarter: number | null;
+  /** covers a whole fiscal year (annual report, fourth-quarter / full-year release) */
+  annual: boolean;
+  /** covers part of a year only (10-Q, first–third quarter release) */
+  partial: boolean;
+}
+
+function yearsIn(text: string): number[] {
+  const out = new Set<number>();
+  for (const m of text.matchAll(YEAR_RE)) out.add(Number(m[1]));
+  for (const m of text.matchAll(FY_SHORT_RE)) out.add(2000 + Number(m[1]));
+  return [...out].sort((a, b) => a - b);
+}
+
+function quarterIn(text: string): number | null {
+  const code = Q_CODE_RE.exec(text);
+  if (code) return Number(code[1]);
+  for (const [re, q] of QUARTER_RES) if (re.test(text)) return q;
+  return null;
+}
+
+export function queryPeriod(query: string): QueryPeriod {
+  const years = yearsIn(query);
+  const quarter = quarterIn(query);
+  return { years, quarter, partial: quarter !== null || HALF_RE.test(query) };
+}
+
+export function sourcePeriod(e: Pick<CatalogEntry, 'filename' | 'title' | 'period' | 'date' | 'doc_type'>): SourcePeriod {
+  const name = e.filename.replace(/\.[^.]+$/, '').replace(/[_]+/g, ' ');
+  const period = e.period ?? '';
+  const years = new Set<number>([...yearsIn(name), ...yearsIn(period), ...yearsIn(e.title ?? '')]);
+  if (e.date) {
+    const y = Number(e.date.slice(0, 4));
+    if (y >= 1900 && y < 2100) years.add(y);
+  }
+  const quarter = quarterIn(name) ?? quarterIn(period);
+  const type = e.doc_type ?? '';
+  const annual = ANNUAL_TYPE_RE.test(type) || quarter === 4 || (quarter === null && ANNUAL_PERIOD_RE.test(period));
+  const partial = !annual && (PARTIAL_TYPE_RE.test(type) || (quarter !== null && quarter < 4) || QUARTER_PERIOD_RE.test(period));
+  return { years: [...years].sort((a, b) => a - b), quarter, annual, partial };
+}
+
+/**
+ * How well a source's period fits the asked period, in [-1, 1]; 0 when the query names no year or
+ * the source's period is unknown.
+ */
+export function periodMatch(q: QueryPeriod, s: SourcePeriod): number {
+  if (q.years.length === 0 || s.years.length === 0) return 0;
+  const latest = q.years[q.years.length - 1]!;
+  const have = new Set(s.years);
+  const lo = s.years[0]! - COMPARATIVE_YEARS;
+  const hi = s.years[s.years.length - 1]!;
+  let score: number;
+  if (have.has(latest)) score = PERIOD_SCORES.latest;
+  else if (q.years.some((y) => have.has(y))) score = PERIOD_SCORES.asked;
+  else if (q.years.every((y) => y >= lo && y <= hi)) score = PERIOD_SCORES.comparative;
+  else return PERIOD_SCORES.contradicts;
+  if (q.quarter !== null) {
+    if (s.quarter !== null && s.quarter !== q.quarter) score += PERIOD_SCORES.otherQuarter;
+    else if (s.quarter === null && s.annual && q.quarter < 4) score += PERIOD_SCORES.annualForQuarter;
+  } else if (!q.partial && s.partial) {
+    score += PERIOD_SCORES.partialYear;
+  }
+  return Math.max(-1, Math.min(1, score));
+}

@@ -72,7 +72,7 @@ async function suggest(root: string, tree: TreeFile, query: string, k: number, v
   // Keyword ranking runs on the index already loaded; node vectors go through rankNodes (loads the model).
   const hits: NodeHit[] = vectors
     ? await rankNodes(root, tree.id, query, { k, maxPages: SUGGESTION_MAX_PAGES, vectors: true })
-    : rankNodesIn(ix, { terms: queryTerms(query), k, maxPages: SUGGESTION_MAX_PAGES });
+    : rankNodesIn(ix, { terms: queryTerms(query), text: query, k, maxPages: SUGGESTION_MAX_PAGES });
   return hits.slice(0, k).map((h) => {
     const { node, path } = requireNode(tree, h.node_id);
     const s: Suggestion = { ...h, title: h.title || node.title, summary: clip(node.summary ?? '', SUGGESTION_SUMMARY_CHARS), path: path.slice(0, -1).map((p) => p.title) };

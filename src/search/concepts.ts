@@ -52,17 +52,59 @@ export function queryStatements(query: string): Set<Statement> {
   return out;
 }
 
+const QUALIFIED_RE = /\b(?:consolidated|condensed|combined)\b/;
+
+/**
+ * How surely a title is each statement: 1 for the qualified primary statement ("Consolidated
+ * Statements of Cash Flows"), 0.7 for a bare one ("Balance Sheet": often the statement in a short
+ * release, but also an MD&A heading), 0.3 for a note or section mentioning it.
+ */
+export const TITLE_MATCH = { qualified: 1, bare: 0.7, mention: 0.3 } as const;
+
 export interface TitleStatement {
   statement: Statement;
-  /** the title is the statement itself (not a note or section mentioning it) */
-  primary: boolean;
+  /** TITLE_MATCH grade */
+  strength: number;
 }
 
 /** The statement a node title names, if any. */
 export function titleStatement(title: string): TitleStatement | null {
   const t = title.toLowerCase().replace(/\s+/g, ' ').trim();
   for (const [statement, re] of TITLE_PATTERNS) {
-    if (re.test(t)) return { statement, primary: PRIMARY_PREFIX_RE.test(t) && !NOTE_RE.test(t) };
+    if (!re.test(t)) continue;
+    const primary = PRIMARY_PREFIX_RE.test(t) && !NOTE_RE.test(t);
+    const strength = !primary ? TITLE_MATCH.mention : QUALIFIED_RE.test(t) ? TITLE_MATCH.qualified : TITLE_MATCH.bare;
+    return { statement, strength };
   }
   return null;
+}
+
+/**
+ * Metric → the line items and words a filing prints for it (query expansion for node scoring):
+ * filings say "purchases of property, plant and equipment", questions say "capex".
+ */
+const EXPANSIONS: [RegExp, string][] = [
+  [/\bcapex\b|\bcapital\s+expenditures?\b/, 'purchases of property plant and equipment additions capital expenditures'],
+  [/\bppne\b|\bpp\s*&\s*e\b|\bnet\s+ppe\b/, 'property plant and equipment net'],
+  [/\bfree\s+cash\s*flows?\b|\bfcf\b/, 'net cash provided by operating activities purchases of property plant and equipment'],
+  [/\boperating\s+cash\s*flows?\b|\bcash\s+from\s+operations\b/, 'net cash provided by operating activities'],
+  [/\bquick\s+ratio\b/, 'cash equivalents short-term investments receivables total current liabilities'],
+  [/\bcurrent\s+ratio\b|\bworking\s+capital\b/, 'total current assets total current liabilities'],
+  [/\bdays\s+payable\s+outstanding\b|\bdpo\b/, 'accounts payable cost of sales'],
+  [/\bdays\s+sales\s+outstanding\b|\bdso\b/, 'accounts receivable revenue'],
+  [/\binventory\s+turnover\b|\bdays\s+inventory\b|\bdio\b/, 'inventories cost of sales'],
+  [/\bgross\s+margin\b/, 'gross profit cost of sales'],
+  [/\boperating\s+margin\b/, 'operating income operating profit revenue'],
+  [/\bebitda\b/, 'operating income depreciation amortization'],
+  [/\binterest\s+coverage\b/, 'interest expense operating income'],
+  [/\btop\s*-?\s*line\b|\brevenue\s+growth\b|\bsales\s+growth\b|\bhigh[- ]growth\b/, 'revenue net sales'],
+  [/\b(?:share|stock)\s+repurchases?\b|\bbuybacks?\b/, 'repurchases of common stock'],
+  [/\bdividends?\s+paid\b|\bcash\s+dividends?\b|\bdividend\s+payout\b/, 'dividends paid'],
+  [/\bgeograph(?:y|ies|ic)\b|\bregions?\b/, 'geographic region segment'],
+];
+
+/** Words filings print for the metrics a query names (empty when it names none). */
+export function expansionText(query: string): string {
+  const q = query.toLowerCase().replace(/\s+/g, ' ');
+  return EXPANSIONS.filter(([re]) => re.test(q)).map(([, words]) => words).join(' ');
 }

@@ -1,12 +1,16 @@
 /**
  * Tier-2 suggestions: the nodes of one source that best match a query — BM25 over node titles,
  * summaries and text (per-source node index), fused with node-vector similarity when the store has
- * node vectors. Only nodes spanning at most `maxPages` pages, so a suggestion points somewhere specific.
+ * node vectors. Query words that cannot tell the source's nodes apart (its own name and year,
+ * words in most of its nodes, instruction filler) are left out; metrics are expanded into the line
+ * items filings print for them, and a node titled as a financial statement the query needs gains
+ * (concepts.ts). Only nodes spanning at most `maxPages` pages, so a suggestion points somewhere specific.
  */
 import { loadConfig } from '../store/config.js';
 import type { NodeHit } from './types.js';
 import { readNodesIndex, type KeywordNodesIndex } from './keyword-format.js';
-import { queryTerms } from './tokenize.js';
+import { QUERY_FILLER, queryTerms, tokenize } from './tokenize.js';
+import { expansionText, queryStatements, titleStatement } from './concepts.js';
 import { bm25Field } from './bm25.js';
 import { loadCardVectors, loadNodeVectors, nodeScores, queryEmbedder, type NodeVectors } from './vectors.js';
 
@@ -22,12 +26,30 @@ export const NODE_VECTOR_WEIGHT = 0.25;
 export const NODE_TITLE_WEIGHT = 2.0;
 /** length normalisation of node titles and texts (statement pages full of figures are not less relevant) */
 export const NODE_TITLE_B = 0.5;
+/** length normalisation of node texts (statement pages full of figures are not less relevant) */
 export const NODE_TEXT_B = 0.5;
+/**
+ * Query terms found in more than this share of a source's nodes do not help choose among them
+ * ("million", the fiscal year of a 10-K); they are left out of node scoring.
+ */
+export const NODE_COMMON_TERM_SHARE = 0.5;
+/**
+ * Bonus for a node whose title is a financial statement the query needs (concepts.ts), times the
+ * title's match strength. On the reciprocal-rank scale: 1/(NODE_RRF_K+1) ≈ 0.048 is a first
+ * keyword rank, so the primary statement reaches the top three from a middling keyword rank.
+ */
+export const NODE_STATEMENT_BONUS = 0.03;
+/** share of the statement bonus for a later node titled as the same statement */
+export const NODE_REPEATED_STATEMENT_SHARE = 0.5;
+/** weight of expansion terms (the line items a metric is printed as: synonyms of what was typed) relative to typed terms */
+export const NODE_EXPANSION_WEIGHT = 1;
 /** nodes with no keyword match and a vector cosine below this are not suggested */
 export const NODE_MIN_COSINE = 0.2;
 
 export interface NodeRankInput {
   terms: string[];
+  /** the query as typed (statement lexicon and metric expansions); without it, keyword and vector scoring only */
+  text?: string;
   /** query vector and the store's node vectors, when vector search is on */
   query?: Float32Array | null;
   nodeVectors?: NodeVectors | null;
@@ -40,6 +62,23 @@ function rankOf(scores: Map<number, number>): Map<number, number> {
   return new Map(order.map(([i], r) => [i, r + 1]));
 }
 
+/**
+ * Query terms that can tell a source's nodes apart: not the source's own identity (words of the
+ * root title: company name, form, fiscal year), not terms found in most of its nodes. Falls back to
+ * all terms when that leaves none (unless `fallback` is false).
+ */
+export function nodeQueryTerms(ix: KeywordNodesIndex, terms: string[], fallback = true): string[] {
+  const n = ix.nodes.length;
+  if (n < 2) return terms;
+  const rootTerms = new Set(tokenize(ix.nodes[0]![1]));
+  const kept = terms.filter((t) => {
+    if (rootTerms.has(t)) return false;
+    const df = (ix.terms[t]?.length ?? 0) / 2;
+    return df <= NODE_COMMON_TERM_SHARE * n;
+  });
+  return kept.length > 0 || !fallback ? kept : terms;
+}
+
 /** Rank nodes of an already loaded node index (shared by rankNodes and searchStore). */
 export function rankNodesIn(ix: KeywordNodesIndex, input: NodeRankInput): NodeHit[] {
   const n = ix.nodes.length;
@@ -50,9 +89,19 @@ export function rankNodesIn(ix: KeywordNodesIndex, input: NodeRankInput): NodeHi
     const span = kind === 'p' ? end - start + 1 : 1;
     eligible[i] = !isRoot && span <= input.maxPages ? 1 : 0;
   });
+  const terms = nodeQueryTerms(ix, input.terms);
   const kw = new Float64Array(n);
-  bm25Field(input.terms, ix.title_terms, ix.title_len, kw, NODE_TITLE_WEIGHT, eligible, NODE_TITLE_B);
-  bm25Field(input.terms, ix.terms, ix.len, kw, 1, eligible, NODE_TEXT_B);
+  bm25Field(terms, ix.title_terms, ix.title_len, kw, NODE_TITLE_WEIGHT, eligible, NODE_TITLE_B);
+  bm25Field(terms, ix.terms, ix.len, kw, 1, eligible, NODE_TEXT_B);
+  if (input.text && NODE_EXPANSION_WEIGHT > 0) {
+    const typed = new Set(terms);
+    const extra = [...new Set(tokenize(expansionText(input.text)))].filter((t) => !typed.has(t) && !QUERY_FILLER.has(t));
+    if (extra.length > 0) {
+      const ex = nodeQueryTerms(ix, extra, false);
+      bm25Field(ex, ix.title_terms, ix.title_len, kw, NODE_TITLE_WEIGHT * NODE_EXPANSION_WEIGHT, eligible, NODE_TITLE_B);
+      bm25Field(ex, ix.terms, ix.len, kw, NODE_EXPANSION_WEIGHT, eligible, NODE_TEXT_B);
+    }
+  }
   const kwMap = new Map<number, number>();
   kw.forEach((s, i) => { if (s > 0) kwMap.set(i, s); });
   const vecMap = new Map<number, number>();
@@ -68,6 +117,21 @@ export function rankNodesIn(ix: KeywordNodesIndex, input: NodeRankInput): NodeHi
   const fused = new Map<number, number>();
   for (const [i, r] of kr) fused.set(i, (fused.get(i) ?? 0) + NODE_KEYWORD_WEIGHT / (NODE_RRF_K + r));
   for (const [i, r] of vr) fused.set(i, (fused.get(i) ?? 0) + NODE_VECTOR_WEIGHT / (NODE_RRF_K + r));
+  const wanted = input.text ? queryStatements(input.text) : new Set();
+  if (wanted.size > 0) {
+    const seen = new Set<string>();
+    ix.nodes.forEach(([, title], i) => {
+      if (!eligible[i]) return;
+      const st = titleStatement(title);
+      if (!st || !wanted.has(st.statement)) return;
+      // the first primary statement of a kind is the filer's own; later ones are copies (parent-only,
+      // guarantor or segment versions in notes and schedules)
+      const key = `${st.statement}/${st.strength}`;
+      const share = seen.has(key) ? NODE_REPEATED_STATEMENT_SHARE : 1;
+      seen.add(key);
+      fused.set(i, (fused.get(i) ?? 0) + NODE_STATEMENT_BONUS * st.strength * share);
+    });
+  }
   return [...fused.entries()]
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
     .slice(0, input.k)
@@ -106,5 +170,5 @@ export async function rankNodes(
       }
     }
   }
-  return rankNodesIn(ix, { terms: queryTerms(query), query: q, nodeVectors: nv, k: opts.k ?? DEFAULT_NODE_K, maxPages: opts.maxPages ?? DEFAULT_MAX_PAGES });
+  return rankNodesIn(ix, { terms: queryTerms(query), text: query, query: q, nodeVectors: nv, k: opts.k ?? DEFAULT_NODE_K, maxPages: opts.maxPages ?? DEFAULT_MAX_PAGES });
 }

@@ -1,8 +1,10 @@
 /**
  * Tier-1 search: which sources answer a query. Filters first, then keyword (BM25 over each
  * source's card and body) fused with vector similarity (card vectors, and the best node vector of
- * each source) by weighted reciprocal-rank fusion. Each hit carries a calibrated relevance, a
- * verdict and its best nodes. No model or no vector index → keyword-only, with a warning.
+ * each source) by weighted score fusion, plus two query-structure signals: the period match (asked
+ * fiscal year / quarter vs each source's period, period.ts) and the share of the query's naming
+ * words (company names, tickers) in each source's identity. Each hit carries a calibrated
+ * relevance, a verdict and its best nodes. No model or no vector index → keyword-only, with a warning.
  */
 import { readCatalog } from '../store/catalog.js';
 import { loadConfig } from '../store/config.js';
@@ -210,7 +212,7 @@ export async function searchStore(root: string, query: string, opts: SearchOptio
     }
     const nix = readNodesIndex(root, id);
     const nodes = nix
-      ? rankNodesIn(nix, { terms, query: qvec, nodeVectors, k: opts.nodesPerSource ?? DEFAULT_NODES_PER_SOURCE, maxPages: DEFAULT_MAX_PAGES })
+      ? rankNodesIn(nix, { terms, text: query, query: qvec, nodeVectors, k: opts.nodesPerSource ?? DEFAULT_NODES_PER_SOURCE, maxPages: DEFAULT_MAX_PAGES })
       : [];
     const hit: SourceHit = {
       id, title: e.title, file: e.original_path, type: e.type, score: round(score, 6), relevance: round(r.rel, 3),

@@ -1,0 +1,148 @@
+/**
+ * Retrieval-quality methods: period matching (asked fiscal year / quarter vs a source's period),
+ * the financial-statement lexicon for node titles, query filler words, and their effect on ranking
+ * in a real ingested store.
+ */
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { periodMatch, queryPeriod, sourcePeriod, PERIOD_SCORES } from '../src/search/period.js';
+import { expansionText, queryStatements, titleStatement, TITLE_MATCH } from '../src/search/concepts.js';
+import { queryTerms, queryTermGroups } from '../src/search/tokenize.js';
+import { searchStore } from '../src/search/search.js';
+import { rankNodes } from '../src/search/nodes.js';
+import { searchStoreFixture } from './helpers/search-store.js';
+import { cleanup } from './helpers/temp-store.js';
+
+const src = (filename: string, extra: Partial<{ title: string; period: string; date: string; doc_type: string }> = {}) =>
+  sourcePeriod({ filename, title: extra.title ?? '', period: extra.period ?? '', date: extra.date ?? '', doc_type: extra.doc_type ?? '' });
+
+describe('period matching', () => {
+  it('reads years and quarters the way users type them', () => {
+    expect(queryPeriod('What is the FY2018 capex?')).toEqual({ years: [2018], quarter: null, partial: false });
+    expect(queryPeriod('revenue in fiscal 2022 and FY21')).toMatchObject({ years: [2021, 2022], quarter: null });
+    expect(queryPeriod('cash between FY 2023 and Q2 of FY2024')).toMatchObject({ years: [2023, 2024], quarter: 2, partial: true });
+    expect(queryPeriod('segments in 2021 Q1')).toMatchObject({ years: [2021], quarter: 1 });
+    expect(queryPeriod('third quarter results')).toMatchObject({ years: [], quarter: 3 });
+    expect(queryPeriod('what industry is it in')).toEqual({ years: [], quarter: null, partial: false });
+  });
+
+  it('reads a source period from its file name, period text, date and type', () => {
+    expect(src('ACME_2018_10K.pdf', { doc_type: '10-K', period: 'fiscal year ended December 31, 2018', date: '2018-12-31' }))
+      .toEqual({ years: [2018], quarter: null, annual: true, partial: false });
+    expect(src('ACME_2023Q1_EARNINGS.pdf', { period: 'first quarter 2023' })).toMatchObject({ quarter: 1, annual: false, partial: true });
+    expect(src('ACME_2023Q4_EARNINGS.pdf')).toMatchObject({ years: [2023], quarter: 4, annual: true, partial: false });
+    expect(src('acme-10q.pdf', { doc_type: '10-Q', date: '2021-06-30' })).toMatchObject({ years: [2021], partial: true });
+  });
+
+  it('prefers the asked year, demotes comparatives, penalises contradictions and partial years', () => {
+    const annual2023 = src('ACME_2023_10K.pdf', { doc_type: '10-K' });
+    const annual2021 = src('ACME_2021_10K.pdf', { doc_type: '10-K' });
+    const annual2019 = src('ACME_2019_10K.pdf', { doc_type: '10-K' });
+    const q = queryPeriod('acquisitions in FY2023, FY2022 and FY2021');
+    expect(periodMatch(q, annual2023)).toBe(PERIOD_SCORES.latest);
+    expect(periodMatch(q, annual2021)).toBe(PERIOD_SCORES.asked);
+    expect(periodMatch(q, annual2019)).toBe(PERIOD_SCORES.contradicts);
+    expect(periodMatch(queryPeriod('FY2021 revenue'), annual2023)).toBe(PERIOD_SCORES.comparative);
+    expect(periodMatch(queryPeriod('FY2024 revenue'), annual2023)).toBe(PERIOD_SCORES.contradicts);
+    // a whole year asked: the Q4 / full-year release beats the Q1 one
+    const whole = queryPeriod('SG&A as a percent of net sales in FY2023');
+    expect(periodMatch(whole, src('ACME_2023Q4_EARNINGS.pdf'))).toBeGreaterThan(periodMatch(whole, src('ACME_2023Q1_EARNINGS.pdf')));
+    // a quarter asked: the other quarter loses
+    const q1 = queryPeriod('segment revenue in 2021 Q1');
+    expect(periodMatch(q1, src('ACME_2021Q1_10Q.pdf', { doc_type: '10-Q' }))).toBeGreaterThan(periodMatch(q1, src('ACME_2021Q2_10Q.pdf', { doc_type: '10-Q' })));
+    expect(periodMatch(queryPeriod('no year here'), annual2023)).toBe(0);
+  });
+});
+
+describe('financial-statement lexicon', () => {
+  it('maps statement synonyms and metrics in queries to statements', () => {
+    expect([...queryStatements('using the statement of financial position')]).toEqual(['balance']);
+    expect([...queryStatements('What is the FY2018 capital expenditure amount?')]).toEqual(['cash_flow']);
+    expect([...queryStatements('shown in the statement of operations')]).toEqual(['income']);
+    expect(queryStatements('days payable outstanding (DPO)')).toEqual(new Set(['income', 'balance']));
+    expect(queryStatements('what is the quick ratio')).toEqual(new Set(['balance']));
+    expect(queryStatements('which industry does it operate in').size).toBe(0);
+  });
+
+  it('classifies node titles, telling the primary statement from notes mentioning it', () => {
+    expect(titleStatement('Consolidated Statements of Operations')).toEqual({ statement: 'income', strength: TITLE_MATCH.qualified });
+    expect(titleStatement('d) Condensed Consolidated Statements of Cash Flows')).toEqual({ statement: 'cash_flow', strength: TITLE_MATCH.qualified });
+    expect(titleStatement('CONSOLIDATED STATEMENT OF FINANCIAL POSITION')).toEqual({ statement: 'balance', strength: TITLE_MATCH.qualified });
+    expect(titleStatement('Balance Sheet')).toEqual({ statement: 'balance', strength: TITLE_MATCH.bare });
+    expect(titleStatement('Note 7. Supplemental Balance Sheet Information')).toEqual({ statement: 'balance', strength: TITLE_MATCH.mention });
+    expect(titleStatement('Consolidated Statements of Comprehensive Income')?.statement).toBe('comprehensive_income');
+    expect(titleStatement('Item 7. Management’s Discussion and Analysis')).toBeNull();
+  });
+
+  it('expands metrics into the line items filings print for them', () => {
+    expect(expansionText('FY2018 capex for Acme')).toContain('purchases of property plant and equipment');
+    expect(expansionText('what is the net PPNE')).toContain('property plant and equipment net');
+    expect(expansionText('DPO for FY2018')).toContain('accounts payable');
+    expect(expansionText('which industry does it operate in')).toBe('');
+  });
+});
+
+describe('query filler words', () => {
+  it('drops instruction vocabulary from query terms but keeps the subject', () => {
+    const t = queryTerms('Answer in USD millions, rounded to two decimal places: what is the FY2018 capital expenditure amount for Acme?');
+    expect(t).toEqual(expect.arrayContaining(['fy2018', '2018', 'capital', 'expenditure', 'acme']));
+    for (const w of ['usd', 'million', 'answer', 'amount', 'decimal']) expect(t).not.toContain(w);
+    expect(queryTermGroups('USD millions').flat()).toEqual(['usd', 'million']); // nothing else: kept
+  });
+});
+
+const MDNA = Array.from({ length: 12 }, (_, i) =>
+  `In fiscal year ${2018} the Acme amount in USD millions changed; management discusses the financial position, the amount of millions spent and plans for year ${i}.`).join('\n');
+
+const annual = (year: number): string => [
+  `# Acme Corp annual report FY${year}`,
+  '',
+  `Acme Corp reports fiscal year ${year} results in USD millions.`,
+  '',
+  '## Management discussion',
+  '',
+  MDNA.replaceAll('2018', String(year)),
+  '',
+  '## Consolidated Statements of Cash Flows',
+  '',
+  `Purchases of property, plant and equipment (1,577) for ${year}. Net cash provided by operating activities 6,439.`,
+  '',
+  '## Consolidated Balance Sheets',
+  '',
+  'Property, plant and equipment, net 8,738. Total current liabilities 7,244.',
+  '',
+  '## Notes to the financial statements',
+  '',
+  'Leases, pensions and contingencies are described below.',
+  '',
+  '## Condensed Consolidated Balance Sheets of the parent company',
+  '',
+  'Investment in subsidiaries; property, plant and equipment, net 12; property, plant and equipment at cost 20.',
+  '',
+].join('\n');
+
+describe('ranking in an ingested store', () => {
+  let root: string;
+  beforeAll(async () => {
+    ({ root } = await searchStoreFixture('none', { docs: { 'acme_2018_annual.md': annual(2018), 'acme_2020_annual.md': annual(2020), 'garden/orchard.md': '# Orchard\n\nApple trees and pruning.\n' } }));
+  });
+  afterAll(() => cleanup(root));
+
+  it('puts the filing of the asked fiscal year first among same-company filings', async () => {
+    for (const year of [2018, 2020]) {
+      const r = await searchStore(root, `What was Acme's FY${year} capital expenditure in USD millions?`, { explain: true, nodesPerSource: 0 });
+      expect(r.results[0]!.file).toBe(`inbox/acme_${year}_annual.md`);
+      expect(r.results[0]!.explain!['period_score']).toBe(PERIOD_SCORES.latest);
+    }
+  });
+
+  it('suggests the statement a metric lives in, not the wordy section repeating the question', async () => {
+    const r = await searchStore(root, 'What is the FY2018 capital expenditure amount (in USD millions) for Acme?', { nodesPerSource: 0 });
+    const id = r.results[0]!.id;
+    const nodes = await rankNodes(root, id, 'What is the FY2018 capital expenditure amount (in USD millions) for Acme?', { k: 3, vectors: false });
+    expect(nodes[0]!.title).toBe('Consolidated Statements of Cash Flows');
+    const bs = await rankNodes(root, id, 'Using the statement of financial position, what is Acme’s net PPNE?', { k: 3, vectors: false });
+    // the filer's own statement comes before a later copy (parent-only) that repeats the words more
+    expect(bs[0]!.title).toBe('Consolidated Balance Sheets');
+    expect(bs.map((n) => n.title)).toContain('Condensed Consolidated Balance Sheets of the parent company');
+  });
+});

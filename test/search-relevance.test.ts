@@ -96,7 +96,7 @@ const MDNA = Array.from({ length: 12 }, (_, i) =>
 const annual = (year: number): string => [
   `# Acme Corp annual report FY${year}`,
   '',
-  `Acme Corp reports fiscal year ${year} results in USD millions.`,
+  `Acme Corp reports fiscal year ${year} results in USD millions, including its capital expenditures.`,
   '',
   '## Management discussion',
   '',
@@ -120,10 +120,18 @@ const annual = (year: number): string => [
   '',
 ].join('\n');
 
+/** Another company's short note that repeats a question's topic words. */
+const BETA = [
+  '# Beta Industries capital expenditure review 2018',
+  '',
+  'Beta Industries capital expenditure in fiscal 2018: capital expenditure rose; capital expenditure plans for 2019; capital expenditure versus peers.',
+  '',
+].join('\n');
+
 describe('ranking in an ingested store', () => {
   let root: string;
   beforeAll(async () => {
-    ({ root } = await searchStoreFixture('none', { docs: { 'acme_2018_annual.md': annual(2018), 'acme_2020_annual.md': annual(2020), 'garden/orchard.md': '# Orchard\n\nApple trees and pruning.\n' } }));
+    ({ root } = await searchStoreFixture('none', { docs: { 'acme_2018_annual.md': annual(2018), 'acme_2020_annual.md': annual(2020), 'garden/orchard.md': '# Orchard\n\nApple trees and pruning.\n', 'beta_2018_capex_review.md': BETA } }));
   });
   afterAll(() => cleanup(root));
 
@@ -133,6 +141,15 @@ describe('ranking in an ingested store', () => {
       expect(r.results[0]!.file).toBe(`inbox/acme_${year}_annual.md`);
       expect(r.results[0]!.explain!['period_score']).toBe(PERIOD_SCORES.latest);
     }
+  });
+
+  it('puts the named company’s filing above another source repeating the topic words; topic words in a title are not names', async () => {
+    const r = await searchStore(root, 'What was Acme Corp FY2018 capital expenditure?', { explain: true, nodesPerSource: 0 });
+    expect(r.results[0]!.file).toBe('inbox/acme_2018_annual.md');
+    const beta = r.results.find((h) => h.file === 'inbox/beta_2018_capex_review.md');
+    expect(r.results[0]!.explain!['identity_share']).toBe(1);
+    // "capital expenditure" in Beta's title is also in other bodies: a topic, not a name
+    expect(beta!.explain!['identity_share']).toBe(0);
   });
 
   it('suggests the statement a metric lives in, not the wordy section repeating the question', async () => {

@@ -58,10 +58,12 @@ export const PERIOD_WEIGHT = 1.0;
  */
 export const IDENTITY_WEIGHT = 0.5;
 /**
- * A naming word is also rare in the bodies: found in at most this share of the sources (a company
- * name is; "operating" in an earnings release's title is not).
+ * A naming word is also rare in the bodies: found in at most this share of the sources, or in at
+ * most NAMING_BODY_PER_IDENTITY times as many bodies as identities (a company name is; "operating"
+ * in one earnings release's title is not).
  */
 export const NAMING_MAX_BODY_SHARE = 0.25;
+export const NAMING_BODY_PER_IDENTITY = 2;
 const NUMBER_RE = /^\d+$/;
 
 type Signal = keyof typeof RRF_WEIGHTS;
@@ -138,7 +140,11 @@ export async function searchStore(root: string, query: string, opts: SearchOptio
     const maxNamingDf = Math.max(1, Math.floor(NAMING_MAX_BODY_SHARE * n));
     // naming words: groups with a non-numeric term in some source's identity, weighed by identity idf
     const idGroups = groups
-      .map((g) => g.filter((t) => !NUMBER_RE.test(t) && identity[t] && (body[t]?.length ?? 0) / 2 <= maxNamingDf))
+      .map((g) => g.filter((t) => {
+        if (NUMBER_RE.test(t) || !identity[t]) return false;
+        const bodyDf = (body[t]?.length ?? 0) / 2;
+        return bodyDf <= maxNamingDf || bodyDf <= NAMING_BODY_PER_IDENTITY * (identity[t].length / 2);
+      }))
       .filter((g) => g.length > 0)
       .map((g) => ({ terms: g, weight: Math.max(...g.map((t) => idf(n, (body[t]?.length ?? 0) / 2))) }));
     const idTotal = idGroups.reduce((a, g) => a + g.weight, 0);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { ingest, type IngestReport } from '../../ingest/pipeline.js';
+import type { IngestReport } from '../../ingest/pipeline.js';
 import { findStore } from '../../store/locate.js';
 import { initStore } from '../../store/init.js';
 import { EXIT } from '../../util/exit-codes.js';
@@ -46,6 +46,8 @@ export function registerIngest(program: Command): void {
       if (!root) root = initStore(process.cwd()).root;
       const list = paths.length > 0 ? paths : [resolve(root, 'inbox')];
       const progress = makeProgress(!flags.quiet && !flags.json && !!process.stderr.isTTY);
+      // loaded here, not at start-up: the other commands (search, read, tree) never pay for ingest code
+      const { ingest } = await import('../../ingest/pipeline.js');
       const report = await ingest(root, {
         paths: list,
         llm: flags.llm,

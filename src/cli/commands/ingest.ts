@@ -54,7 +54,12 @@ export function registerIngest(program: Command): void {
         maxCalls: flags.maxCalls !== undefined ? Number(flags.maxCalls) : undefined,
         force: !!flags.force,
         onProgress: (ev) => progress.update(ev),
-        log: flags.quiet ? () => {} : (m) => eprint(m),
+        log: flags.quiet
+          ? () => {}
+          : (m) => {
+              progress.clear();
+              eprint(m);
+            },
       });
       progress.done();
       if (flags.json) printJson(report);

@@ -1,10 +1,10 @@
 /** What the sampling role sees for each kind of file: a sample, never the whole file. */
 import { describe, it, expect } from 'vitest';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { samplingInput, SAMPLE_CHARS } from '../src/llm/sample-input.js';
-import type { Sample } from '../src/ingest/plan/sample.js';
+import { takeSample, type Sample } from '../src/ingest/plan/sample.js';
 import type { FileCard } from '../src/store/schemas.js';
 import { writeReportPdf } from './llm/docs.js';
 
@@ -45,7 +45,7 @@ describe('sampling input', () => {
       expect(md).toContain('Headings (TOC):\n# Title\n## Late heading');
       expect(md.length).toBeLessThan(SAMPLE_CHARS + 400);
       await writeReportPdf(join(dir, 'r.pdf'));
-      const pdf = (await samplingInput(dir, sample(card('r.pdf', 'pdf'))))!;
+      const pdf = (await samplingInput(dir, takeSample(card('r.pdf', 'pdf'), readFileSync(join(dir, 'r.pdf')))))!;
       expect(pdf).toContain('Pages: 8');
       expect(pdf).toContain('<!-- page 3 -->');
       expect(pdf).not.toContain('<!-- page 4 -->');

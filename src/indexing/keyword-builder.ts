@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { CatalogEntry } from '../store/schemas.js';
 import { compareStrings } from '../store/json.js';
 import { writeIfChanged } from '../store/atomic.js';
-import type { IndexBuilder, IndexBuildContext } from '../ingest/stages/hooks.js';
+import type { IndexBuilder, IndexBuildContext } from '../model/stages.js';
 import { TOKENIZER_VERSION, termFrequencies, tokenize } from '../search/tokenize.js';
 import {
   KEYWORD_DIR, KEYWORD_FORMAT_VERSION, KEYWORD_SOURCES_FILE, keywordNodesFile, readNodesIndex, serializeIndex,

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IndexBuilder, IndexBuildContext } from '../ingest/stages/hooks.js';
+import type { IndexBuilder, IndexBuildContext } from '../model/stages.js';
 import { canonicalJson, compareStrings } from '../store/json.js';
 import { writeIfChanged } from '../store/atomic.js';
 import { resolveEmbedder } from '../embed/resolve.js';

@@ -1,78 +1,19 @@
 /**
- * Detection: extension + magic bytes + the first 512 bytes give a file card. Reads the whole file
- * once (for the hash) and hands the bytes on so conversion does not read it again.
+ * Detection: the converter registry's formats (extension, magic bytes, content tests, priority)
+ * applied to a file give its card. Reads the whole file once (for the hash) and hands the bytes on
+ * so conversion does not read it again.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { FileCard, SourceType } from '../store/schemas.js';
+import type { FormatSpec } from './converters/types.js';
+import { FORMATS, formatOf } from './converters/index.js';
 
 /** How many leading bytes are inspected for magic numbers and text/binary sniffing. */
 export const SNIFF_BYTES = 512;
 /** Share of control bytes in the sniff window above which a file is treated as binary. */
 export const BINARY_CONTROL_RATIO = 0.1;
-
-const CODE_LANGUAGES: Record<string, string> = {
-  '.ts': 'typescript', '.tsx': 'typescript', '.mts': 'typescript', '.cts': 'typescript',
-  '.js': 'javascript', '.jsx': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript',
-  '.py': 'python', '.go': 'go', '.rs': 'rust', '.java': 'java', '.c': 'c', '.h': 'c',
-  '.cc': 'cpp', '.cpp': 'cpp', '.hpp': 'cpp', '.cs': 'csharp', '.rb': 'ruby', '.php': 'php',
-  '.kt': 'kotlin', '.swift': 'swift', '.scala': 'scala', '.sh': 'shell', '.bash': 'shell',
-  '.sql': 'sql', '.lua': 'lua', '.r': 'r', '.pl': 'perl', '.css': 'css', '.scss': 'css',
-};
-
-const EXTENSION_TYPES: Record<string, SourceType> = {
-  '.pdf': 'pdf', '.md': 'markdown', '.markdown': 'markdown', '.mdx': 'markdown',
-  '.txt': 'text', '.text': 'text', '.rst': 'text', '.docx': 'docx', '.doc': 'doc',
-  '.xlsx': 'xlsx', '.xlsm': 'xlsx', '.xls': 'xls', '.csv': 'csv', '.tsv': 'tsv', '.tab': 'tsv',
-  '.html': 'html', '.htm': 'html', '.xhtml': 'html', '.json': 'json', '.jsonl': 'json',
-  '.yaml': 'yaml', '.yml': 'yaml', '.xml': 'xml', '.log': 'log',
-  '.png': 'image', '.jpg': 'image', '.jpeg': 'image', '.tif': 'image', '.tiff': 'image',
-  '.gif': 'image', '.bmp': 'image', '.webp': 'image', '.zip': 'zip',
-};
-
-const MIME: Partial<Record<SourceType, string>> = {
-  pdf: 'application/pdf', markdown: 'text/markdown', text: 'text/plain', html: 'text/html',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  csv: 'text/csv', tsv: 'text/tab-separated-values', json: 'application/json', yaml: 'application/yaml',
-  xml: 'application/xml', zip: 'application/zip', doc: 'application/msword', xls: 'application/vnd.ms-excel',
-};
-
-function startsWith(buf: Uint8Array, sig: number[]): boolean {
-  return sig.every((b, i) => buf[i] === b);
-}
-
-/** What the magic bytes say, or null when they say nothing definite. */
-export function sniffMagic(head: Uint8Array): SourceType | 'ooxml' | 'ole' | null {
-  if (startsWith(head, [0x25, 0x50, 0x44, 0x46])) return 'pdf'; // %PDF
-  if (startsWith(head, [0x50, 0x4b, 0x03, 0x04]) || startsWith(head, [0x50, 0x4b, 0x05, 0x06])) return 'ooxml'; // zip family
-  if (startsWith(head, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return 'ole'; // legacy Office
-  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47]) || startsWith(head, [0xff, 0xd8, 0xff]) || startsWith(head, [0x47, 0x49, 0x46, 0x38])) return 'image';
-  if (startsWith(head, [0x49, 0x49, 0x2a, 0x00]) || startsWith(head, [0x4d, 0x4d, 0x00, 0x2a])) return 'image';
-  return null;
-}
-
-/** True when the sniff window looks like text (UTF-8 without many control bytes). */
-export function looksLikeText(head: Uint8Array): boolean {
-  if (head.length === 0) return true;
-  let control = 0;
-  for (const b of head) {
-    if (b === 0) return false;
-    if (b < 9 || (b > 13 && b < 32)) control++;
-  }
-  return control / head.length < BINARY_CONTROL_RATIO;
-}
-
-function zipKind(bytes: Uint8Array): SourceType {
-  // OOXML packages name their main part near the start of the central directory; a cheap scan of the names suffices.
-  const text = Buffer.from(bytes.subarray(0, Math.min(bytes.length, 1 << 20))).toString('latin1');
-  const tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - (1 << 16)))).toString('latin1');
-  const names = text + tail;
-  if (names.includes('word/document.xml')) return 'docx';
-  if (names.includes('xl/workbook.xml')) return 'xlsx';
-  return 'zip';
-}
 
 export interface Detected {
   card: FileCard;
@@ -99,39 +40,67 @@ export interface TypeGuess {
   broken?: string;
 }
 
-export function detectType(filename: string, bytes: Uint8Array): TypeGuess {
-  const ext = extname(filename).toLowerCase();
-  const byExt: SourceType | undefined = CODE_LANGUAGES[ext] ? 'code' : EXTENSION_TYPES[ext];
-  const head = bytes.subarray(0, SNIFF_BYTES);
-  const magic = sniffMagic(head);
-  const language = CODE_LANGUAGES[ext];
-  const withLang = (type: SourceType, mislabelled: string | null = null) => (language && type === 'code' ? { type, language, mislabelled } : { type, mislabelled });
-
-  if (magic === 'ooxml') {
-    const kind = zipKind(bytes);
-    if (byExt && byExt !== kind && !(byExt === 'zip' && kind !== 'zip')) {
-      return { type: kind, mislabelled: `extension ${ext} but the content is a ${kind.toUpperCase()} package` };
-    }
-    return { type: kind, mislabelled: null };
+/** True when the sniff window looks like text (UTF-8 without many control bytes). */
+export function looksLikeText(head: Uint8Array): boolean {
+  if (head.length === 0) return true;
+  let control = 0;
+  for (const b of head) {
+    if (b === 0) return false;
+    if (b < 9 || (b > 13 && b < 32)) control++;
   }
-  if (magic === 'ole') return { type: byExt === 'xls' ? 'xls' : 'doc', mislabelled: null };
-  if (magic === 'pdf') return { type: 'pdf', mislabelled: byExt && byExt !== 'pdf' ? `extension ${ext} but the content is a PDF` : null };
-  if (magic === 'image') return { type: 'image', mislabelled: null };
+  return control / head.length < BINARY_CONTROL_RATIO;
+}
 
-  if (byExt && ['pdf', 'docx', 'xlsx', 'zip', 'image', 'doc', 'xls'].includes(byExt)) {
-    // binary format by name, but the magic bytes are missing
-    return { type: byExt, mislabelled: null, broken: `The file is named ${ext} but does not start with a ${byExt.toUpperCase()} signature: it is corrupt, truncated or mislabelled.` };
+function startsWith(buf: Uint8Array, sig: readonly number[]): boolean {
+  return sig.every((b, i) => buf[i] === b);
+}
+
+/** The format the file name promises (its extension), if any. */
+export function formatByName(filename: string): { format: FormatSpec; ext: string } | null {
+  const ext = extname(filename).toLowerCase();
+  const format = ext ? FORMATS.find((f) => f.extensions?.includes(ext)) : undefined;
+  return format ? { format, ext } : null;
+}
+
+/** Formats whose magic bytes (and further content test) match, by priority. */
+export function formatsByMagic(bytes: Uint8Array): FormatSpec[] {
+  const head = bytes.subarray(0, SNIFF_BYTES);
+  return FORMATS.filter((f) => f.magic?.some((sig) => startsWith(head, sig)) && (!f.contains || f.contains(bytes)));
+}
+
+/** Binary content: the most specific matching format, or the named one when it is among the best. */
+function byContent(hits: FormatSpec[], named: { format: FormatSpec; ext: string } | null): TypeGuess {
+  const best = hits[0]!;
+  const chosen = named && hits.includes(named.format) && named.format.priority === best.priority ? named.format : best;
+  const mislabelled = named && !hits.includes(named.format) ? `extension ${named.ext} but the content is ${describe(chosen.type)}` : null;
+  return { type: chosen.type, mislabelled };
+}
+
+function describe(type: SourceType): string {
+  return type === 'pdf' ? 'a PDF' : `a ${type.toUpperCase()} ${type === 'image' ? 'file' : 'package'}`;
+}
+
+/** A text file whose name says nothing: the first format whose text test matches its leading text. */
+function byText(head: Uint8Array): TypeGuess {
+  const s = Buffer.from(head).toString('utf8').trimStart();
+  const f = FORMATS.find((x) => x.sniffText?.(s));
+  if (!f) return { type: 'text', mislabelled: null };
+  return f.sniffedLanguage ? { type: f.type, language: f.sniffedLanguage, mislabelled: null } : { type: f.type, mislabelled: null };
+}
+
+export function detectType(filename: string, bytes: Uint8Array): TypeGuess {
+  const named = formatByName(filename);
+  const hits = formatsByMagic(bytes);
+  if (hits.length > 0) return byContent(hits, named);
+  const head = bytes.subarray(0, SNIFF_BYTES);
+  if (named?.format.magic) {
+    const t = named.format.type;
+    return { type: t, mislabelled: null, broken: `The file is named ${named.ext} but does not start with a ${t.toUpperCase()} signature: it is corrupt, truncated or mislabelled.` };
   }
   if (!looksLikeText(head)) return { type: 'unknown', mislabelled: null };
-  if (byExt) return withLang(byExt);
-  // extensionless text: sniff a few shapes
-  const s = Buffer.from(head).toString('utf8').trimStart();
-  if (s.startsWith('<!DOCTYPE html') || /^<html[\s>]/i.test(s)) return { type: 'html', mislabelled: null };
-  if (s.startsWith('<?xml')) return { type: 'xml', mislabelled: null };
-  if (s.startsWith('{') || s.startsWith('[')) return { type: 'json', mislabelled: null };
-  if (s.startsWith('#!')) return { type: 'code', language: 'shell', mislabelled: null };
-  if (/^#{1,6} \S/m.test(s)) return { type: 'markdown', mislabelled: null };
-  return { type: 'text', mislabelled: null };
+  if (!named) return byText(head);
+  const language = named.format.languages?.[named.ext];
+  return language ? { type: named.format.type, language, mislabelled: null } : { type: named.format.type, mislabelled: null };
 }
 
 /** Read and classify a file. `id` and `relPath` come from the caller (ids are path-derived). */
@@ -149,7 +118,7 @@ export function detectBytes(bytes: Uint8Array, relPath: string, id: string, mtim
     filename: basename(relPath),
     original_path: relPath,
     type,
-    ...(MIME[type] ? { mime: MIME[type] } : {}),
+    ...(formatOf(type)?.mime ? { mime: formatOf(type)!.mime } : {}),
     ...(language ? { language } : {}),
     size_kb: Math.round((size / 1024) * 10) / 10,
     sha256: sha256(bytes),

@@ -4,9 +4,8 @@
  * concurrency, retries, usage).
  */
 import type { Config } from '../store/schemas.js';
-import type { Planner, Enricher, Curator } from '../ingest/stages/hooks.js';
-import type { LlmStages } from './stages.js';
-import { planOffline } from '../ingest/plan/offline-planner.js';
+import type { Planner, Enricher, Curator } from '../model/stages.js';
+import type { LlmStages } from './stage-types.js';
 import { readCatalog } from '../store/catalog.js';
 import { CLAUDE_BIN } from './resolve.js';
 import type { LlmProvider } from './provider.js';
@@ -27,6 +26,101 @@ async function makeProvider(kind: 'anthropic' | 'claude-cli', config: Config): P
   return createClaudeCliProvider({ command: process.env.MHUB_CLAUDE_BIN || CLAUDE_BIN, model: config.llm.model, timeoutMs: config.llm.timeout_ms });
 }
 
+/** What every LLM stage of one run shares: the runner (cache, budget, retries, usage) and per-source records. */
+interface Shared {
+  root: string;
+  config: Config;
+  provider: LlmProvider;
+  runner: LlmRunner;
+  log: (m: string) => void;
+  /** one record per source: opened by the planner, added to by the tree step, closed by the card step */
+  records: Map<string, SourceRecord>;
+}
+
+function recordOf(sh: Shared, id: string): SourceRecord {
+  let rec = sh.records.get(id);
+  if (!rec) sh.records.set(id, (rec = new SourceRecord()));
+  return rec;
+}
+
+function samplingPlanner(sh: Shared): Planner {
+  return {
+    name: `llm:${sh.provider.model}`,
+    async plan(sample, offline) {
+      const rec = new SourceRecord();
+      sh.records.set(sample.card.id, rec);
+      let input: string | null;
+      try {
+        input = await samplingInput(sh.root, sample);
+      } catch (err) {
+        rec.fallback(`sampling: could not sample the file (${(err as Error).message})`);
+        return offline;
+      }
+      if (input === null) return offline; // no cheap sample for this type: the offline planner decides
+      const r = await sh.runner.run(samplingRole, input);
+      if (!r.ok) {
+        rec.fallback(r.reason);
+        return offline;
+      }
+      rec.ok('sampling');
+      return toStrategy(r.value, sample.card.type, offline, sh.provider.model);
+    },
+  };
+}
+
+function treeEnricher(sh: Shared): Enricher {
+  return {
+    name: 'llm-tree',
+    async enrich({ card, result }) {
+      const rec = recordOf(sh, card.id);
+      if (!needsLlmTree(result)) return { result };
+      try {
+        const t = await llmTree(sh.runner, result, sh.config.ingest.max_leaf_pages, sh.log);
+        if ('result' in t) {
+          rec.ok('tree');
+          return { result: t.result };
+        }
+        rec.fallback(t.reason);
+      } catch (err) {
+        rec.fallback(`tree: ${(err as Error).message}`);
+      }
+      return { result };
+    },
+  };
+}
+
+function cardEnricher(sh: Shared): Enricher {
+  return {
+    name: 'llm-card',
+    async enrich({ card, result }) {
+      const rec = recordOf(sh, card.id);
+      sh.records.delete(card.id);
+      let out = result;
+      try {
+        const c = await llmCard(sh.runner, card, out);
+        if ('result' in c) {
+          out = c.result;
+          rec.ok('card');
+        } else rec.fallback(c.reason);
+      } catch (err) {
+        rec.fallback(`card: ${(err as Error).message}`);
+      }
+      return { result: out, llm: rec.toEntry(sh.provider.name, sh.provider.model) };
+    },
+  };
+}
+
+/** Catalog sources indexed without the LLM: they stay so until re-ingested with --force. */
+function offlineOnlyHint(root: string): string {
+  let offlineOnly = 0;
+  try {
+    offlineOnly = readCatalog(root).sources.filter((e) => e.status === 'indexed' && !e.llm).length;
+  } catch {
+    /* an unreadable catalog is reported by the pipeline */
+  }
+  return offlineOnly ? `; ${offlineOnly} source(s) in the catalog were indexed without the LLM; unchanged ones stay so until mhub ingest --force` : '';
+}
+
 export async function buildActiveStages(
   root: string,
   config: Config,
@@ -43,81 +137,14 @@ export async function buildActiveStages(
     maxRetries: config.llm.max_retries,
     log,
   });
-  const records = new Map<string, SourceRecord>();
-  const label = `${provider.name}, ${provider.model}`;
-
-  const planner: Planner = {
-    name: `llm:${provider.model}`,
-    async plan(sample) {
-      const offline = planOffline(sample);
-      const rec = new SourceRecord();
-      records.set(sample.card.id, rec);
-      let input: string | null;
-      try {
-        input = await samplingInput(root, sample);
-      } catch (err) {
-        rec.fallback(`sampling: could not sample the file (${(err as Error).message})`);
-        return offline;
-      }
-      if (input === null) return offline; // no cheap sample for this type: the offline planner decides
-      const r = await runner.run(samplingRole, input);
-      if (!r.ok) {
-        rec.fallback(r.reason);
-        return offline;
-      }
-      rec.ok('sampling');
-      return toStrategy(r.value, sample.card.type, offline, provider.model);
-    },
-  };
-
-  const enricher: Enricher = {
-    name: 'llm-card-tree',
-    async enrich({ card, result }) {
-      const rec = records.get(card.id) ?? new SourceRecord();
-      records.delete(card.id);
-      let out = result;
-      if (needsLlmTree(out)) {
-        try {
-          const t = await llmTree(runner, out, config.ingest.max_leaf_pages, log);
-          if ('result' in t) {
-            out = t.result;
-            rec.ok('tree');
-          } else rec.fallback(t.reason);
-        } catch (err) {
-          rec.fallback(`tree: ${(err as Error).message}`);
-        }
-      }
-      try {
-        const c = await llmCard(runner, card, out);
-        if ('result' in c) {
-          out = c.result;
-          rec.ok('card');
-        } else rec.fallback(c.reason);
-      } catch (err) {
-        rec.fallback(`card: ${(err as Error).message}`);
-      }
-      return { result: out, llm: rec.toEntry(provider.name, provider.model) };
-    },
-  };
-
-  const curator: Curator = {
-    name: 'llm-curation',
-    curate: (entries, log) => curateCatalog(runner, entries, log),
-  };
-
-  let offlineOnly = 0;
-  try {
-    offlineOnly = readCatalog(root).sources.filter((e) => e.status === 'indexed' && !e.llm).length;
-  } catch {
-    /* an unreadable catalog is reported by the pipeline */
-  }
-  const hint = offlineOnly ? `; ${offlineOnly} source(s) in the catalog were indexed without the LLM; unchanged ones stay so until mhub ingest --force` : '';
-
+  const sh: Shared = { root, config, provider, runner, log, records: new Map() };
+  const curator: Curator = { name: 'llm-curation', curate: (entries, log) => curateCatalog(runner, entries, log) };
   return {
-    planner,
-    enrichers: [enricher],
+    planner: samplingPlanner(sh),
+    treeEnrichers: [treeEnricher(sh)],
+    cardEnrichers: [cardEnricher(sh)],
     curators: [curator],
-    llmNote: `LLM: ${provider.name} (${provider.model}); ${reason}${maxCalls !== null ? `; at most ${maxCalls} calls` : ''}${hint}`,
-    finish: async () => runner.meter.lines(label),
+    llmNote: `LLM: ${provider.name} (${provider.model}); ${reason}${maxCalls !== null ? `; at most ${maxCalls} calls` : ''}${offlineOnlyHint(root)}`,
+    finish: async () => runner.meter.lines(`${provider.name}, ${provider.model}`),
   };
 }

@@ -1,6 +1,6 @@
 /** The LLM card step: title, summary, doc type, period/date, key topics and sections overview. */
 import type { FileCard } from '../store/schemas.js';
-import type { ConvertedNode, ConvertResult } from '../ingest/converters/types.js';
+import type { ConvertedNode, ConvertResult } from '../model/convert.js';
 import type { LlmRunner } from './runner.js';
 import { cardRole, toDocCard } from './roles/card.js';
 

@@ -3,7 +3,7 @@
  * tree role reads page groups, sections are verified against their pages, and a page-granular tree
  * replaces the offline one. Returns a reason instead when anything fails; the offline tree stands.
  */
-import type { ConvertedNode, ConvertResult } from '../ingest/converters/types.js';
+import type { ConvertedNode, ConvertResult } from '../model/convert.js';
 import type { LlmRunner } from './runner.js';
 import { treeRole } from './roles/tree.js';
 import { groupPages, pageTexts } from './paged-text.js';

@@ -3,7 +3,7 @@
  * `<!-- page N -->` markers), pack pages into groups that fit one request, and write page ranges back
  * in the same marker format.
  */
-import type { ConvertedNode, ConvertResult } from '../ingest/converters/types.js';
+import type { ConvertedNode, ConvertResult } from '../model/convert.js';
 
 const PAGE_MARKER = /^<!-- page (\d+) -->[ \t]*$/gm;
 

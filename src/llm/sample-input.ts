@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Sample } from '../ingest/plan/sample.js';
+import type { Sample } from '../model/sample.js';
 
 export const SAMPLE_CHARS = 2000;
 export const SAMPLE_CODE_LINES = 200;
@@ -30,47 +30,19 @@ function readText(root: string, s: Sample): string | null {
   }
 }
 
-interface OutlineItem {
-  title: string;
-  items?: OutlineItem[];
-}
-
-async function pdfSample(root: string, s: Sample): Promise<string | null> {
-  let bytes: Uint8Array;
+async function pdfSample(s: Sample): Promise<string | null> {
+  if (!s.pdfPreview) return null;
   try {
-    bytes = new Uint8Array(readFileSync(resolve(root, s.card.original_path)));
+    const p = await s.pdfPreview({ maxPages: SAMPLE_MAX_PAGES, maxChars: SAMPLE_CHARS, maxOutline: SAMPLE_TOC_ITEMS });
+    const pages = p.pages.map((t, i) => `<!-- page ${i + 1} -->\n${t}`);
+    return [
+      header(s, s.card.pages ? [] : [`Pages: ${p.numPages}`]),
+      p.outline.length ? `Outline (bookmarks):\n${p.outline.join('\n')}` : 'Outline: none',
+      `First pages:\n${pages.join('\n\n')}`,
+    ].join('\n\n');
   } catch {
     return null;
   }
-  // One pdfjs document per thread at a time (see withPdfDocument): conversions run concurrently.
-  const { withPdfDocument } = await import('../ingest/converters/pdf/load.js');
-  return withPdfDocument(bytes, async (doc) => {
-    const toc: string[] = [];
-    const outline = ((await doc.getOutline()) ?? []) as OutlineItem[];
-    const walk = (items: OutlineItem[], depth: number) => {
-      for (const it of items) {
-        if (toc.length >= SAMPLE_TOC_ITEMS) return;
-        toc.push(`${'  '.repeat(depth)}- ${it.title}`);
-        if (depth < 1 && it.items) walk(it.items, depth + 1);
-      }
-    };
-    walk(outline, 0);
-    const parts: string[] = [];
-    let size = 0;
-    for (let p = 1; p <= Math.min(doc.numPages, SAMPLE_MAX_PAGES) && size < SAMPLE_CHARS; p++) {
-      const page = await doc.getPage(p);
-      const tc = await page.getTextContent();
-      let t = '';
-      for (const it of tc.items as Array<{ str?: string; hasEOL?: boolean }>) {
-        if (typeof it.str !== 'string') continue;
-        t += it.str + (it.hasEOL ? '\n' : '');
-      }
-      t = t.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim().slice(0, SAMPLE_CHARS - size);
-      size += t.length;
-      parts.push(`<!-- page ${p} -->\n${t}`);
-    }
-    return [header(s, s.card.pages ? [] : [`Pages: ${doc.numPages}`]), toc.length ? `Outline (bookmarks):\n${toc.join('\n')}` : 'Outline: none', `First pages:\n${parts.join('\n\n')}`].join('\n\n');
-  }).catch(() => null);
 }
 
 function readBytes(root: string, s: Sample): Buffer | null {
@@ -130,7 +102,7 @@ async function docxSample(root: string, s: Sample): Promise<string | null> {
 export async function samplingInput(root: string, s: Sample): Promise<string | null> {
   switch (s.card.type) {
     case 'pdf':
-      return pdfSample(root, s);
+      return pdfSample(s);
     case 'xlsx':
       return xlsxSample(root, s);
     case 'docx':

@@ -6,18 +6,12 @@
  * offline result on failure and says why in the catalog entry's `llm` record.
  */
 import type { Config } from '../store/schemas.js';
-import type { Planner, Enricher, Curator } from '../ingest/stages/hooks.js';
+import type { LlmStages } from './stage-types.js';
 import { UserError } from '../store/errors.js';
 import { EXIT } from '../util/exit-codes.js';
 import { resolveProvider } from './resolve.js';
 
-export interface LlmStages {
-  planner: Planner | null;
-  enrichers: Enricher[];
-  curators: Curator[];
-  llmNote: string;
-  finish(): Promise<string[]>;
-}
+export type { LlmStages };
 
 function checkMaxCalls(v: number | undefined, fromConfig: number | null): number | null {
   if (v === undefined) return fromConfig;
@@ -33,7 +27,7 @@ export async function resolveLlmStages(
   const maxCalls = checkMaxCalls(opts.maxCalls, config.llm.max_calls);
   const res = await resolveProvider(config, opts.llm);
   if (res.provider === 'none') {
-    return { planner: null, enrichers: [], curators: [], llmNote: `LLM: none (${res.reason})`, finish: async () => [] };
+    return { planner: null, treeEnrichers: [], cardEnrichers: [], curators: [], llmNote: `LLM: none (${res.reason})`, finish: async () => [] };
   }
   if (res.problem) {
     throw new UserError(

@@ -3,7 +3,7 @@
  * page (its title must be printed there; a nearby page fixes it, otherwise it is dropped), nests
  * sections by level, and cuts pages so every page lands in exactly one leaf.
  */
-import type { ConvertedNode } from '../ingest/converters/types.js';
+import type { ConvertedNode } from '../model/convert.js';
 import { pagesContent } from './paged-text.js';
 
 /** Pages on either side searched when a title is not on its claimed start page. */

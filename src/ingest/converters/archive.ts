@@ -5,6 +5,7 @@
  */
 import { basename, extname } from 'node:path';
 import type { Converter, ConvertedNode } from './types.js';
+import { PRIORITY_GENERIC, type ConverterRegistration } from './types.js';
 import { ConvertError } from './types.js';
 import { openZip, type ZipEntryInfo } from './zip-reader.js';
 
@@ -116,4 +117,10 @@ export const archiveConverter: Converter = {
       meta: { members: String(plan.members.length), skipped_members: String(plan.skipped.length) },
     };
   },
+};
+
+/** Any ZIP archive that is not a more specific package (Word, Excel): the catch-all of the ZIP signature. */
+export const archiveRegistration: ConverterRegistration = {
+  converter: archiveConverter,
+  formats: [{ type: 'zip', mime: 'application/zip', extensions: ['.zip'], magic: [[0x50, 0x4b, 0x03, 0x04], [0x50, 0x4b, 0x05, 0x06]], priority: PRIORITY_GENERIC }],
 };

@@ -6,6 +6,8 @@
  */
 import { basename, extname } from 'node:path';
 import type { Converter, ConvertedNode, ConvertResult } from './types.js';
+import { PRIORITY_SPECIFIC, type ConverterRegistration } from './types.js';
+import { ooxmlPartNames } from './zip-sniff.js';
 import { ConvertError } from './types.js';
 import { htmlSections } from './html-tree.js';
 
@@ -123,3 +125,26 @@ export const LEGACY_DOC_REASON =
 /** Recorded for legacy binary Excel files. */
 export const LEGACY_XLS_REASON =
   'Legacy Excel .xls (binary) is not read directly. Convert it to .xlsx and ingest again: `soffice --headless --convert-to xlsx file.xls` (LibreOffice), or save as .xlsx from Excel.';
+
+/** A ZIP package whose main part is a Word document. */
+export const docxRegistration: ConverterRegistration = {
+  converter: docxConverter,
+  formats: [
+    {
+      type: 'docx', mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', extensions: ['.docx'],
+      magic: [[0x50, 0x4b, 0x03, 0x04], [0x50, 0x4b, 0x05, 0x06]], contains: (b) => ooxmlPartNames(b).includes('word/document.xml'), priority: PRIORITY_SPECIFIC,
+    },
+  ],
+};
+
+/** Legacy binary Office files (OLE compound documents): recognised, not converted. */
+export const legacyDocRegistration: ConverterRegistration = {
+  converter: null,
+  skipReason: LEGACY_DOC_REASON,
+  formats: [{ type: 'doc', mime: 'application/msword', extensions: ['.doc'], magic: [[0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]], priority: PRIORITY_SPECIFIC }],
+};
+export const legacyXlsRegistration: ConverterRegistration = {
+  converter: null,
+  skipReason: LEGACY_XLS_REASON,
+  formats: [{ type: 'xls', mime: 'application/vnd.ms-excel', extensions: ['.xls'], magic: [[0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]], priority: PRIORITY_SPECIFIC }],
+};

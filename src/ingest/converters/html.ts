@@ -4,6 +4,7 @@
  */
 import { basename, extname } from 'node:path';
 import type { Converter, ConvertedNode, ConvertResult } from './types.js';
+import { PRIORITY_SPECIFIC, type ConverterRegistration } from './types.js';
 import { ConvertError } from './types.js';
 import { decodeText } from './text-util.js';
 import { htmlSections } from './html-tree.js';
@@ -65,4 +66,15 @@ export const htmlConverter: Converter = {
     const cheerio = await import('cheerio');
     return convertHtmlWith(cheerio, text, card.filename);
   },
+};
+
+/** HTML by name, or a text file that opens with a doctype or an <html> tag. */
+export const htmlRegistration: ConverterRegistration = {
+  converter: htmlConverter,
+  formats: [
+    {
+      type: 'html', mime: 'text/html', extensions: ['.html', '.htm', '.xhtml'],
+      sniffText: (s) => s.startsWith('<!DOCTYPE html') || /^<html[\s>]/i.test(s), priority: PRIORITY_SPECIFIC,
+    },
+  ],
 };

@@ -1,49 +1,62 @@
-/** The converter registry: one converter per source type. Types without one are skipped with a reason. */
+/**
+ * The converter registry: every converter file registers itself with the formats it accepts
+ * (extension, magic bytes, sniffed content, priority; see ./types.ts). Detection (../detect.ts) asks
+ * the registry which format a file is; the pipeline asks it for the format's converter. Formats
+ * recognised without a converter (legacy Office) and unrecognised binaries are skipped with a reason.
+ */
 import type { SourceType } from '../../store/schemas.js';
-import type { Converter } from './types.js';
-import { markdownConverter } from './markdown.js';
-import { plainTextConverter } from './plain-text.js';
-import { pdfConverter } from './pdf/index.js';
-import { docxConverter, LEGACY_DOC_REASON, LEGACY_XLS_REASON } from './docx.js';
-import { xlsxConverter } from './spreadsheet/xlsx.js';
-import { csvConverter } from './spreadsheet/csv.js';
-import { htmlConverter } from './html.js';
-import { codeConverter } from './code/index.js';
-import { structuredConverter } from './structured.js';
-import { imageConverter } from './ocr.js';
-import { archiveConverter } from './archive.js';
+import type { Converter, ConverterRegistration, FormatSpec } from './types.js';
+import { markdownRegistration } from './markdown.js';
+import { plainTextRegistration } from './plain-text.js';
+import { pdfRegistration } from './pdf/index.js';
+import { docxRegistration, legacyDocRegistration, legacyXlsRegistration } from './docx.js';
+import { xlsxRegistration } from './spreadsheet/xlsx.js';
+import { csvRegistration } from './spreadsheet/csv.js';
+import { htmlRegistration } from './html.js';
+import { codeRegistration } from './code/index.js';
+import { structuredRegistration } from './structured.js';
+import { imageRegistration } from './ocr.js';
+import { archiveRegistration } from './archive.js';
 
-const REGISTRY: Partial<Record<SourceType, Converter>> = {
-  markdown: markdownConverter,
-  text: plainTextConverter,
-  log: plainTextConverter,
-  pdf: pdfConverter,
-  docx: docxConverter,
-  xlsx: xlsxConverter,
-  csv: csvConverter,
-  tsv: csvConverter,
-  html: htmlConverter,
-  code: codeConverter,
-  json: structuredConverter,
-  yaml: structuredConverter,
-  xml: structuredConverter,
-  image: imageConverter,
-  zip: archiveConverter,
-};
+/** Registration order breaks ties between equal priorities. */
+export const REGISTRATIONS: readonly ConverterRegistration[] = [
+  pdfRegistration,
+  docxRegistration,
+  xlsxRegistration,
+  legacyDocRegistration,
+  legacyXlsRegistration,
+  imageRegistration,
+  archiveRegistration,
+  htmlRegistration,
+  structuredRegistration,
+  codeRegistration,
+  csvRegistration,
+  markdownRegistration,
+  plainTextRegistration,
+];
 
-/** Reasons recorded for types that are deliberately not converted. */
-const SKIP_REASONS: Partial<Record<SourceType, string>> = {
-  unknown: 'Unrecognised binary file: no converter for this format.',
-  doc: LEGACY_DOC_REASON,
-  xls: LEGACY_XLS_REASON,
-};
+const UNKNOWN_REASON = 'Unrecognised binary file: no converter for this format.';
+
+const byType = new Map<SourceType, ConverterRegistration>();
+for (const r of REGISTRATIONS) for (const f of r.formats) byType.set(f.type, r);
+
+/** Every registered format, by priority (stable: registration order within a priority). */
+export const FORMATS: readonly FormatSpec[] = REGISTRATIONS.flatMap((r) => r.formats)
+  .map((f, i) => ({ f, i }))
+  .sort((a, b) => a.f.priority - b.f.priority || a.i - b.i)
+  .map(({ f }) => f);
+
+export function formatOf(type: SourceType): FormatSpec | undefined {
+  return byType.get(type)?.formats.find((f) => f.type === type);
+}
 
 export function converterFor(type: SourceType): Converter | null {
-  return REGISTRY[type] ?? null;
+  return byType.get(type)?.converter ?? null;
 }
 
 export function skipReasonFor(type: SourceType): string {
-  return SKIP_REASONS[type] ?? `No converter for type "${type}" yet; the file is recorded and will be indexed once one lands.`;
+  if (type === 'unknown') return UNKNOWN_REASON;
+  return byType.get(type)?.skipReason ?? `No converter for type "${type}" yet; the file is recorded and will be indexed once one lands.`;
 }
 
 /**

@@ -4,6 +4,7 @@ import { toString as mdToString } from 'mdast-util-to-string';
 import type { Heading, RootContent } from 'mdast';
 import { cleanText, leadSummary, SUMMARY_MAX_CHARS } from '../tree/summarize.js';
 import type { Converter, ConvertedNode, ConvertResult } from './types.js';
+import { PRIORITY_LOOSE, type ConverterRegistration } from './types.js';
 import { ConvertError } from './types.js';
 import { decodeText, splitLines } from './text-util.js';
 import { basename, extname } from 'node:path';
@@ -90,4 +91,12 @@ export const markdownConverter: Converter = {
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');
     return convertMarkdownText(text, card.filename);
   },
+};
+
+/** Markdown by name; a text file whose name says nothing is markdown when it has an ATX heading. */
+export const markdownRegistration: ConverterRegistration = {
+  converter: markdownConverter,
+  formats: [
+    { type: 'markdown', mime: 'text/markdown', extensions: ['.md', '.markdown', '.mdx'], sniffText: (s) => /^#{1,6} \S/m.test(s), priority: PRIORITY_LOOSE },
+  ],
 };

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, extname } from 'node:path';
 import { promisify } from 'node:util';
 import type { Converter, ConvertResult } from './types.js';
+import { PRIORITY_SPECIFIC, type ConverterRegistration } from './types.js';
 import { convertPlainText } from './plain-text.js';
 
 const run = promisify(execFile);
@@ -162,4 +163,16 @@ export const imageConverter: Converter = {
     if (result.root.children.length === 0 && !result.root.content) result.root.content = pages.join('\n\n');
     return result;
   },
+};
+
+/** Raster images (PNG, JPEG, GIF, TIFF by signature; also BMP and WebP by name), read by OCR. */
+export const imageRegistration: ConverterRegistration = {
+  converter: imageConverter,
+  formats: [
+    {
+      type: 'image', extensions: ['.png', '.jpg', '.jpeg', '.tif', '.tiff', '.gif', '.bmp', '.webp'],
+      magic: [[0x89, 0x50, 0x4e, 0x47], [0xff, 0xd8, 0xff], [0x47, 0x49, 0x46, 0x38], [0x49, 0x49, 0x2a, 0x00], [0x4d, 0x4d, 0x00, 0x2a]],
+      priority: PRIORITY_SPECIFIC,
+    },
+  ],
 };

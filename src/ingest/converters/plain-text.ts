@@ -1,5 +1,6 @@
 /** Plain text: paragraph groups (blank-line separated paragraphs gathered up to a size budget). */
 import type { Converter, ConvertedNode, ConvertResult } from './types.js';
+import { PRIORITY_GENERIC, type ConverterRegistration } from './types.js';
 import { ConvertError } from './types.js';
 import { decodeText, splitLines } from './text-util.js';
 import { basename, extname } from 'node:path';
@@ -68,4 +69,13 @@ export const plainTextConverter: Converter = {
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');
     return convertPlainText(text, card.filename);
   },
+};
+
+/** Plain text and logs by name; any other text file whose name says nothing is plain text (the catch-all). */
+export const plainTextRegistration: ConverterRegistration = {
+  converter: plainTextConverter,
+  formats: [
+    { type: 'text', mime: 'text/plain', extensions: ['.txt', '.text', '.rst'], sniffText: () => true, priority: PRIORITY_GENERIC },
+    { type: 'log', extensions: ['.log'], priority: PRIORITY_GENERIC },
+  ],
 };

@@ -6,6 +6,7 @@
  */
 import { basename, extname } from 'node:path';
 import type { Converter, ConvertedNode, ConvertResult } from './types.js';
+import { PRIORITY_SPECIFIC, type ConverterRegistration } from './types.js';
 import { ConvertError } from './types.js';
 import { decodeText, splitLines } from './text-util.js';
 
@@ -282,4 +283,14 @@ export const structuredConverter: Converter = {
     if (card.type === 'json' && bytes.length > MAX_RANGED_PARSE_BYTES) return convertBigJson(text, card.filename);
     return convertYamlLike(text, card.filename, card.type === 'json' ? 'json' : 'yaml');
   },
+};
+
+/** JSON, YAML and XML by name; JSON and XML also by their opening characters. */
+export const structuredRegistration: ConverterRegistration = {
+  converter: structuredConverter,
+  formats: [
+    { type: 'json', mime: 'application/json', extensions: ['.json', '.jsonl'], sniffText: (s) => s.startsWith('{') || s.startsWith('['), priority: PRIORITY_SPECIFIC },
+    { type: 'yaml', mime: 'application/yaml', extensions: ['.yaml', '.yml'], priority: PRIORITY_SPECIFIC },
+    { type: 'xml', mime: 'application/xml', extensions: ['.xml'], sniffText: (s) => s.startsWith('<?xml'), priority: PRIORITY_SPECIFIC },
+  ],
 };

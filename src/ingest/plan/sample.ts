@@ -1,21 +1,18 @@
 /** A cheap look at a document before conversion: what the planner (offline or LLM) decides from. */
 import type { FileCard } from '../../store/schemas.js';
+import type { Sample } from '../../model/sample.js';
+
+import { pdfPreview } from './pdf-preview.js';
+
+export type { Sample };
 
 /** Characters of leading text the planner sees. */
 export const SAMPLE_CHARS = 2000;
 
-export interface Sample {
-  card: FileCard;
-  /** leading text for text-like formats ('' for binary formats not yet converted) */
-  text: string;
-  /** markdown/setext-style headings spotted in the sample */
-  heading_count: number;
-  line_count: number;
-}
-
 const TEXT_TYPES = new Set(['markdown', 'text', 'html', 'code', 'json', 'yaml', 'xml', 'log', 'csv', 'tsv']);
 
 export function takeSample(card: FileCard, bytes: Uint8Array): Sample {
+  if (card.type === 'pdf') return { card, text: '', heading_count: 0, line_count: 0, pdfPreview: (limits) => pdfPreview(bytes, limits) };
   if (!TEXT_TYPES.has(card.type)) return { card, text: '', heading_count: 0, line_count: 0 };
   const full = Buffer.from(bytes).toString('utf8');
   const text = full.slice(0, SAMPLE_CHARS);

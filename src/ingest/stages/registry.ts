@@ -1,10 +1,9 @@
 /**
  * Which planner, enrichers, index builders and curators an ingest uses. The LLM layer and the
- * search layer register theirs here; the pipeline only sees the interfaces in ./hooks.ts.
+ * indexing layer register theirs here; the stages only see the interfaces in src/model/stages.ts.
  */
 import type { Config } from '../../store/schemas.js';
-import type { Planner, Enricher, IndexBuilder, Curator } from './hooks.js';
-import { planOffline } from '../plan/offline-planner.js';
+import type { Planner, Enricher, IndexBuilder, Curator } from '../../model/stages.js';
 import { resolveLlmStages } from '../../llm/stages.js';
 import { defaultIndexBuilders } from '../../indexing/builders.js';
 
@@ -16,8 +15,12 @@ export interface StageOptions {
 }
 
 export interface Stages {
+  /** refines the offline plan; the offline plan stands when it fails */
   planner: Planner;
-  enrichers: Enricher[];
+  /** tree stage: may replace a weak converted tree */
+  treeEnrichers: Enricher[];
+  /** enrich stage: may improve the document card */
+  cardEnrichers: Enricher[];
   indexBuilders: IndexBuilder[];
   curators: Curator[];
   /** one line saying which LLM provider (if any) is used and why */
@@ -26,13 +29,15 @@ export interface Stages {
   finish(): Promise<string[]>;
 }
 
-export const offlinePlanner: Planner = { name: 'offline', plan: async (s) => planOffline(s) };
+/** Keeps the offline planner's strategy. */
+export const offlinePlanner: Planner = { name: 'offline', plan: async (_sample, offline) => offline };
 
 export async function resolveStages(root: string, config: Config, opts: StageOptions): Promise<Stages> {
   const llm = await resolveLlmStages(root, config, opts);
   return {
     planner: llm.planner ?? offlinePlanner,
-    enrichers: llm.enrichers,
+    treeEnrichers: llm.treeEnrichers,
+    cardEnrichers: llm.cardEnrichers,
     indexBuilders: defaultIndexBuilders(config),
     curators: llm.curators,
     llmNote: llm.llmNote,

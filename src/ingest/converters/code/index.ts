@@ -5,7 +5,7 @@
  */
 import { extname } from 'node:path';
 import type { Converter, ConvertedNode, ConvertResult } from '../types.js';
-import { ConvertError } from '../types.js';
+import { ConvertError, PRIORITY_SPECIFIC, type ConverterRegistration } from '../types.js';
 import { decodeText, splitLines } from '../text-util.js';
 import { symbolResult, type FileSymbols } from './symbols.js';
 import { TREE_SITTER_LANGUAGES, type TreeSitterLanguage } from './tree-sitter-symbols.js';
@@ -87,4 +87,24 @@ export const codeConverter: Converter = {
     if (warnings.length) result.warnings = warnings;
     return result;
   },
+};
+
+/** Source code by extension, with its language; a text file opening with a shebang is a shell script. */
+export const CODE_LANGUAGES: Readonly<Record<string, string>> = {
+  '.ts': 'typescript', '.tsx': 'typescript', '.mts': 'typescript', '.cts': 'typescript',
+  '.js': 'javascript', '.jsx': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript',
+  '.py': 'python', '.go': 'go', '.rs': 'rust', '.java': 'java', '.c': 'c', '.h': 'c',
+  '.cc': 'cpp', '.cpp': 'cpp', '.hpp': 'cpp', '.cs': 'csharp', '.rb': 'ruby', '.php': 'php',
+  '.kt': 'kotlin', '.swift': 'swift', '.scala': 'scala', '.sh': 'shell', '.bash': 'shell',
+  '.sql': 'sql', '.lua': 'lua', '.r': 'r', '.pl': 'perl', '.css': 'css', '.scss': 'css',
+};
+
+export const codeRegistration: ConverterRegistration = {
+  converter: codeConverter,
+  formats: [
+    {
+      type: 'code', extensions: Object.keys(CODE_LANGUAGES), languages: CODE_LANGUAGES,
+      sniffText: (s) => s.startsWith('#!'), sniffedLanguage: 'shell', priority: PRIORITY_SPECIFIC,
+    },
+  ],
 };

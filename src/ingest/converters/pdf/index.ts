@@ -5,6 +5,7 @@
  */
 import { basename, extname } from 'node:path';
 import type { Converter } from '../types.js';
+import { PRIORITY_SPECIFIC, type ConverterRegistration } from '../types.js';
 import { pdfWorkerPool } from './pool.js';
 
 export const pdfConverter: Converter = {
@@ -17,4 +18,9 @@ export const pdfConverter: Converter = {
     const { convertPdfBytes } = await import('./convert.js');
     return convertPdfBytes(bytes, opts);
   },
+};
+
+export const pdfRegistration: ConverterRegistration = {
+  converter: pdfConverter,
+  formats: [{ type: 'pdf', mime: 'application/pdf', extensions: ['.pdf'], magic: [[0x25, 0x50, 0x44, 0x46]], priority: PRIORITY_SPECIFIC }],
 };

@@ -2,6 +2,7 @@
 import { Readable } from 'node:stream';
 import { basename, extname } from 'node:path';
 import type { Converter } from '../types.js';
+import { PRIORITY_SPECIFIC, type ConverterRegistration } from '../types.js';
 import { ConvertError } from '../types.js';
 import { SheetBuilder, type RawCell } from './schema.js';
 import { schemaResult } from './result.js';
@@ -85,4 +86,12 @@ export const csvConverter: Converter = {
     result.meta = { ...result.meta, delimiter: delimiter === '\t' ? 'tab' : delimiter, encoding };
     return result;
   },
+};
+
+export const csvRegistration: ConverterRegistration = {
+  converter: csvConverter,
+  formats: [
+    { type: 'csv', mime: 'text/csv', extensions: ['.csv'], priority: PRIORITY_SPECIFIC },
+    { type: 'tsv', mime: 'text/tab-separated-values', extensions: ['.tsv', '.tab'], priority: PRIORITY_SPECIFIC },
+  ],
 };

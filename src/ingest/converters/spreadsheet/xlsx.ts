@@ -7,6 +7,8 @@
 import { Readable } from 'node:stream';
 import { basename, extname } from 'node:path';
 import type { Converter } from '../types.js';
+import { PRIORITY_SPECIFIC, type ConverterRegistration } from '../types.js';
+import { ooxmlPartNames } from '../zip-sniff.js';
 import { ConvertError } from '../types.js';
 import { SheetBuilder, type RawCell, type CellValue, type SheetSchema } from './schema.js';
 import { schemaResult } from './result.js';
@@ -170,4 +172,15 @@ export const xlsxConverter: Converter = {
     if (warnings.length) result.warnings = warnings;
     return result;
   },
+};
+
+/** A ZIP package whose main part is an Excel workbook. */
+export const xlsxRegistration: ConverterRegistration = {
+  converter: xlsxConverter,
+  formats: [
+    {
+      type: 'xlsx', mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', extensions: ['.xlsx', '.xlsm'],
+      magic: [[0x50, 0x4b, 0x03, 0x04], [0x50, 0x4b, 0x05, 0x06]], contains: (b) => ooxmlPartNames(b).includes('xl/workbook.xml'), priority: PRIORITY_SPECIFIC,
+    },
+  ],
 };

@@ -1,15 +1,16 @@
 /**
- * Extension points of the ingest pipeline, so each layer plugs in without editing the pipeline:
- * planners (offline or LLM), enrichers (LLM cards/trees), and index builders (keyword, vectors).
+ * Extension points of the ingest pipeline, so each layer plugs in without editing the pipeline and
+ * without importing it: planners (offline or LLM), enrichers (LLM trees and cards), curators, and
+ * index builders (keyword, vectors). Only types live here; src/ingest/stages/registry.ts wires them.
  */
-import type { CatalogEntry, Config, Strategy, TreeFile } from '../../store/schemas.js';
-import type { Sample } from '../plan/sample.js';
-import type { ConvertResult } from '../converters/types.js';
-import type { FileCard } from '../../store/schemas.js';
+import type { CatalogEntry, Config, FileCard, Strategy, TreeFile } from '../store/schemas.js';
+import type { Sample } from './sample.js';
+import type { ConvertResult } from './convert.js';
 
 export interface Planner {
   name: string;
-  plan(sample: Sample): Promise<Strategy>;
+  /** `offline` is the offline planner's strategy for the same sample: the fallback on any failure */
+  plan(sample: Sample, offline: Strategy): Promise<Strategy>;
 }
 
 export interface EnrichInput {
@@ -19,7 +20,11 @@ export interface EnrichInput {
   bytes: Uint8Array;
 }
 
-/** Improves a conversion result (better card, better tree); must never throw for a document's sake. */
+/**
+ * Improves a conversion result; must never throw for a document's sake. Tree enrichers run in the
+ * tree stage (before node ids are assigned), card enrichers in the enrich stage; the `llm` record of
+ * the last card enricher is stored in the catalog entry.
+ */
 export interface Enricher {
   name: string;
   enrich(input: EnrichInput): Promise<{ result: ConvertResult; llm?: CatalogEntry['llm'] }>;

@@ -1,0 +1,34 @@
+/** The report of an ingest run: one line per source, counts, pages per second, warnings. */
+import { compareStrings } from '../store/json.js';
+import type { IngestReport, IngestRun, SourceReport } from './run.js';
+
+function counts(reports: SourceReport[]): IngestReport['counts'] {
+  const count = (f: (r: SourceReport) => boolean) => reports.filter(f).length;
+  const kept = (status: SourceReport['status']) => count((r) => r.action !== 'removed' && r.status === status);
+  return {
+    added: count((r) => r.action === 'added'),
+    updated: count((r) => r.action === 'updated'),
+    unchanged: count((r) => r.action === 'unchanged'),
+    removed: count((r) => r.action === 'removed'),
+    indexed: kept('indexed'),
+    skipped: kept('skipped'),
+    failed: kept('failed'),
+  };
+}
+
+export function buildReport(run: IngestRun, llmUsage: string[]): IngestReport {
+  const sources = [...run.reports].sort((a, b) => compareStrings(a.file, b.file));
+  const seconds = (Date.now() - run.started) / 1000;
+  return {
+    store: run.root,
+    sources,
+    counts: counts(sources),
+    pages: run.pages,
+    seconds: Math.round(seconds * 100) / 100,
+    pages_per_second: seconds > 0 ? Math.round((run.pages / seconds) * 10) / 10 : 0,
+    llm: run.stages.llmNote,
+    llm_usage: llmUsage,
+    indexes: run.indexes,
+    warnings: run.warnings,
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * The state of one ingest run, shared by its stages (./stages/): options, the store's config and
+ * previous catalog, the hooks in use, and what each stage has produced so far. Also the public
+ * types of the pipeline (options, progress events, the report).
+ */
+import type { CatalogEntry, Config, StatCache } from '../store/schemas.js';
+import type { IndexBuildReport } from '../model/stages.js';
+import type { ScannedFile } from './scan.js';
+import type { Stages } from './stages/registry.js';
+
+export type SourceAction = 'added' | 'updated' | 'unchanged' | 'removed';
+
+export interface SourceReport {
+  id: string;
+  file: string;
+  type: string;
+  action: SourceAction;
+  status: 'indexed' | 'skipped' | 'failed';
+  error?: string;
+  pages?: number;
+  nodes?: number;
+  ms?: number;
+}
+
+export interface IngestReport {
+  store: string;
+  sources: SourceReport[];
+  counts: { added: number; updated: number; unchanged: number; removed: number; indexed: number; skipped: number; failed: number };
+  pages: number;
+  seconds: number;
+  pages_per_second: number;
+  llm: string;
+  llm_usage: string[];
+  indexes: IndexBuildReport[];
+  warnings: string[];
+}
+
+export interface ProgressEvent {
+  done: number;
+  total: number;
+  file: string;
+  pages: number;
+  elapsedMs: number;
+}
+
+export interface IngestOptions {
+  paths: string[];
+  cwd?: string;
+  llm?: string | undefined;
+  maxCalls?: number | undefined;
+  onProgress?: (ev: ProgressEvent) => void;
+  log?: (message: string) => void;
+  /** forces re-processing of every source */
+  force?: boolean;
+  /** clock for indexed_at (tests) */
+  now?: () => Date;
+}
+
+export interface IngestRun {
+  root: string;
+  opts: IngestOptions;
+  started: number;
+  log: (message: string) => void;
+  /** ISO time written as indexed_at */
+  nowIso: () => string;
+  config: Config;
+  /** the catalog as it was when the run started */
+  previous: CatalogEntry[];
+  prevById: Map<string, CatalogEntry>;
+  statCache: StatCache;
+  stages: Stages;
+  /** scan stage: the files to ingest, in path order */
+  files: ScannedFile[];
+  /** source stages: the new catalog, by id */
+  next: Map<string, CatalogEntry>;
+  /** ids added or updated in this run, in scan order */
+  changed: Set<string>;
+  /** ids removed in this run */
+  removed: Set<string>;
+  reports: SourceReport[];
+  pages: number;
+  /** index stage: the final entries, sorted by id */
+  entries: CatalogEntry[];
+  indexes: IndexBuildReport[];
+  warnings: string[];
+}

@@ -1,0 +1,34 @@
+/**
+ * Convert stage: the registered converter for the detected type turns the source into a tree of
+ * nodes. Types without a converter, and converters that decline (skip_reason), settle the source as
+ * skipped; bad input (ConvertError) and unexpected errors settle it as failed with the reason.
+ */
+import { errorMessage } from '../../store/errors.js';
+import { ConvertError } from '../../model/convert.js';
+import { converterFor, skipReasonFor } from '../converters/index.js';
+import { settle, type SourceStage } from './types.js';
+
+function failure(err: unknown): string {
+  if (!(err instanceof ConvertError)) return `Conversion failed unexpectedly: ${errorMessage(err)}`;
+  return err.hint ? `${err.message} ${err.hint}` : err.message;
+}
+
+export const convertStage: SourceStage = {
+  name: 'convert',
+  async run(job, run) {
+    const { det, plan } = job;
+    const entry = job.entry!;
+    const converter = converterFor(det!.card.type);
+    if (!converter) return settle(job, { ...entry, status: 'skipped', error: skipReasonFor(det!.card.type) });
+    try {
+      const options = { maxLeafPages: run.config.ingest.max_leaf_pages };
+      job.result = await converter.convert({ absPath: job.file.abs, card: det!.card, plan: plan!, bytes: det!.bytes, options });
+    } catch (err) {
+      return settle(job, { ...entry, status: 'failed', error: failure(err) });
+    }
+    const result = job.result;
+    if (result.pages !== undefined) entry.pages = result.pages;
+    if (result.approach) entry.strategy = { ...plan!, recommended_approach: result.approach };
+    if (result.skip_reason) settle(job, { ...entry, status: 'skipped', error: result.skip_reason }, result.pages ?? 0);
+  },
+};

@@ -1,0 +1,44 @@
+/**
+ * Enrich stage: card enrichers (the LLM card role) may improve the document card and the root's
+ * summary; then the catalog entry gets its title, summary and card fields. The converter's own card or root summary wins; else
+ * the opening prose; else the root's list of sections.
+ */
+import { CatalogEntry } from '../../store/schemas.js';
+import { convertedDir, treePath } from '../../store/layout.js';
+import { leadSummary } from '../tree/summarize.js';
+import { runEnrichers } from './tree.js';
+import type { SourceStage } from './types.js';
+
+/** Sections listed in a card's overview when the converter gives none. */
+export const SECTIONS_OVERVIEW_MAX = 20;
+
+export const enrichStage: SourceStage = {
+  name: 'enrich',
+  async run(job, run) {
+    await runEnrichers(job, run.stages.cardEnrichers);
+    const result = job.result!;
+    const { tree, leadText } = job.tree!;
+    // a card enricher may give the document root a summary: the stored tree carries it too
+    if (result.root.summary) tree.root.summary = result.root.summary;
+    const card = result.card ?? {};
+    const summary = card.summary || result.root.summary || leadSummary(leadText) || tree.root.summary || result.title;
+    job.entry = CatalogEntry.parse({
+      ...job.entry!,
+      status: 'indexed',
+      error: null,
+      title: card.title || result.title,
+      summary,
+      doc_type: card.doc_type ?? '',
+      period: card.period ?? '',
+      date: card.date ?? '',
+      key_topics: card.key_topics ?? [],
+      sections_overview: card.sections_overview ?? tree.root.children.map((c) => c.title).slice(0, SECTIONS_OVERVIEW_MAX),
+      meta: result.meta,
+      tree_path: treePath(job.id),
+      converted_path: convertedDir(job.id),
+      node_count: tree.node_count,
+      toc_source: tree.toc_source,
+      ...(job.llm ? { llm: job.llm } : {}),
+    });
+  },
+};

@@ -1,0 +1,18 @@
+/** Plan stage: a cheap sample of the source, the offline strategy, and the planner's (LLM) refinement. */
+import { takeSample } from '../plan/sample.js';
+import { planOffline } from '../plan/offline-planner.js';
+import type { SourceStage } from './types.js';
+
+export const planStage: SourceStage = {
+  name: 'plan',
+  async run(job, run) {
+    const sample = takeSample(job.det!.card, job.det!.bytes);
+    const offline = planOffline(sample);
+    try {
+      job.plan = await run.stages.planner.plan(sample, offline);
+    } catch {
+      job.plan = offline;
+    }
+    job.entry!.strategy = job.plan;
+  },
+};

@@ -1,0 +1,26 @@
+/**
+ * Prune stage: catalog sources this scan did not see are kept while their file exists elsewhere
+ * (another path was ingested) and dropped, with their store files, once it is gone.
+ */
+import { sourceStillExists } from '../archive-members.js';
+import { removeSourceFiles } from './write.js';
+import type { RunStage } from './types.js';
+
+export const pruneStage: RunStage = {
+  name: 'prune',
+  run(run) {
+    const seen = new Set(run.next.keys());
+    const scannedRels = new Set(run.files.map((f) => f.rel));
+    for (const prev of run.previous) {
+      if (seen.has(prev.id)) continue;
+      if (sourceStillExists(run.root, prev.original_path, scannedRels)) {
+        run.next.set(prev.id, prev);
+        continue;
+      }
+      removeSourceFiles(run.root, prev.id);
+      run.removed.add(prev.id);
+      delete run.statCache.files[prev.original_path];
+      run.reports.push({ id: prev.id, file: prev.original_path, type: prev.type, action: 'removed', status: prev.status });
+    }
+  },
+};

@@ -1,0 +1,104 @@
+/**
+ * Sources stage: every scanned file goes through the source stages (detect → plan → convert → tree →
+ * enrich → write), up to `ingest.workers` files at once (PDFs parse in worker threads). Outcomes are
+ * committed to the run in scan order, so the store does not depend on which file finished first.
+ */
+import { availableParallelism } from 'node:os';
+import type { Config } from '../../store/schemas.js';
+import { sourceIdFor } from '../ids.js';
+import type { IngestRun } from '../run.js';
+import { detectStage } from './detect.js';
+import { planStage } from './plan.js';
+import { convertStage } from './convert.js';
+import { treeStage } from './tree.js';
+import { enrichStage } from './enrich.js';
+import { writeStage, removeSourceFiles } from './write.js';
+import type { RunStage, SourceJob, SourceStage } from './types.js';
+
+export const SOURCE_STAGES: readonly SourceStage[] = [detectStage, planStage, convertStage, treeStage, enrichStage, writeStage];
+
+/** Sources converted at once: `config.ingest.workers`, or the number of cores when 0 (the default). */
+export function ingestConcurrency(config: Config): number {
+  return config.ingest.workers > 0 ? config.ingest.workers : Math.max(1, availableParallelism());
+}
+
+/** Take one source through the stages until one settles it. */
+export async function runSourceStages(job: SourceJob, run: IngestRun): Promise<void> {
+  for (const stage of SOURCE_STAGES) {
+    await stage.run(job, run);
+    if (job.outcome) return;
+  }
+}
+
+function makeJobs(run: IngestRun): SourceJob[] {
+  const taken = new Map(run.previous.map((e) => [e.id, e.original_path]));
+  return run.files.map((file) => {
+    const id = sourceIdFor(file.rel, taken);
+    return { file, id, prev: run.prevById.get(id), startedMs: 0, ms: 0 };
+  });
+}
+
+/** Run `work` over `items` with at most `limit` at once; rejects with the first error after all settle. */
+async function pooled<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let nextIndex = 0;
+  let firstError: unknown;
+  const lane = async () => {
+    while (nextIndex < items.length) {
+      const item = items[nextIndex++]!;
+      await work(item).catch((err: unknown) => {
+        firstError ??= err;
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  if (firstError !== undefined) throw firstError;
+}
+
+function commit(job: SourceJob, run: IngestRun): void {
+  const { entry, how, pages } = job.outcome!;
+  run.next.set(job.id, entry);
+  const rel = job.file.rel;
+  if (how === 'unchanged') {
+    run.reports.push({ id: job.id, file: rel, type: entry.type, action: 'unchanged', status: entry.status, ...(entry.pages ? { pages: entry.pages } : {}) });
+    return;
+  }
+  const action = job.prev ? 'updated' : 'added';
+  if (how === 'unread') {
+    run.reports.push({ id: job.id, file: rel, type: 'unknown', action, status: 'failed', error: entry.error! });
+    return;
+  }
+  if (entry.status !== 'indexed') removeSourceFiles(run.root, job.id);
+  run.pages += pages;
+  run.changed.add(job.id);
+  run.reports.push({
+    id: job.id, file: rel, type: entry.type, action, status: entry.status,
+    ...(entry.error ? { error: entry.error } : {}), ...(pages ? { pages } : {}), nodes: entry.node_count, ms: job.ms,
+  });
+}
+
+export const sourcesStage: RunStage = {
+  name: 'sources',
+  async run(run) {
+    const jobs = makeJobs(run);
+    let done = 0;
+    let pagesSoFar = 0;
+    const progress = (file: string) => run.opts.onProgress?.({ done, total: jobs.length, file, pages: pagesSoFar, elapsedMs: Date.now() - run.started });
+    await pooled(jobs, ingestConcurrency(run.config), async (job) => {
+      job.startedMs = Date.now();
+      progress(job.file.rel);
+      try {
+        await runSourceStages(job, run);
+      } finally {
+        job.ms = Date.now() - job.startedMs;
+        // keep only the outcome: bytes, converted result and tree of a settled source are not needed again
+        delete job.det;
+        delete job.result;
+        delete job.tree;
+        done++;
+        pagesSoFar += job.outcome?.pages ?? 0;
+        progress(job.file.rel);
+      }
+    });
+    for (const job of jobs) commit(job, run);
+  },
+};

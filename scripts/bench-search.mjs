@@ -2,11 +2,11 @@
 /**
  * Search benchmark over a question set (default ../shared/financebench): builds a temp store with
  * the use-lite embedder (or uses --store DIR), then prints
- *  - tier-1 hit@1, hit@5, MRR for keyword-only, vector-only and hybrid search;
- *  - tier-2 hit@3 (page inside a suggested node of the expected source) with and without node vectors;
+ *  - tier-1 hit@1, hit@5, MRR and tier-2 hit@1, hit@3 (page inside a suggested node of the expected
+ *    source) for keyword-only, vector-only and hybrid search, measured by `mhub eval`'s code;
  *  - embedding throughput during ingest (cards/s, nodes/s) and index sizes;
  *  - `mhub search` wall time as a fresh process, p50 of 10, keyword-only and hybrid.
- * Usage: node scripts/bench-search.mjs [--data DIR] [--store DIR] [--model use-lite] [--json] [--misses]
+ * Usage: node scripts/bench-search.mjs [--data DIR] [--questions FILE] [--store DIR] [--model use-lite] [--json] [--misses]
  * Needs `npm run build` first (imports dist/).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -31,8 +31,9 @@ if (!existsSync(CLI)) {
   console.error('dist/ missing: run `npm run build` first');
   process.exit(2);
 }
-const { searchStore } = await import(join(ROOT, 'dist/search/search.js'));
-const { rankNodes } = await import(join(ROOT, 'dist/search/nodes.js'));
+const { evaluate } = await import(join(ROOT, 'dist/admin/eval.js'));
+const { mhubRetriever } = await import(join(ROOT, 'dist/admin/retrievers.js'));
+const { readQuestions } = await import(join(ROOT, 'dist/admin/questions.js'));
 const { readCatalog } = await import(join(ROOT, 'dist/store/catalog.js'));
 
 function buildStore() {
@@ -59,36 +60,15 @@ if (!store) {
 }
 store = resolve(store);
 
-const questions = readFileSync(join(DATA, 'questions.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const questions = readQuestions(resolve(opt('--questions', join(DATA, 'questions.jsonl'))));
 const catalog = readCatalog(store);
-const idByFile = new Map(catalog.sources.map((s) => [basename(s.original_path), s.id]));
 
-async function tier1(mode) {
-  let h1 = 0, h5 = 0, rr = 0, none = 0;
-  const misses = [];
-  for (const q of questions) {
-    const want = new Set(q.expected.map((e) => idByFile.get(e.file)));
-    const r = await searchStore(store, q.query, { k: K, mode, includeNone: true, nodesPerSource: 0 });
-    if (r.verdict === 'none') none++;
-    const rank = r.results.findIndex((h) => want.has(h.id)) + 1;
-    if (rank === 1) h1++;
-    if (rank >= 1 && rank <= K) h5++;
-    if (rank >= 1) rr += 1 / rank;
-    if (rank !== 1) misses.push({ q: q.query.slice(0, 90), want: q.expected[0].file, got: r.results.slice(0, 3).map((h) => basename(h.file)) });
-  }
-  const n = questions.length;
-  return { mode, hit1: +(h1 / n).toFixed(3), hit5: +(h5 / n).toFixed(3), mrr: +(rr / n).toFixed(3), verdict_none: none, misses };
-}
-
-async function tier2(vectors) {
-  let h3 = 0;
-  for (const q of questions) {
-    const e = q.expected[0];
-    const id = idByFile.get(e.file);
-    const nodes = await rankNodes(store, id, q.query, { k: 3, vectors });
-    if (nodes.some((n) => n.page_range && e.pages.some((p) => p >= n.page_range[0] && p <= n.page_range[1]))) h3++;
-  }
-  return +(h3 / questions.length).toFixed(3);
+/** Tier 1 and tier 2 by `mhub eval`'s code (same searchStore / rankNodes as the CLI and the skill). */
+async function measure(mode) {
+  const rep = await evaluate(store, questions, mhubRetriever(store, mode), K);
+  const f = rep.figures;
+  const misses = rep.outcomes.filter((o) => o.rank !== 1).map((o) => ({ q: o.query.slice(0, 90), want: o.expected[0].file, got: o.got.slice(0, 3).map((g) => basename(g.file)) }));
+  return { mode, hit1: f.tier1.hit1, hit5: f.tier1.hitk, mrr: f.tier1.mrr, tier2_hit1: f.tier2.hit1, tier2_hit3: f.tier2.hit3, misses };
 }
 
 function safe(f) {
@@ -148,8 +128,7 @@ const results = {
   data: DATA,
   questions: questions.length,
   sources: catalog.sources.length,
-  tier1: [await tier1('keyword'), await tier1('vector'), await tier1('hybrid')],
-  tier2_hit3: { keyword_only: await tier2(false), with_node_vectors: await tier2(true) },
+  tier1: [await measure('keyword'), await measure('vector'), await measure('hybrid')],
   ingest: ingest
     ? { seconds: ingest.seconds, indexes: ingest.report.indexes.map((i) => ({ name: i.name, summary: i.summary, stats: i.stats })) }
     : 'existing store (pass no --store to measure ingest)',
@@ -159,8 +138,7 @@ const results = {
 if (args.includes('--json')) console.log(JSON.stringify(results, null, 2));
 else {
   console.log(`store ${results.store} · ${results.sources} sources · ${results.questions} questions`);
-  for (const t of results.tier1) console.log(`tier-1 ${t.mode.padEnd(8)} hit@1 ${t.hit1}  hit@5 ${t.hit5}  MRR ${t.mrr}  (verdict none: ${t.verdict_none})`);
-  console.log(`tier-2 hit@3: keyword-only ${results.tier2_hit3.keyword_only}, with node vectors ${results.tier2_hit3.with_node_vectors}`);
+  for (const t of results.tier1) console.log(`${t.mode.padEnd(8)} tier-1 hit@1 ${t.hit1}  hit@5 ${t.hit5}  MRR ${t.mrr} | tier-2 hit@1 ${t.tier2_hit1}  hit@3 ${t.tier2_hit3}`);
   console.log('ingest:', JSON.stringify(results.ingest));
   console.log('index sizes:', JSON.stringify(results.index_sizes));
   console.log('wall ms p50 (fresh process):', JSON.stringify(results.wall_ms_p50));

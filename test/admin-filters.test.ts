@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readCatalog, writeCatalog } from '../src/store/catalog.js';
-import { libraryOverview, formatOverview } from '../src/admin/overview.js';
+import { libraryOverview, formatOverview } from '../src/retrieve/library-overview.js';
 import { adminStore } from './helpers/admin-store.js';
 import { cleanup } from './helpers/temp-store.js';
 import { mhub } from './helpers/cli.js';

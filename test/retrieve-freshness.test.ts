@@ -4,7 +4,7 @@ import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, statSync, ut
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { skillStore, runScript } from './helpers/skill-store.js';
-import { checkFreshness } from '../src/retrieve/freshness.js';
+import { checkFreshness } from '../src/search/freshness.js';
 import { loadCatalog } from '../src/retrieve/store-read.js';
 
 let base = '';

@@ -6,7 +6,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { periodMatch, queryPeriod, sourcePeriod, PERIOD_SCORES } from '../src/search/period.js';
 import { expansionText, queryStatements, titleStatement, TITLE_MATCH } from '../src/search/concepts.js';
-import { queryTerms, queryTermGroups } from '../src/search/tokenize.js';
+import { queryTerms, queryTermGroups } from '../src/search/query.js';
 import { searchStore } from '../src/search/search.js';
 import { rankNodes } from '../src/search/nodes.js';
 import { searchStoreFixture } from './helpers/search-store.js';
@@ -147,9 +147,9 @@ describe('ranking in an ingested store', () => {
     const r = await searchStore(root, 'What was Acme Corp FY2018 capital expenditure?', { explain: true, nodesPerSource: 0 });
     expect(r.results[0]!.file).toBe('inbox/acme_2018_annual.md');
     const beta = r.results.find((h) => h.file === 'inbox/beta_2018_capex_review.md');
-    expect(r.results[0]!.explain!['identity_share']).toBe(1);
+    expect(r.results[0]!.explain!['identity_score']).toBe(1);
     // "capital expenditure" in Beta's title is also in other bodies: a topic, not a name
-    expect(beta!.explain!['identity_share']).toBe(0);
+    expect(beta!.explain!['identity_score']).toBe(0);
   });
 
   it('suggests the statement a metric lives in, not the wordy section repeating the question', async () => {

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readCatalog } from '../store/catalog.js';
 import { TreeFile, type TreeNode } from '../store/schemas.js';
 import { resolveInStore } from '../store/safe-path.js';
-import { tokenize } from '../search/tokenize.js';
+import { tokenize } from '../model/tokenize.js';
 import type { RankedSource, Retriever, Suggestion } from './eval.js';
 
 /** Words per chunk: ~512 subword tokens at the usual ~1.33 tokens per English word. */

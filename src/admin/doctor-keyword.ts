@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KEYWORD_DIR, KEYWORD_FORMAT_VERSION, KEYWORD_SOURCES_FILE, keywordNodesFile } from '../search/keyword-format.js';
+import { KEYWORD_DIR, KEYWORD_FORMAT_VERSION, KEYWORD_SOURCES_FILE, keywordNodesFile } from '../model/keyword-format.js';
 import { compareStrings } from '../store/json.js';
 import type { CatalogEntry } from '../store/schemas.js';
 import { namedList as named, problem, type Problem } from './problems.js';

@@ -1,4 +1,8 @@
-/** mhub's own retrieval as an eval Retriever: `searchStore` for tier 1, `rankNodes` for tier 2. */
+/**
+ * mhub's own retrieval as an eval Retriever: the same entry points as the CLI and the skill —
+ * `searchStore` for tier 1, `rankNodes` (what deep_retrieve suggests) for tier 2. Sources under the
+ * weak threshold are kept (`includeNone`), so the ranking is measured, not the cut-off.
+ */
 import { searchStore } from '../search/search.js';
 import { rankNodes } from '../search/nodes.js';
 import type { SearchOptions } from '../search/types.js';
@@ -11,7 +15,7 @@ export function mhubRetriever(root: string, mode: SearchOptions['mode'] = 'auto'
       return `mhub ${resolvedMode}`;
     },
     async searchSources(query, k) {
-      const r = await searchStore(root, query, { k, mode });
+      const r = await searchStore(root, query, { k, mode, includeNone: true, nodesPerSource: 0 });
       resolvedMode = r.mode;
       return r.results.map((h) => ({ id: h.id, file: h.file, score: h.score }));
     },

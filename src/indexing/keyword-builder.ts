@@ -9,11 +9,11 @@ import type { CatalogEntry } from '../store/schemas.js';
 import { compareStrings } from '../store/json.js';
 import { writeIfChanged } from '../store/atomic.js';
 import type { IndexBuilder, IndexBuildContext } from '../model/stages.js';
-import { TOKENIZER_VERSION, termFrequencies, tokenize } from '../search/tokenize.js';
+import { TOKENIZER_VERSION, termFrequencies, tokenize } from '../model/tokenize.js';
 import {
   KEYWORD_DIR, KEYWORD_FORMAT_VERSION, KEYWORD_SOURCES_FILE, keywordNodesFile, readNodesIndex, serializeIndex,
   type KeywordNodesIndex, type KeywordSourcesIndex, type NodeRow,
-} from '../search/keyword-format.js';
+} from '../model/keyword-format.js';
 import { aboutText, identityText, nodeTexts } from './source-text.js';
 
 /** The ancestors' titles count once in a node's text (context: "Item 7 > Liquidity"). */
@@ -91,67 +91,84 @@ function bodyFrequencies(ix: KeywordNodesIndex): { tf: Map<string, number>; leng
   return { tf, length: sum(ix.len) + sum(ix.title_len) };
 }
 
+/** Source-level postings being accumulated, one document per indexed source. */
+class SourcesAccumulator {
+  readonly ids: string[] = [];
+  readonly postings = { identity: new Map<string, number[]>(), opening: new Map<string, number[]>(), card: new Map<string, number[]>(), body: new Map<string, number[]>() };
+  readonly lengths = { identity: [] as number[], opening: [] as number[], card: [] as number[], body: [] as number[] };
+
+  add(e: CatalogEntry, nodesIx: KeywordNodesIndex): void {
+    const doc = this.ids.length;
+    this.ids.push(e.id);
+    // identity is a set of attributes (name, year, form): each counts once however often it is repeated
+    const idTokens = [...new Set(tokenize(identityText(e)))];
+    this.put('identity', doc, termFrequencies(idTokens), idTokens.length);
+    const op = new Map(Object.entries(nodesIx.opening));
+    this.put('opening', doc, op, [...op.values()].reduce((a, b) => a + b, 0));
+    const cardTokens = tokenize(aboutText(e));
+    this.put('card', doc, termFrequencies(cardTokens), cardTokens.length);
+    const b = bodyFrequencies(nodesIx);
+    this.put('body', doc, b.tf, b.length);
+  }
+
+  private put(field: keyof SourcesAccumulator['lengths'], doc: number, tf: Map<string, number>, length: number): void {
+    addPostings(this.postings[field], doc, tf);
+    this.lengths[field].push(length);
+  }
+
+  index(): KeywordSourcesIndex {
+    const p = this.postings;
+    return {
+      format: KEYWORD_FORMAT_VERSION, tokenizer: TOKENIZER_VERSION, ids: this.ids, lengths: this.lengths,
+      fields: { identity: sortedPostings(p.identity), opening: sortedPostings(p.opening), card: sortedPostings(p.card), body: sortedPostings(p.body) },
+    };
+  }
+}
+
+/** The source's node index: reused when its inputs are unchanged, else rebuilt and written. */
+function nodesIndexFor(ctx: IndexBuildContext, e: CatalogEntry): { ix: KeywordNodesIndex; rebuilt: boolean } {
+  const sha = inputSha(ctx, e);
+  const old = ctx.changed.has(e.id) ? null : readNodesIndex(ctx.root, e.id);
+  if (old && old.input_sha === sha && old.tokenizer === TOKENIZER_VERSION) return { ix: old, rebuilt: false };
+  const ix = buildNodesIndex(ctx, e, sha);
+  writeIfChanged(join(ctx.root, keywordNodesFile(e.id)), serializeIndex(ix));
+  return { ix, rebuilt: true };
+}
+
+/** Drop node files of sources no longer indexed; returns how many. */
+function removeStaleNodeFiles(root: string, ids: string[]): number {
+  const keep = new Set(ids.map((id) => `${id}.json`));
+  const dir = join(root, KEYWORD_DIR, 'nodes');
+  let removed = 0;
+  if (!existsSync(dir)) return 0;
+  for (const f of readdirSync(dir)) {
+    if (keep.has(f)) continue;
+    rmSync(join(dir, f), { force: true });
+    removed++;
+  }
+  return removed;
+}
+
 export function keywordIndexBuilder(): IndexBuilder {
   return {
     name: 'keyword',
     async build(ctx) {
       const indexed = ctx.entries.filter((e) => e.status === 'indexed').sort((a, b) => compareStrings(a.id, b.id));
-      const identity = new Map<string, number[]>();
-      const opening = new Map<string, number[]>();
-      const openingLen: number[] = [];
-      const card = new Map<string, number[]>();
-      const body = new Map<string, number[]>();
-      const ids: string[] = [];
-      const identityLen: number[] = [];
-      const cardLen: number[] = [];
-      const bodyLen: number[] = [];
+      const acc = new SourcesAccumulator();
       let rebuilt = 0;
       for (const e of indexed) {
-        const sha = inputSha(ctx, e);
-        let nodesIx = ctx.changed.has(e.id) ? null : readNodesIndex(ctx.root, e.id);
-        if (!nodesIx || nodesIx.input_sha !== sha || nodesIx.tokenizer !== TOKENIZER_VERSION) {
-          nodesIx = buildNodesIndex(ctx, e, sha);
-          writeIfChanged(join(ctx.root, keywordNodesFile(e.id)), serializeIndex(nodesIx));
-          rebuilt++;
-        }
-        const doc = ids.length;
-        ids.push(e.id);
-        // identity is a set of attributes (name, year, form): each counts once however often it is repeated
-        const idTokens = [...new Set(tokenize(identityText(e)))];
-        identityLen.push(idTokens.length);
-        addPostings(identity, doc, termFrequencies(idTokens));
-        const op = new Map(Object.entries(nodesIx.opening));
-        openingLen.push([...op.values()].reduce((a, b) => a + b, 0));
-        addPostings(opening, doc, op);
-        const cardTokens = tokenize(aboutText(e));
-        cardLen.push(cardTokens.length);
-        addPostings(card, doc, termFrequencies(cardTokens));
-        const b = bodyFrequencies(nodesIx);
-        bodyLen.push(b.length);
-        addPostings(body, doc, b.tf);
+        const n = nodesIndexFor(ctx, e);
+        if (n.rebuilt) rebuilt++;
+        acc.add(e, n.ix);
       }
-      const index: KeywordSourcesIndex = {
-        format: KEYWORD_FORMAT_VERSION, tokenizer: TOKENIZER_VERSION, ids,
-        lengths: { identity: identityLen, opening: openingLen, card: cardLen, body: bodyLen },
-        fields: { identity: sortedPostings(identity), opening: sortedPostings(opening), card: sortedPostings(card), body: sortedPostings(body) },
-      };
+      const index = acc.index();
       writeIfChanged(join(ctx.root, KEYWORD_SOURCES_FILE), serializeIndex(index));
-      // drop node files of sources no longer indexed
-      const keep = new Set(ids.map((id) => `${id}.json`));
-      const dir = join(ctx.root, KEYWORD_DIR, 'nodes');
-      let removed = 0;
-      if (existsSync(dir)) {
-        for (const f of readdirSync(dir)) {
-          if (!keep.has(f)) {
-            rmSync(join(dir, f), { force: true });
-            removed++;
-          }
-        }
-      }
+      const removed = removeStaleNodeFiles(ctx.root, acc.ids);
+      const terms = Object.keys(index.fields.body).length;
       return {
         name: 'keyword',
-        summary: `${ids.length} sources, ${Object.keys(index.fields.body).length} terms; ${rebuilt} node indexes rebuilt${removed ? `, ${removed} removed` : ''}`,
-        stats: { sources: ids.length, terms: Object.keys(index.fields.body).length, rebuilt },
+        summary: `${acc.ids.length} sources, ${terms} terms; ${rebuilt} node indexes rebuilt${removed ? `, ${removed} removed` : ''}`,
+        stats: { sources: acc.ids.length, terms, rebuilt },
       };
     },
   };

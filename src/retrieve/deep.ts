@@ -7,13 +7,11 @@ import type { TreeFile } from '../store/schemas.js';
 import type { NodeHit } from '../search/types.js';
 import { loadCatalog, loadTree } from './store-read.js';
 import { resolveSource } from './resolve.js';
-import { checkFreshness, type Freshness } from './freshness.js';
+import { checkFreshness, type Freshness } from '../search/freshness.js';
 import { viewTree, requireNode, clip, DEFAULT_TREE_DEPTH, DEFAULT_TREE_MAX_NODES, DEFAULT_SUMMARY_CHARS, type ViewNode } from './tree-view.js';
 
 /** Suggestions returned by default. */
 export const DEFAULT_SUGGESTIONS = 5;
-/** Suggested nodes span at most this many pages (so a suggestion points somewhere specific). */
-export const SUGGESTION_MAX_PAGES = 5;
 /** Default bound on the whole JSON answer, in characters. */
 export const DEFAULT_TREE_MAX_CHARS = 16_000;
 /** Characters of each suggestion's summary. */
@@ -61,18 +59,14 @@ export interface DeepAnswer {
 }
 
 async function suggest(root: string, tree: TreeFile, query: string, k: number, vectors: boolean, warnings: string[]): Promise<Suggestion[]> {
-  const { rankNodes, rankNodesIn } = await import('../search/nodes.js');
-  const { readNodesIndex, keywordNodesFile } = await import('../search/keyword-format.js');
-  const { queryTerms } = await import('../search/tokenize.js');
-  const ix = readNodesIndex(root, tree.id);
-  if (!ix) {
+  const { rankNodes } = await import('../search/nodes.js');
+  const { nodeKeywords } = await import('../search/keyword-index.js');
+  const { keywordNodesFile } = await import('../model/keyword-format.js');
+  if (!nodeKeywords(root, tree.id)) {
     warnings.push(`the node index of ${tree.id} (${keywordNodesFile(tree.id)}) is missing or from an older version, so there are no suggestions; run \`mhub ingest\` to rebuild it. The outline below still works.`);
     return [];
   }
-  // Keyword ranking runs on the index already loaded; node vectors go through rankNodes (loads the model).
-  const hits: NodeHit[] = vectors
-    ? await rankNodes(root, tree.id, query, { k, maxPages: SUGGESTION_MAX_PAGES, vectors: true })
-    : rankNodesIn(ix, { terms: queryTerms(query), text: query, k, maxPages: SUGGESTION_MAX_PAGES });
+  const hits: NodeHit[] = await rankNodes(root, tree.id, query, { k, vectors });
   return hits.slice(0, k).map((h) => {
     const { node, path } = requireNode(tree, h.node_id);
     const s: Suggestion = { ...h, title: h.title || node.title, summary: clip(node.summary ?? '', SUGGESTION_SUMMARY_CHARS), path: path.slice(0, -1).map((p) => p.title) };

@@ -1,7 +1,7 @@
 /** The library overview (`mhub catalog`) as a bounded skill answer with freshness. */
-import { libraryOverview, formatOverview, type LibraryOverview, type Shelf } from '../admin/overview.js';
+import { libraryOverview, formatOverview, type LibraryOverview, type Shelf } from './library-overview.js';
 import { loadCatalog } from './store-read.js';
-import { checkFreshness, type Freshness } from './freshness.js';
+import { checkFreshness, type Freshness } from '../search/freshness.js';
 import { renderFreshness } from './render.js';
 
 /** Source ids listed per shelf (the count is always complete). */

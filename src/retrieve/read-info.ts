@@ -1,7 +1,7 @@
 /** Shared pieces of read answers: request/answer types, node info with bounded meta, lookups. */
 import type { CatalogEntry, TreeFile, TreeNode } from '../store/schemas.js';
 import type { Citation } from './citation.js';
-import type { Freshness } from './freshness.js';
+import type { Freshness } from '../search/freshness.js';
 import { requireNode, countDescendants } from './tree-view.js';
 
 export interface ReadRequest {

@@ -1,6 +1,6 @@
 /** Spreadsheet reads: raw rows by range, and the column statistics of a sheet. */
 import type { CatalogEntry, TreeFile, TreeNode } from '../store/schemas.js';
-import type { Freshness } from './freshness.js';
+import type { Freshness } from '../search/freshness.js';
 import { parseRange } from './bounded.js';
 import { pickSheet, readRows, fitRows, sheetNames } from './read-rows.js';
 import { makeCitation } from './citation.js';

@@ -6,7 +6,8 @@ import { UserError } from '../store/errors.js';
 import { EXIT } from '../util/exit-codes.js';
 import { loadCatalog, loadTree } from './store-read.js';
 import { resolveSource } from './resolve.js';
-import { checkFreshness } from './freshness.js';
+import { checkFreshness, type Freshness } from '../search/freshness.js';
+import type { CatalogEntry, TreeFile, TreeNode } from '../store/schemas.js';
 import { requireNode } from './tree-view.js';
 import { DEFAULT_READ_CHARS, MAX_READ_CHARS, parseRange } from './bounded.js';
 import { readNodeText, readPages, readLines } from './read-text.js';
@@ -34,28 +35,40 @@ export function readSource(root: string, ref: string, req: ReadRequest): ReadAns
   const ctx = { root, entry, tree, path, req, maxChars, freshness };
   if (req.stats) return readSheetStats(ctx);
   if (req.rows) return readSheetRows(ctx);
-  if (req.pages || req.lines) {
-    const isPages = !!req.pages;
-    const flag = isPages ? '--pages' : '--lines';
-    const [a, b] = parseRange(flag, (req.pages ?? req.lines)!);
-    const got = isPages ? readPages(root, tree, a, b, { offset, maxChars }) : readLines(root, tree, a, b, { offset, maxChars });
-    let next: string | null = null;
-    if (got.next_offset !== null) next = `${entry.id} ${rangeArg(flag, got.range)} --offset ${got.next_offset}`;
-    else if (got.next_range) next = `${entry.id} ${rangeArg(flag, got.next_range)}`;
-    const only = got.nodes_read.length === 1 ? findPath(tree, nodeById(tree, got.nodes_read[0]!)) : null;
-    return {
-      ...base(entry, tree),
-      mode: isPages ? 'pages' : 'lines',
-      ...(only ? { node: nodeInfo(only) } : {}),
-      text: got.text,
-      offset: got.offset,
-      chars: got.text.length,
-      truncated: got.truncated || got.next_range !== null,
-      next,
-      citation: makeCitation(entry, { ...(only ? { node_id: only[only.length - 1]!.node_id, node_title: only[only.length - 1]!.title } : {}), ...(isPages ? { pages: got.range } : { lines: got.range }) }),
-      freshness,
-    };
-  }
+  if (req.pages || req.lines) return readRange(ctx, offset);
+  return readNode(ctx, offset);
+}
+
+type ReadContext = { root: string; entry: CatalogEntry; tree: TreeFile; path: TreeNode[] | null; req: ReadRequest; maxChars: number; freshness: Freshness };
+
+/** A page or line range (--pages / --lines). */
+function readRange(ctx: ReadContext, offset: number): ReadAnswer {
+  const { root, entry, tree, req, maxChars, freshness } = ctx;
+  const isPages = !!req.pages;
+  const flag = isPages ? '--pages' : '--lines';
+  const [a, b] = parseRange(flag, (req.pages ?? req.lines)!);
+  const got = isPages ? readPages(root, tree, a, b, { offset, maxChars }) : readLines(root, tree, a, b, { offset, maxChars });
+  let next: string | null = null;
+  if (got.next_offset !== null) next = `${entry.id} ${rangeArg(flag, got.range)} --offset ${got.next_offset}`;
+  else if (got.next_range) next = `${entry.id} ${rangeArg(flag, got.next_range)}`;
+  const only = got.nodes_read.length === 1 ? findPath(tree, nodeById(tree, got.nodes_read[0]!)) : null;
+  return {
+    ...base(entry, tree),
+    mode: isPages ? 'pages' : 'lines',
+    ...(only ? { node: nodeInfo(only) } : {}),
+    text: got.text,
+    offset: got.offset,
+    chars: got.text.length,
+    truncated: got.truncated || got.next_range !== null,
+    next,
+    citation: makeCitation(entry, { ...(only ? { node_id: only[only.length - 1]!.node_id, node_title: only[only.length - 1]!.title } : {}), ...(isPages ? { pages: got.range } : { lines: got.range }) }),
+    freshness,
+  };
+}
+
+/** One node's text (with its sub-sections unless --no-children), the root when no node is given. */
+function readNode(ctx: ReadContext, offset: number): ReadAnswer {
+  const { root, entry, tree, path, req, maxChars, freshness } = ctx;
   const nodePath = path ?? [tree.root];
   const node = nodePath[nodePath.length - 1]!;
   const got = readNodeText(root, tree, node, { offset, maxChars, withChildren: req.children ?? true });

@@ -1,7 +1,7 @@
 /** Human-readable renderings of retrieval answers (`--text` in the skill, the default in the CLI). */
 import type { ReadAnswer } from './read.js';
 import type { DeepAnswer } from './deep.js';
-import type { Freshness } from './freshness.js';
+import type { Freshness } from '../search/freshness.js';
 import { renderTreeText, rangeText } from './tree-view.js';
 
 export function renderFreshness(f: Freshness): string {

@@ -3,11 +3,7 @@
  * paging (--offset/--limit), clipped summaries, a character bound and the index's freshness.
  */
 import type { SearchFilters, SearchOptions, SearchResult, SourceHit } from '../search/types.js';
-import { checkDateBound } from '../search/filters.js';
-import { UserError, errorMessage } from '../store/errors.js';
-import { EXIT } from '../util/exit-codes.js';
-import { loadCatalog } from './store-read.js';
-import { checkFreshness, type Freshness } from './freshness.js';
+import type { Freshness } from '../search/freshness.js';
 import { renderFreshness } from './render.js';
 import { clip, rangeText } from './tree-view.js';
 
@@ -43,16 +39,6 @@ export interface SearchAnswer {
 }
 
 export async function runSearch(root: string, query: string, req: SearchRequest): Promise<SearchAnswer> {
-  try {
-    checkDateBound('--since', req.filters.since);
-    checkDateBound('--until', req.filters.until);
-    checkDateBound('--indexed-since', req.filters.indexedSince);
-    checkDateBound('--indexed-until', req.filters.indexedUntil);
-  } catch (err) {
-    throw new UserError(errorMessage(err), 'Expected a date like 2019, 2019-06 or 2019-06-30.', EXIT.USAGE);
-  }
-  const catalog = loadCatalog(root);
-  const freshness = checkFreshness(root, catalog);
   const limit = Math.min(req.limit, MAX_SEARCH_LIMIT);
   const { searchStore } = await import('../search/search.js');
   const res = await searchStore(root, query, {
@@ -76,7 +62,7 @@ export async function runSearch(root: string, query: string, req: SearchRequest)
     next_offset: null,
     truncated: false,
     warnings: res.warnings,
-    freshness,
+    freshness: res.freshness,
   };
   // Drop trailing results until the answer fits the character bound (at least one result stays).
   while (answer.results.length > 1 && JSON.stringify(answer).length > req.maxChars) {

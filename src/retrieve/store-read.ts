@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { Catalog, CatalogEntry, TreeFile, TreeNode } from '../store/schemas.js';
-import { CATALOG_FILE, CONFIG_FILE, CONVERTED_DIR, convertedDir } from '../store/layout.js';
+import { CATALOG_FILE, CONVERTED_DIR, convertedDir } from '../store/layout.js';
 import { resolveInStore } from '../store/safe-path.js';
 import { UserError } from '../store/errors.js';
 import { EXIT } from '../util/exit-codes.js';
@@ -36,17 +36,6 @@ export function loadCatalog(root: string): Catalog {
     throw new UserError(`${CATALOG_FILE} has no "sources" list.`, 'Expected a catalog written by `mhub ingest`; restore it from git or re-run ingest.', EXIT.UNHEALTHY);
   }
   return raw as Catalog;
-}
-
-/** The store's inbox folder name from config.json (default "inbox"); never throws. */
-export function inboxName(root: string): string {
-  try {
-    const raw = JSON.parse(readFileSync(join(root, CONFIG_FILE), 'utf8')) as { inbox?: unknown };
-    if (typeof raw.inbox === 'string' && raw.inbox) return raw.inbox;
-  } catch {
-    /* default */
-  }
-  return 'inbox';
 }
 
 function checkNode(n: unknown, where: string): asserts n is TreeNode {

@@ -1,46 +1,68 @@
-/** BM25 over flat postings arrays ([doc, tf, doc, tf, …]), as stored by the keyword index. */
+/**
+ * BM25 over flat postings arrays ([doc, tf, doc, tf, …], sorted by doc), as stored by the keyword
+ * index. A field is read through `PostingField`, so the index behind it can be one file or split by term.
+ */
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
+
+/** One field of a keyword index: per-document token counts and a posting list per term. */
+export interface PostingField {
+  lengths: ArrayLike<number>;
+  /** mean of `lengths` (1 when empty) */
+  avgLength: number;
+  postings(term: string): ArrayLike<number> | undefined;
+}
 
 export function idf(n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
+export function meanLength(lengths: ArrayLike<number>): number {
+  let s = 0;
+  for (let i = 0; i < lengths.length; i++) s += lengths[i]!;
+  return s / Math.max(1, lengths.length) || 1;
+}
+
+/** A field over an in-memory postings record (node indexes). */
+export function recordField(postings: Record<string, number[]>, lengths: number[]): PostingField {
+  return { lengths, avgLength: meanLength(lengths), postings: (t) => postings[t] };
+}
+
+/** Document frequency of a term in a field. */
+export function docFreq(field: PostingField, t: string): number {
+  return (field.postings(t)?.length ?? 0) / 2;
+}
+
 /**
  * Add each query term's BM25 contribution to `scores` (indexed by doc). `weight` scales the field;
- * `allowed` (optional) restricts to some docs. Returns per-term idf for explanation/calibration.
+ * `allowed` (optional) restricts to some docs.
  */
 export function bm25Field(
   terms: string[],
-  postings: Record<string, number[]>,
-  lengths: number[],
+  field: PostingField,
   scores: Float64Array,
   weight: number,
   allowed?: Uint8Array,
   b: number = BM25_B,
-): Map<string, number> {
-  const n = lengths.length;
-  const avg = lengths.reduce((a, b) => a + b, 0) / Math.max(1, n) || 1;
-  const idfs = new Map<string, number>();
+): void {
+  const n = field.lengths.length;
   for (const t of terms) {
-    const post = postings[t];
+    const post = field.postings(t);
     if (!post) continue;
     const w = idf(n, post.length / 2);
-    idfs.set(t, w);
     for (let i = 0; i < post.length; i += 2) {
       const d = post[i]!;
       if (allowed && !allowed[d]) continue;
       const tf = post[i + 1]!;
-      const norm = tf + BM25_K1 * (1 - b + (b * lengths[d]!) / avg);
+      const norm = tf + BM25_K1 * (1 - b + (b * field.lengths[d]!) / field.avgLength);
       scores[d]! += weight * w * ((tf * (BM25_K1 + 1)) / norm);
     }
   }
-  return idfs;
 }
 
-/** tf of term t in doc d (0 when absent). Postings are sorted by doc. */
-export function termFreq(postings: Record<string, number[]>, t: string, d: number): number {
-  const post = postings[t];
+/** tf of term t in doc d (0 when absent), by binary search over the doc-sorted postings. */
+export function termFreq(field: PostingField, t: string, d: number): number {
+  const post = field.postings(t);
   if (!post) return 0;
   let lo = 0;
   let hi = post.length / 2 - 1;

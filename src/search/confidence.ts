@@ -39,6 +39,8 @@ export function vectorRelevance(cardCos: number | undefined, nodeCos: number | u
 }
 
 export interface TermEvidence {
+  /** the term (for explanations) */
+  term?: string;
   /** idf of the term; 0 when the term occurs nowhere in the store */
   weight: number;
   /** the term occurs somewhere in the store */

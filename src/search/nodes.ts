@@ -7,21 +7,20 @@
  * (concepts.ts). Only nodes spanning at most `maxPages` pages, so a suggestion points somewhere specific.
  */
 import { loadConfig } from '../store/config.js';
+import type { Config } from '../store/schemas.js';
 import type { NodeHit } from './types.js';
-import { readNodesIndex, type KeywordNodesIndex } from './keyword-format.js';
-import { QUERY_FILLER, queryTerms, tokenize } from './tokenize.js';
+import type { KeywordNodesIndex } from '../model/keyword-format.js';
+import { tokenize } from '../model/tokenize.js';
+import { QUERY_FILLER, queryTerms } from './query.js';
 import { expansionText, queryStatements, titleStatement } from './concepts.js';
-import { bm25Field } from './bm25.js';
+import { bm25Field, docFreq } from './bm25.js';
+import { nodeFields, nodeKeywords } from './keyword-index.js';
 import { loadCardVectors, loadNodeVectors, nodeScores, queryEmbedder, type NodeVectors } from './vectors.js';
+import { fuseNodeRanks, ranked } from './fusion.js';
 
 export const DEFAULT_NODE_K = 3;
-export const DEFAULT_MAX_PAGES = 5;
-/** reciprocal-rank-fusion constant for node lists */
-export const NODE_RRF_K = 20;
-/** weight of the keyword list vs the node-vector list in node fusion */
-export const NODE_KEYWORD_WEIGHT = 1;
-/** node vectors (USE-lite on long questions) are a weak signal: they break keyword ties rather than override them */
-export const NODE_VECTOR_WEIGHT = 0.25;
+/** nodes listed under each tier-1 hit */
+export const DEFAULT_NODES_PER_SOURCE = 3;
 /** weight of the node-title field vs the node-text field (a title naming the query's subject is strong evidence) */
 export const NODE_TITLE_WEIGHT = 2.0;
 /** length normalisation of node titles and texts (statement pages full of figures are not less relevant) */
@@ -35,8 +34,9 @@ export const NODE_TEXT_B = 0.5;
 export const NODE_COMMON_TERM_SHARE = 0.5;
 /**
  * Bonus for a node whose title is a financial statement the query needs (concepts.ts), times the
- * title's match strength. On the reciprocal-rank scale: 1/(NODE_RRF_K+1) ≈ 0.048 is a first
- * keyword rank, so the primary statement reaches the top three from a middling keyword rank.
+ * title's match strength. On the reciprocal-rank scale of node fusion (fusion.ts): 1/(NODE_RRF_K+1)
+ * ≈ 0.048 is a first keyword rank, so the primary statement reaches the top three from a middling
+ * keyword rank.
  */
 export const NODE_STATEMENT_BONUS = 0.03;
 /** share of the statement bonus for a later node titled as the same statement */
@@ -57,11 +57,6 @@ export interface NodeRankInput {
   maxPages: number;
 }
 
-function rankOf(scores: Map<number, number>): Map<number, number> {
-  const order = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  return new Map(order.map(([i], r) => [i, r + 1]));
-}
-
 /**
  * Query terms that can tell a source's nodes apart: not the source's own identity (words of the
  * root title: company name, form, fiscal year), not terms found in most of its nodes. Falls back to
@@ -71,104 +66,129 @@ export function nodeQueryTerms(ix: KeywordNodesIndex, terms: string[], fallback 
   const n = ix.nodes.length;
   if (n < 2) return terms;
   const rootTerms = new Set(tokenize(ix.nodes[0]![1]));
+  const text = nodeFields(ix).text;
   const kept = terms.filter((t) => {
     if (rootTerms.has(t)) return false;
-    const df = (ix.terms[t]?.length ?? 0) / 2;
-    return df <= NODE_COMMON_TERM_SHARE * n;
+    return docFreq(text, t) <= NODE_COMMON_TERM_SHARE * n;
   });
   return kept.length > 0 || !fallback ? kept : terms;
 }
 
-/** Rank nodes of an already loaded node index (shared by rankNodes and searchStore). */
-export function rankNodesIn(ix: KeywordNodesIndex, input: NodeRankInput): NodeHit[] {
+/** Nodes that may be suggested: not the root (unless it is the only node), at most `maxPages` pages. */
+function eligibleNodes(ix: KeywordNodesIndex, maxPages: number): Uint8Array {
   const n = ix.nodes.length;
   const eligible = new Uint8Array(n);
   ix.nodes.forEach(([, , kind, start, end], i) => {
-    // the root spans the whole document: never a specific suggestion (unless it is the only node)
     const isRoot = i === 0 && n > 1;
     const span = kind === 'p' ? end - start + 1 : 1;
-    eligible[i] = !isRoot && span <= input.maxPages ? 1 : 0;
+    eligible[i] = !isRoot && span <= maxPages ? 1 : 0;
   });
+  return eligible;
+}
+
+/** BM25 of each eligible node over titles and texts: typed terms, then the metric expansions. */
+function keywordNodeScores(ix: KeywordNodesIndex, input: NodeRankInput, eligible: Uint8Array): Map<number, number> {
   const terms = nodeQueryTerms(ix, input.terms);
-  const kw = new Float64Array(n);
-  bm25Field(terms, ix.title_terms, ix.title_len, kw, NODE_TITLE_WEIGHT, eligible, NODE_TITLE_B);
-  bm25Field(terms, ix.terms, ix.len, kw, 1, eligible, NODE_TEXT_B);
+  const f = nodeFields(ix);
+  const kw = new Float64Array(ix.nodes.length);
+  bm25Field(terms, f.title, kw, NODE_TITLE_WEIGHT, eligible, NODE_TITLE_B);
+  bm25Field(terms, f.text, kw, 1, eligible, NODE_TEXT_B);
   if (input.text && NODE_EXPANSION_WEIGHT > 0) {
     const typed = new Set(terms);
     const extra = [...new Set(tokenize(expansionText(input.text)))].filter((t) => !typed.has(t) && !QUERY_FILLER.has(t));
     if (extra.length > 0) {
       const ex = nodeQueryTerms(ix, extra, false);
-      bm25Field(ex, ix.title_terms, ix.title_len, kw, NODE_TITLE_WEIGHT * NODE_EXPANSION_WEIGHT, eligible, NODE_TITLE_B);
-      bm25Field(ex, ix.terms, ix.len, kw, NODE_EXPANSION_WEIGHT, eligible, NODE_TEXT_B);
+      bm25Field(ex, f.title, kw, NODE_TITLE_WEIGHT * NODE_EXPANSION_WEIGHT, eligible, NODE_TITLE_B);
+      bm25Field(ex, f.text, kw, NODE_EXPANSION_WEIGHT, eligible, NODE_TEXT_B);
     }
   }
-  const kwMap = new Map<number, number>();
-  kw.forEach((s, i) => { if (s > 0) kwMap.set(i, s); });
-  const vecMap = new Map<number, number>();
-  if (input.query && input.nodeVectors) {
-    const byId = nodeScores(input.nodeVectors, ix.id, input.query);
-    ix.nodes.forEach(([nodeId], i) => {
-      const s = byId.get(nodeId);
-      if (eligible[i] && s !== undefined && (s >= NODE_MIN_COSINE || kwMap.has(i))) vecMap.set(i, s);
-    });
-  }
-  const kr = rankOf(kwMap);
-  const vr = rankOf(vecMap);
-  const fused = new Map<number, number>();
-  for (const [i, r] of kr) fused.set(i, (fused.get(i) ?? 0) + NODE_KEYWORD_WEIGHT / (NODE_RRF_K + r));
-  for (const [i, r] of vr) fused.set(i, (fused.get(i) ?? 0) + NODE_VECTOR_WEIGHT / (NODE_RRF_K + r));
-  const wanted = input.text ? queryStatements(input.text) : new Set();
-  if (wanted.size > 0) {
-    const seen = new Set<string>();
-    ix.nodes.forEach(([, title], i) => {
-      if (!eligible[i]) return;
-      const st = titleStatement(title);
-      if (!st || !wanted.has(st.statement)) return;
-      // the first primary statement of a kind is the filer's own; later ones are copies (parent-only,
-      // guarantor or segment versions in notes and schedules)
-      const key = `${st.statement}/${st.strength}`;
-      const share = seen.has(key) ? NODE_REPEATED_STATEMENT_SHARE : 1;
-      seen.add(key);
-      fused.set(i, (fused.get(i) ?? 0) + NODE_STATEMENT_BONUS * st.strength * share);
-    });
-  }
-  return [...fused.entries()]
-    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-    .slice(0, input.k)
-    .map(([i, score]) => {
-      const [node_id, title, kind, start, end] = ix.nodes[i]!;
-      const hit: NodeHit = { node_id, title, score: Math.round(score * 1e6) / 1e6 };
-      if (kind === 'p') hit.page_range = [start, end];
-      else if (kind === 'l') hit.line_range = [start, end];
-      else if (kind === 'r') hit.row_range = [start, end];
-      return hit;
-    });
+  const out = new Map<number, number>();
+  kw.forEach((s, i) => { if (s > 0) out.set(i, s); });
+  return out;
+}
+
+/** Node-vector cosine of each eligible node that matched a keyword or is close enough on its own. */
+function vectorNodeScores(ix: KeywordNodesIndex, input: NodeRankInput, eligible: Uint8Array, kw: Map<number, number>): Map<number, number> {
+  const out = new Map<number, number>();
+  if (!input.query || !input.nodeVectors) return out;
+  const byId = nodeScores(input.nodeVectors, ix.id, input.query);
+  ix.nodes.forEach(([nodeId], i) => {
+    const s = byId.get(nodeId);
+    if (eligible[i] && s !== undefined && (s >= NODE_MIN_COSINE || kw.has(i))) out.set(i, s);
+  });
+  return out;
+}
+
+/** Bonus of nodes titled as a financial statement the query needs (concepts.ts). */
+function statementBonus(ix: KeywordNodesIndex, text: string | undefined, eligible: Uint8Array): Map<number, number> {
+  const out = new Map<number, number>();
+  const wanted = text ? queryStatements(text) : new Set();
+  if (wanted.size === 0) return out;
+  const seen = new Set<string>();
+  ix.nodes.forEach(([, title], i) => {
+    if (!eligible[i]) return;
+    const st = titleStatement(title);
+    if (!st || !wanted.has(st.statement)) return;
+    // the first primary statement of a kind is the filer's own; later ones are copies (parent-only,
+    // guarantor or segment versions in notes and schedules)
+    const key = `${st.statement}/${st.strength}`;
+    const share = seen.has(key) ? NODE_REPEATED_STATEMENT_SHARE : 1;
+    seen.add(key);
+    out.set(i, NODE_STATEMENT_BONUS * st.strength * share);
+  });
+  return out;
+}
+
+function nodeHit(ix: KeywordNodesIndex, i: number, score: number): NodeHit {
+  const [node_id, title, kind, start, end] = ix.nodes[i]!;
+  const hit: NodeHit = { node_id, title, score: Math.round(score * 1e6) / 1e6 };
+  if (kind === 'p') hit.page_range = [start, end];
+  else if (kind === 'l') hit.line_range = [start, end];
+  else if (kind === 'r') hit.row_range = [start, end];
+  return hit;
+}
+
+/** Rank nodes of an already loaded node index (shared by rankNodes and searchStore). */
+export function rankNodesIn(ix: KeywordNodesIndex, input: NodeRankInput): NodeHit[] {
+  const eligible = eligibleNodes(ix, input.maxPages);
+  const kw = keywordNodeScores(ix, input, eligible);
+  const vec = vectorNodeScores(ix, input, eligible, kw);
+  const fused = fuseNodeRanks(kw, vec, statementBonus(ix, input.text, eligible));
+  return ranked(fused).slice(0, input.k).map(([i, score]) => nodeHit(ix, i, score));
+}
+
+export interface RankNodesOptions {
+  k?: number;
+  /** largest node suggested, in pages (default: config.json ingest.max_leaf_pages) */
+  maxPages?: number;
+  /** false: keyword scoring only (no embedding model load) */
+  vectors?: boolean;
+}
+
+/** The query vector and the store's node vectors, when both are available. */
+async function nodeVectorQuery(root: string, config: Config, query: string): Promise<{ q: Float32Array; nv: NodeVectors } | null> {
+  const cv = loadCardVectors(root);
+  if (typeof cv === 'string') return null;
+  const nv = loadNodeVectors(root, cv.meta.model);
+  if (!nv) return null;
+  const emb = await queryEmbedder(root, config, cv.meta.model);
+  if (typeof emb === 'string') return null;
+  const q = (await emb.embed([query]))[0];
+  return q ? { q, nv } : null;
 }
 
 /**
- * Best nodes of one source for a query. Uses node vectors when the store has them and the model
- * that made them is available; otherwise keyword scoring alone.
+ * Tier 2, the one entry point (deep_retrieve, `mhub tree --query`, `mhub eval`, the benchmarks):
+ * the best nodes of one source for a query. Uses node vectors when the store has them and the
+ * model that made them is available (unless `vectors` is false); otherwise keyword scoring alone.
  */
-export async function rankNodes(
-  root: string,
-  sourceId: string,
-  query: string,
-  opts: { k?: number; maxPages?: number; vectors?: boolean } = {},
-): Promise<NodeHit[]> {
-  const ix = readNodesIndex(root, sourceId);
+export async function rankNodes(root: string, sourceId: string, query: string, opts: RankNodesOptions = {}): Promise<NodeHit[]> {
+  const ix = nodeKeywords(root, sourceId);
   if (!ix) return [];
-  let q: Float32Array | null = null;
-  let nv: NodeVectors | null = null;
-  if (opts.vectors !== false) {
-    const cv = loadCardVectors(root);
-    if (typeof cv !== 'string') {
-      nv = loadNodeVectors(root, cv.meta.model);
-      if (nv) {
-        const emb = await queryEmbedder(root, loadConfig(root), cv.meta.model);
-        if (typeof emb !== 'string') q = (await emb.embed([query]))[0] ?? null;
-        else nv = null;
-      }
-    }
-  }
-  return rankNodesIn(ix, { terms: queryTerms(query), text: query, query: q, nodeVectors: nv, k: opts.k ?? DEFAULT_NODE_K, maxPages: opts.maxPages ?? DEFAULT_MAX_PAGES });
+  const config = loadConfig(root);
+  const v = opts.vectors === false ? null : await nodeVectorQuery(root, config, query);
+  return rankNodesIn(ix, {
+    terms: queryTerms(query), text: query, query: v?.q ?? null, nodeVectors: v?.nv ?? null,
+    k: opts.k ?? DEFAULT_NODE_K, maxPages: opts.maxPages ?? config.ingest.max_leaf_pages,
+  });
 }

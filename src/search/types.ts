@@ -1,4 +1,5 @@
 /** The retrieval-side search contract shared by `mhub search`, the skill's search.js, deep_retrieve and eval. */
+import type { Freshness } from './freshness.js';
 
 export interface SearchFilters {
   /** source types (any of) */
@@ -64,4 +65,6 @@ export interface SearchResult {
   verdict: Verdict;
   results: SourceHit[];
   warnings: string[];
+  /** how fresh the index is (its warning is not repeated in `warnings`) */
+  freshness: Freshness;
 }

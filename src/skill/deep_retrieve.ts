@@ -7,12 +7,13 @@ import { DEFAULT_TREE_DEPTH, DEFAULT_TREE_MAX_NODES } from '../retrieve/tree-vie
 import { UserError } from '../store/errors.js';
 import { EXIT } from '../util/exit-codes.js';
 
-const USAGE = 'deep_retrieve.js <source> [--query "question"] [--depth N] [--node ID] [--limit N] [--k N] [--vectors]';
+const USAGE = 'deep_retrieve.js <source> [--query "question"] [--depth N] [--node ID] [--limit N] [--k N] [--no-vectors]';
 
 const HELP = `Usage: ${USAGE}
 
 Shows the outline of one source (node ids, titles, pages/lines/rows, summaries) and, with --query,
-the nodes that best answer the question (keyword scoring over titles, summaries and text).
+the nodes that best answer the question (keyword scoring over titles, summaries and text, fused
+with node vectors when the store has them).
 Read the chosen nodes with read_source.js.
   <source>         source id (src_…) or file name from search.js
   --query Q        rank this source's nodes for Q ("suggestions"; each spans at most a few pages)
@@ -20,8 +21,8 @@ Read the chosen nodes with read_source.js.
   --depth N        outline levels below the start node (default ${DEFAULT_TREE_DEPTH}; 0 = the node only)
   --node ID        start the outline at this node (to expand a part marked hidden_descendants)
   --limit N        at most N outline nodes, breadth first (default ${DEFAULT_TREE_MAX_NODES})
-  --vectors        also rank suggestions by node vectors (loads the embedding model: slower;
-                   search.js results already carry vector-ranked nodes)
+  --no-vectors     keyword ranking only (skips loading the embedding model); by default node
+                   vectors are used when the store has them and the model is installed
   --no-summaries   titles and ranges only
   --max-chars N    bound on the whole answer (default ${DEFAULT_TREE_MAX_CHARS}); summaries and nodes
                    are trimmed to fit, "truncated" says so
@@ -46,6 +47,7 @@ await runScript(async (argv) => {
       limit: { type: 'string' },
       'no-summaries': { type: 'boolean' },
       vectors: { type: 'boolean' },
+      'no-vectors': { type: 'boolean' },
     },
     USAGE,
   );
@@ -62,7 +64,7 @@ await runScript(async (argv) => {
     summaries: !values['no-summaries'],
     fromNode: strOption(values, 'node'),
     maxChars: intOption(values, 'max-chars', DEFAULT_TREE_MAX_CHARS, 200),
-    vectors: !!values['vectors'],
+    vectors: !values['no-vectors'],
   });
   if (values['text']) writeOut(renderDeepText(answer));
   else emitJson(answer);

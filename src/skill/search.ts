@@ -5,6 +5,7 @@ import { runSearch, renderSearchText, DEFAULT_SEARCH_LIMIT, DEFAULT_SEARCH_MAX_C
 import { UserError } from '../store/errors.js';
 import { EXIT } from '../util/exit-codes.js';
 import type { SearchFilters, SearchOptions } from '../search/types.js';
+import { parseFilterFlags } from '../search/filter-flags.js';
 
 const USAGE = 'search.js "question or keywords" [--limit N] [--offset N] [--type T] [--tag T] [--since YYYY] [--until YYYY] [--path GLOB]';
 
@@ -37,40 +38,13 @@ ${COMMON_OPTIONS_HELP}
 
 ${EXIT_CODES_HELP}`;
 
-function list(values: Parsed['values'], name: string): string[] {
-  const v = values[name];
-  const arr = Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
-  return arr.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
-}
-
 function filtersOf(values: Parsed['values']): SearchFilters {
-  const f: SearchFilters = {};
-  const types = list(values, 'type');
-  if (types.length) f.types = types;
-  const any = list(values, 'tag');
-  if (any.length) f.tagsAny = any;
-  const all = list(values, 'all-tags');
-  if (all.length) f.tagsAll = all;
-  const since = strOption(values, 'since');
-  if (since) f.since = since;
-  const until = strOption(values, 'until');
-  if (until) f.until = until;
-  const indexedSince = strOption(values, 'indexed-since');
-  if (indexedSince) f.indexedSince = indexedSince;
-  const indexedUntil = strOption(values, 'indexed-until');
-  if (indexedUntil) f.indexedUntil = indexedUntil;
-  const glob = strOption(values, 'path');
-  if (glob) f.pathGlob = glob;
-  const metas = list(values, 'meta');
-  if (metas.length) {
-    f.meta = {};
-    for (const kv of metas) {
-      const i = kv.indexOf('=');
-      if (i <= 0) throw new UserError(`Bad --meta "${kv}".`, 'Expected --meta key=value.', EXIT.USAGE);
-      f.meta[kv.slice(0, i)] = kv.slice(i + 1);
-    }
-  }
-  return f;
+  const str = (name: string) => strOption(values, name);
+  const arr = (name: string) => values[name] as string[] | undefined;
+  return parseFilterFlags({
+    type: arr('type'), tag: arr('tag'), allTags: arr('all-tags'), since: str('since'), until: str('until'),
+    indexedSince: str('indexed-since'), indexedUntil: str('indexed-until'), path: str('path'), meta: arr('meta'),
+  });
 }
 
 await runScript(async (argv) => {

@@ -9,7 +9,7 @@ export function registerCatalog(program: Command): void {
     .option('--json', 'machine-readable output (every shelf with its source ids)')
     .action(async (flags: { json?: boolean }, cmd: Command) => {
       const root = requireStore({ store: globalOpts(cmd).store });
-      const { libraryOverview, formatOverview } = await import('../../admin/overview.js');
+      const { libraryOverview, formatOverview } = await import('../../retrieve/library-overview.js');
       const o = libraryOverview(root);
       if (flags.json) printJson(o);
       else console.log(formatOverview(o));

@@ -5,7 +5,8 @@ import { UserError } from '../../store/errors.js';
 import { EXIT } from '../../util/exit-codes.js';
 import { applyFilters, hasFilters } from '../../search/filters.js';
 import type { CatalogEntry } from '../../store/schemas.js';
-import { addFilterOptions, filtersFromFlags, type FilterFlags } from './search.js';
+import { addFilterOptions } from './search.js';
+import { parseFilterFlags, type FilterFlags } from '../../search/filter-flags.js';
 import { globalOpts, printJson } from '../output.js';
 
 const STATUSES = ['indexed', 'skipped', 'failed', 'all'];
@@ -34,7 +35,7 @@ export function registerList(program: Command): void {
     const root = requireStore({ store: globalOpts(c).store });
     const status = flags.status ?? 'indexed';
     if (!STATUSES.includes(status)) throw new UserError(`--status must be one of ${STATUSES.join(', ')} (got ${status})`, '', EXIT.USAGE);
-    const filters = filtersFromFlags(flags);
+    const filters = parseFilterFlags(flags);
     const all = readCatalog(root).sources;
     let entries: CatalogEntry[];
     if (status === 'indexed') entries = applyFilters(all, filters);

@@ -4,63 +4,23 @@ import { UserError } from '../../store/errors.js';
 import { EXIT } from '../../util/exit-codes.js';
 import { globalOpts, printJson, eprint } from '../output.js';
 import { searchStore } from '../../search/search.js';
-import { checkDateBound } from '../../search/filters.js';
-import type { SearchFilters, SearchResult, NodeHit } from '../../search/types.js';
+import { parseFilterFlags, type FilterFlags } from '../../search/filter-flags.js';
+import type { SearchResult, NodeHit } from '../../search/types.js';
 
-export interface FilterFlags {
-  type?: string[];
-  tag?: string[];
-  allTags?: string[];
-  since?: string;
-  until?: string;
-  indexedSince?: string;
-  indexedUntil?: string;
-  path?: string;
-  meta?: string[];
-}
+const collect = (v: string, prev: string[] = []) => [...prev, v];
 
-const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(',').map((s) => s.trim()).filter(Boolean)];
-
-/** Adds the shared filter options (also used by `mhub list`). */
+/** Adds the shared filter options (also used by `mhub list`); values are parsed by search/filter-flags.ts. */
 export function addFilterOptions(cmd: Command): Command {
   return cmd
     .option('--type <type>', 'source type or doc type (repeatable, comma-separated: any of)', collect)
-    .option('--tag <tag>', 'tag (repeatable: any of)', collect)
+    .option('--tag <tag>', 'tag (repeatable, comma-separated: any of)', collect)
     .option('--all-tags <tag>', 'tag that must be present (repeatable: all of)', collect)
     .option('--since <date>', 'document date/period on or after YYYY[-MM[-DD]]')
     .option('--until <date>', 'document date/period on or before YYYY[-MM[-DD]]')
     .option('--indexed-since <date>', 'indexed on or after YYYY[-MM[-DD]]')
     .option('--indexed-until <date>', 'indexed on or before YYYY[-MM[-DD]]')
     .option('--path <glob>', 'glob over the original path, e.g. "reports/**/*.pdf"')
-    .option('--meta <key=value>', 'exact metadata match (repeatable)', (v: string, prev: string[] = []) => [...prev, v]);
-}
-
-/** Filter flags → SearchFilters; bad values → UserError with the expected form. */
-export function filtersFromFlags(f: FilterFlags): SearchFilters {
-  for (const [name, v] of [['--since', f.since], ['--until', f.until], ['--indexed-since', f.indexedSince], ['--indexed-until', f.indexedUntil]] as const) {
-    try {
-      checkDateBound(name, v);
-    } catch (err) {
-      throw new UserError((err as Error).message, 'Example: --since 2018 --until 2019-06', EXIT.USAGE);
-    }
-  }
-  const meta: Record<string, string> = {};
-  for (const kv of f.meta ?? []) {
-    const i = kv.indexOf('=');
-    if (i <= 0) throw new UserError(`--meta expects key=value (got "${kv}")`, 'Example: --meta company=3M', EXIT.USAGE);
-    meta[kv.slice(0, i).trim()] = kv.slice(i + 1).trim();
-  }
-  const out: SearchFilters = {};
-  if (f.type?.length) out.types = f.type;
-  if (f.tag?.length) out.tagsAny = f.tag;
-  if (f.allTags?.length) out.tagsAll = f.allTags;
-  if (f.since) out.since = f.since;
-  if (f.until) out.until = f.until;
-  if (f.indexedSince) out.indexedSince = f.indexedSince;
-  if (f.indexedUntil) out.indexedUntil = f.indexedUntil;
-  if (f.path) out.pathGlob = f.path;
-  if (Object.keys(meta).length) out.meta = meta;
-  return out;
+    .option('--meta <key=value>', 'exact metadata match (repeatable)', collect);
 }
 
 function where(n: NodeHit): string {
@@ -108,12 +68,13 @@ export function registerSearch(program: Command): void {
     const query = words.join(' ').trim();
     if (!query) throw new UserError('empty query', 'Example: mhub search "FY2018 capital expenditure 3M"', EXIT.USAGE);
     const r = await searchStore(root, query, {
-      k, filters: filtersFromFlags(flags), explain: !!flags.explain, mode: mode as 'auto',
+      k, filters: parseFilterFlags(flags), explain: !!flags.explain, mode: mode as 'auto',
     });
     if (flags.json) printJson(r);
     else {
       console.log(formatSearch(r));
       for (const w of r.warnings) eprint(`warning: ${w}`);
+      if (r.freshness.warning) eprint(`warning: ${r.freshness.warning}`);
     }
   });
 }

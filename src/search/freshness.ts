@@ -1,5 +1,7 @@
 /**
- * How fresh the index is: when it was built, and whether sources on disk changed since. Cheap by
+ * The one staleness check of retrieval (search, deep_retrieve, read, overview all report it the
+ * same way, once): when the index was built, whether its keyword and vector indexes match the
+ * catalog, and whether sources on disk changed since. Cheap by
  * design (no hashing): each source's size and mtime are compared with the local stat cache written
  * at ingest (`.mhub/stat-cache.json`), falling back to the catalog's size when the cache is absent
  * (e.g. a fresh git clone); new files in the inbox are counted with a bounded walk.
@@ -8,8 +10,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Catalog } from '../store/schemas.js';
 import { STAT_CACHE_FILE } from '../store/layout.js';
+import { CONFIG_FILE } from '../store/layout.js';
 import { compareStrings } from '../store/json.js';
-import { inboxName } from './store-read.js';
+import { readCardMetadata } from '../vector/metadata.js';
+import { sourceKeywords } from './keyword-index.js';
 
 /** File names listed per category in the answer (counts are always complete). */
 export const FRESHNESS_LIST_MAX = 5;
@@ -24,11 +28,13 @@ const IGNORED_NAMES = new Set(['.DS_Store', 'Thumbs.db', '.gitkeep', '.git', 'no
 export interface Freshness {
   /** when the index was last built (catalog.last_updated) */
   built_at: string | null;
-  /** true when sources on disk changed, vanished or appeared since the build */
+  /** true when sources on disk changed, vanished or appeared since the build, or an index disagrees with the catalog */
   stale: boolean;
   changed: number;
   missing: number;
   new_files: number;
+  /** indexes that do not list the catalog's indexed sources (keyword, vector) */
+  index_mismatch?: string[];
   /** a few of the affected files (store-relative) */
   examples?: string[];
   warning?: string;
@@ -37,6 +43,28 @@ export interface Freshness {
 interface StatEntry {
   size: number;
   mtime_ms: number;
+}
+
+/** The store's inbox folder (config.json `inbox`, default "inbox"). */
+export function inboxName(root: string): string {
+  try {
+    const raw = JSON.parse(readFileSync(join(root, CONFIG_FILE), 'utf8')) as { inbox?: unknown };
+    if (typeof raw.inbox === 'string' && raw.inbox) return raw.inbox;
+  } catch {
+    /* default */
+  }
+  return 'inbox';
+}
+
+/** Indexes whose source list differs from the catalog's indexed sources. */
+export function indexMismatch(root: string, catalog: Catalog): string[] {
+  const indexed = catalog.sources.filter((s) => s.status === 'indexed').map((s) => s.id).join();
+  const out: string[] = [];
+  const kix = sourceKeywords(root);
+  if (kix && kix.ids.join() !== indexed) out.push('keyword');
+  const meta = readCardMetadata(root);
+  if (meta && meta.rows.map((r) => r.id).join() !== indexed) out.push('vector');
+  return out;
 }
 
 function readStatCache(root: string): Record<string, StatEntry> {
@@ -78,13 +106,12 @@ function inboxFiles(root: string, inbox: string): string[] {
   return out;
 }
 
-export function checkFreshness(root: string, catalog: Catalog): Freshness {
+/** Sources whose file changed or vanished since the build (size + mtime against the stat cache). */
+function changedSources(root: string, catalog: Catalog): { changed: string[]; missing: string[] } {
   const cache = readStatCache(root);
   const changed: string[] = [];
   const missing: string[] = [];
-  const known = new Set<string>();
   for (const e of catalog.sources) {
-    known.add(e.original_path);
     let st;
     try {
       st = statSync(resolve(root, e.original_path));
@@ -96,16 +123,30 @@ export function checkFreshness(root: string, catalog: Catalog): Freshness {
     const same = c ? c.size === st.size && Math.abs(c.mtime_ms - st.mtimeMs) <= MTIME_TOLERANCE_MS : Math.round((st.size / 1024) * 10) / 10 === e.size_kb;
     if (!same) changed.push(e.original_path);
   }
+  return { changed, missing };
+}
+
+function staleWarning(f: Freshness): string {
+  const parts: string[] = [];
+  if (f.changed) parts.push(`${f.changed} changed`);
+  if (f.missing) parts.push(`${f.missing} deleted`);
+  if (f.new_files) parts.push(`${f.new_files} new in the inbox`);
+  const files = parts.length ? `${parts.join(', ')} since it was built${f.built_at ? ` at ${f.built_at}` : ''}` : '';
+  const ix = f.index_mismatch?.length ? `the ${f.index_mismatch.join(' and ')} index${f.index_mismatch.length > 1 ? 'es do' : ' does'} not match catalog.json` : '';
+  return `The index is stale: ${[files, ix].filter(Boolean).join('; ')}. Answers may be out of date; run \`mhub ingest\` to refresh.`;
+}
+
+export function checkFreshness(root: string, catalog: Catalog): Freshness {
+  const { changed, missing } = changedSources(root, catalog);
+  const known = new Set(catalog.sources.map((e) => e.original_path));
   const fresh = inboxFiles(root, inboxName(root)).filter((f) => !known.has(f));
-  const stale = changed.length + missing.length + fresh.length > 0;
+  const mismatch = indexMismatch(root, catalog);
+  const stale = changed.length + missing.length + fresh.length + mismatch.length > 0;
   const out: Freshness = { built_at: catalog.last_updated ?? null, stale, changed: changed.length, missing: missing.length, new_files: fresh.length };
+  if (mismatch.length) out.index_mismatch = mismatch;
   if (stale) {
-    const parts: string[] = [];
-    if (changed.length) parts.push(`${changed.length} changed`);
-    if (missing.length) parts.push(`${missing.length} deleted`);
-    if (fresh.length) parts.push(`${fresh.length} new in the inbox`);
     out.examples = [...changed, ...missing, ...fresh].sort(compareStrings).slice(0, FRESHNESS_LIST_MAX);
-    out.warning = `The index is stale: ${parts.join(', ')} since it was built${out.built_at ? ` at ${out.built_at}` : ''}. Answers may be out of date; run \`mhub ingest\` to refresh.`;
+    out.warning = staleWarning(out);
   }
   return out;
 }

@@ -1,12 +1,21 @@
 /**
- * The tokenizer shared by the keyword index (built at ingest) and queries. Exact tokens users type
+ * The tokenizer shared by the keyword index (built at ingest, src/indexing) and queries (src/search). Exact tokens users type
  * count: "FY2018" is indexed as "fy2018" and "2018", "10-K" as "10", "k" and "10k", tickers and
  * codes stay whole. Light plural stemming on words only (never on tokens with digits).
  * Bump TOKENIZER_VERSION whenever output changes: the keyword index records it and is rebuilt.
  */
 export const TOKENIZER_VERSION = 3;
 
-const WORD_RE = /[\p{L}\p{N}]+(?:[.'’&\-/][\p{L}\p{N}]+)*/gu;
+const STOPWORDS = new Set(
+  ('a an and are as at be been but by can could did do does for from had has have how i if in into is it its ' +
+    'me my no not of on or our shall should so such than that the their them then there these they this those ' +
+    'to was we were what when where which while who whom why will with would you your about above after again ' +
+    'all also any both each few more most other over same some under until up very just only own too here ' +
+    'give answer question using based shown provide please').split(' '),
+);
+
+/** A word as typed: letters/digits joined by . ' & - / ("10-K", "AT&T", "2018-12-31"). */
+export const WORD_RE = /[\p{L}\p{N}]+(?:[.'’&\-/][\p{L}\p{N}]+)*/gu;
 const JOINERS_RE = /[.'’&\-/]/;
 const DIGITS_RE = /^\p{N}+$/u;
 const DECIMAL_RE = /^\p{N}+\.\p{N}+$/u;
@@ -18,32 +27,6 @@ const MAX_TOKEN_LENGTH = 32;
 const MIN_PART_LENGTH = 2;
 /** letter parts of letter-digit tokens ("fy" of "fy2018") shorter than this are not emitted */
 const MIN_LETTER_PART_LENGTH = 3;
-
-const STOPWORDS = new Set(
-  ('a an and are as at be been but by can could did do does for from had has have how i if in into is it its ' +
-    'me my no not of on or our shall should so such than that the their them then there these they this those ' +
-    'to was we were what when where which while who whom why will with would you your about above after again ' +
-    'all also any both each few more most other over same some under until up very just only own too here ' +
-    'give answer question using based shown provide please').split(' '),
-);
-
-/**
- * Query-only stopwords: the instruction and formatting vocabulary of questions ("answer in USD
- * millions, round to two decimal places, assume you are an analyst, using the details shown…").
- * They say how to answer, not where the answer is, yet long documents repeat them ("million"
- * heads every table), so they would pull ranking towards wordy pages. Indexed text keeps them (a
- * query of nothing but these words still falls back to them). Stemmed forms.
- */
-export const QUERY_FILLER = new Set(
-  ('answer respond response responding reply question ask asked use used using rely relying based base show shown ' +
-    'provide provided please give detail information info primarily primary mainly only solely assume assuming ' +
-    'assumed perspective analyst banker investor investment role imagine pretend resource here following follow ' +
-    'need want know tell explain describe calculate calculated calculating calculation compute computed computing ' +
-    'define defined definition metric measure useful usd dollar million billion thousand round rounded rounding ' +
-    'decimal place unit percents amount figure value roughly approximately approximate judgment judgement ' +
-    'conclusion drawing draw stated state according reported reporting within report company firm business kindly')
-    .split(' '),
-);
 
 /** Plural / simple suffix stripping for alphabetic words. */
 export function stem(w: string): string {
@@ -96,32 +79,6 @@ export function tokenize(text: string): string[] {
     }
   }
   return out;
-}
-
-/**
- * Query terms grouped by the word they came from: "FY2018" → ["fy2018", "2018"]. A group counts
- * as matched when any of its terms is found (for relevance), so expansions do not dilute it.
- */
-export function queryTermGroups(query: string): string[][] {
-  const build = (skip: (t: string) => boolean): string[][] => {
-    const groups: string[][] = [];
-    const seen = new Set<string>();
-    for (const m of query.toLowerCase().matchAll(WORD_RE)) {
-      const g = tokenize(m[0]).filter((t) => !seen.has(t) && !skip(t));
-      g.forEach((t) => seen.add(t));
-      if (g.length) groups.push([...new Set(g)]);
-    }
-    return groups;
-  };
-  const groups = build((t) => QUERY_FILLER.has(t));
-  return groups.length > 0 ? groups : build(() => false);
-}
-
-/** Distinct query terms in first-seen order, instruction filler left out (unless that is all there is). */
-export function queryTerms(query: string): string[] {
-  const all = [...new Set(tokenize(query))];
-  const kept = all.filter((t) => !QUERY_FILLER.has(t));
-  return kept.length > 0 ? kept : all;
 }
 
 /** Term → frequency map of a token list. */

@@ -1,0 +1,110 @@
+/**
+ * How signals become one score — the only place they are combined.
+ *
+ * Tier 1 (sources), weighted score fusion:
+ *
+ *   score(s) = 1.0·bm25~(s) + 1.0·coverage(s) + 0.3·card_cos~(s) + 0.15·node_cos~(s)
+ *            + 1.0·period(s) + 0.5·identity(s)
+ *
+ * where x~ is x min-max scaled over the candidates (so BM25 margins survive: a source matching the
+ * company and the year clearly wins), coverage and identity are shares in [0,1] and period is in
+ * [-1,1], added as they are. Candidates are the sources some content signal (keyword or vector)
+ * found; the metadata signals (period, identity) only re-rank them. Reciprocal-rank fusion was
+ * measured against this on the FinanceBench dev set and removed (docs/ARCHITECTURE.md).
+ */
+
+/** Weight of each signal. */
+export const FUSION_WEIGHTS = {
+  /** BM25 over the source fields, scaled over the candidates */
+  keyword: 1.0,
+  /** idf-weighted share of the query's words a source holds */
+  coverage: 1.0,
+  /** card-vector cosine, scaled over the candidates: a smaller correction */
+  card_vector: 0.3,
+  /** best node-vector cosine, scaled over the candidates */
+  node_vector: 0.15,
+  /**
+   * period match in [-1, 1]: a filing of the asked year gains, one whose period contradicts it
+   * loses, whatever the other candidates
+   */
+  period: 1.0,
+  /** share of the query's naming words (company names, tickers) in a source's identity */
+  identity: 0.5,
+} as const;
+
+export type Signal = keyof typeof FUSION_WEIGHTS;
+export const SIGNALS = Object.keys(FUSION_WEIGHTS) as Signal[];
+
+/** Signals whose values are scaled over the candidates; the others are added as they are. */
+const SCALED: ReadonlySet<Signal> = new Set<Signal>(['keyword', 'card_vector', 'node_vector']);
+/** Signals that make a source a candidate. */
+const CONTENT: readonly Signal[] = ['keyword', 'coverage', 'card_vector', 'node_vector'];
+
+export type SignalLists = Partial<Record<Signal, Map<string, number>>>;
+
+export interface Fused {
+  /** candidate → fused score */
+  scores: Map<string, number>;
+  /** what one signal added to one candidate's score */
+  contribution(signal: Signal, id: string): number;
+}
+
+/** Scores scaled to [0,1] by the list's min and max (all 1 when they are equal). */
+function minMax(scores: Map<string, number>): Map<string, number> {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of scores.values()) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return new Map([...scores].map(([id, s]) => [id, hi > lo ? (s - lo) / (hi - lo) : 1]));
+}
+
+export function fuse(lists: SignalLists): Fused {
+  const values = new Map<Signal, Map<string, number>>();
+  for (const s of SIGNALS) {
+    const m = lists[s];
+    if (m && m.size > 0) values.set(s, SCALED.has(s) ? minMax(m) : m);
+  }
+  const contribution = (s: Signal, id: string): number => FUSION_WEIGHTS[s] * (values.get(s)?.get(id) ?? 0);
+  const scores = new Map<string, number>();
+  for (const s of CONTENT) for (const id of values.get(s)?.keys() ?? []) scores.set(id, 0);
+  for (const id of scores.keys()) {
+    let total = 0;
+    for (const s of values.keys()) total += contribution(s, id);
+    scores.set(id, total);
+  }
+  return { scores, contribution };
+}
+
+/** Candidates best first (ties by id, so results are deterministic). */
+export function ranked<K extends string | number>(scores: Map<K, number>): Array<[K, number]> {
+  return [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+/** Tier 2 (nodes of one source): reciprocal-rank fusion constant. */
+export const NODE_RRF_K = 20;
+/** Tier 2: weight of the keyword ranking of nodes. */
+export const NODE_KEYWORD_WEIGHT = 1;
+/** Tier 2: node vectors (USE-lite on long questions) are a weak signal: they break keyword ties rather than override them. */
+export const NODE_VECTOR_WEIGHT = 0.25;
+
+function rankOf(scores: Map<number, number>): Map<number, number> {
+  const order = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  return new Map(order.map(([i], r) => [i, r + 1]));
+}
+
+/**
+ * Tier 2: the nodes of one source ranked by weighted reciprocal rank of their keyword and
+ * node-vector scores, plus any bonus already on the reciprocal-rank scale:
+ *   score(n) = 1/(20 + rank_kw(n)) + 0.25/(20 + rank_vec(n)) + bonus(n).
+ * Within one document BM25 scores of long and short nodes are not comparable enough to add as
+ * they are, so ranks are fused.
+ */
+export function fuseNodeRanks(kw: Map<number, number>, vec: Map<number, number>, bonus: Map<number, number>): Map<number, number> {
+  const fused = new Map<number, number>();
+  for (const [i, r] of rankOf(kw)) fused.set(i, (fused.get(i) ?? 0) + NODE_KEYWORD_WEIGHT / (NODE_RRF_K + r));
+  for (const [i, r] of rankOf(vec)) fused.set(i, (fused.get(i) ?? 0) + NODE_VECTOR_WEIGHT / (NODE_RRF_K + r));
+  for (const [i, b] of bonus) fused.set(i, (fused.get(i) ?? 0) + b);
+  return fused;
+}

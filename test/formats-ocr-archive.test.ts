@@ -53,14 +53,17 @@ describe('OCR (tesseract + pdftoppm)', () => {
 });
 
 describe('zip archives', () => {
-  it('refuses a zip bomb by its compression ratio', async () => {
-    await expect(planArchive(readFileSync(F('zip-bomb.zip')))).rejects.toThrow(new RegExp(`over the limit of ${MAX_COMPRESSION_RATIO}:1`));
+  it('skips a zip-bomb member by its compression ratio, alone, and says so', async () => {
+    const plan = await planArchive(readFileSync(F('zip-bomb.zip')));
+    expect(plan.members).toEqual([]);
+    expect(plan.skipped[0]!.reason).toMatch(new RegExp(`over the ${MAX_COMPRESSION_RATIO}:1 limit`));
     const root = tempStore({ 'zip-bomb.zip': F('zip-bomb.zip') });
     roots.push(root);
     const rep = await ingest(root, { paths: [join(root, 'inbox')] });
     expect(rep.sources).toHaveLength(1);
-    expect(rep.sources[0]).toMatchObject({ status: 'failed', type: 'zip' });
-    expect(rep.sources[0]!.error).toMatch(/possible zip bomb/);
+    expect(rep.sources[0]).toMatchObject({ status: 'indexed', type: 'zip' });
+    expect(rep.not_ingested).toHaveLength(1);
+    expect(rep.not_ingested[0]!.reason).toMatch(/possible zip bomb/);
   });
 
   it('ingests members as their own sources; removes them when they leave the archive or the archive goes', async () => {

@@ -118,6 +118,6 @@ describe('reading stays inside the store', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).not.toContain(SECRET);
     expect(r.json.error.message).toMatch(/leaves the store/);
-    expect(r.json.error.expected).toMatch(/inside the store/);
+    expect(r.json.error.hint).toMatch(/inside the store/);
   });
 });

@@ -38,7 +38,7 @@ describe('skill scripts', () => {
     const bad = runScript('read_source.js', ['x', '--bogus', '--store', root]);
     expect(bad.code).toBe(2);
     expect(bad.json.error.message).toMatch(/--bogus/);
-    expect(bad.json.error.expected).toMatch(/read_source\.js <source>/);
+    expect(bad.json.error.hint).toMatch(/read_source\.js <source>/);
 
     const missing = runScript('deep_retrieve.js', ['--store', root]);
     expect(missing.code).toBe(2);
@@ -50,7 +50,7 @@ describe('skill scripts', () => {
 
     const range = runScript('read_source.js', ['harbor-report.pdf', '--pages', '3-1', '--store', root]);
     expect(range.code).toBe(2);
-    expect(range.json.error.expected).toMatch(/--pages 3-5/);
+    expect(range.json.error.hint).toMatch(/--pages 3-5/);
 
     const num = runScript('search.js', ['x', '--limit', 'many', '--store', root]);
     expect(num.code).toBe(2);
@@ -71,7 +71,7 @@ describe('skill scripts', () => {
     const r = runScript('search.js', ['anything'], { dir: bare, cwd: bare });
     expect(r.code).toBe(4);
     expect(r.json.error.message).toBe('No MetadataHub store found.');
-    expect(r.json.error.expected).toMatch(/--store DIR/);
+    expect(r.json.error.hint).toMatch(/--store DIR/);
     const env = runScript('search.js', ['billing'], { dir: bare, cwd: bare, env: { MHUB_STORE: root } });
     expect(env.code).toBe(0);
   });

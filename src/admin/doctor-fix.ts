@@ -5,12 +5,13 @@
  * they are still broken. Problems that need a person (invalid config, unreadable catalog) are left.
  */
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { LOCK_FILE, VECTOR_DIR, convertedDir, treePath } from '../store/layout.js';
 import { readCatalog, writeCatalog } from '../store/catalog.js';
 import { loadConfig } from '../store/config.js';
 import { acquireLock } from '../store/lock.js';
 import { resolveInStore } from '../store/safe-path.js';
+import { readExternalRoots, sourceDiskPath } from '../store/source-path.js';
 import { TreeFile } from '../store/schemas.js';
 import { UserError, errorMessage } from '../store/errors.js';
 import { EXIT } from '../util/exit-codes.js';
@@ -93,12 +94,15 @@ export async function doctorFix(root: string, log: (m: string) => void = () => {
   let ingested = false;
   if (reingest.length > 0 || drops.length > 0) {
     const entries = readCatalog(root).sources;
-    const paths = reingest.map(([, p]) => resolve(root, p)).filter((p) => existsSync(p));
+    const roots = readExternalRoots(root);
+    const disk = (p: string) => sourceDiskPath(root, p, roots);
+    // an archive member is redone by re-ingesting its archive
+    const paths = [...new Set(reingest.map(([, p]) => disk(p)))].filter((p) => existsSync(p));
     // An ingest drops entries whose file is gone; give it one existing, unchanged source if nothing else.
-    const anchor = paths.length === 0 ? entries.find((e) => !drops.includes(e.id) && existsSync(resolve(root, e.original_path))) : undefined;
+    const anchor = paths.length === 0 ? entries.find((e) => !drops.includes(e.id) && existsSync(disk(e.original_path))) : undefined;
     try {
       if (paths.length > 0 || anchor) {
-        const report = await ingest(root, { paths: paths.length > 0 ? paths : [resolve(root, anchor!.original_path)], force: paths.length > 0, log });
+        const report = await ingest(root, { paths: paths.length > 0 ? paths : [disk(anchor!.original_path)], force: paths.length > 0, log });
         ingested = true;
         for (const [id, p] of reingest) actions.push({ action: 'reingest', subject: `${id} (${p})`, ok: true });
         for (const id of drops) actions.push({ action: 'drop', subject: id, ok: report.sources.some((s) => s.id === id && s.action === 'removed') });

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { convertedDir, treePath } from '../store/layout.js';
 import { TreeFile, type CatalogEntry, type StatCache, type TreeNode } from '../store/schemas.js';
-import { checkCatalogued } from './source-files.js';
+import { checkCatalogued, checkContext } from './source-files.js';
 import { outdatedSources } from './status.js';
 import { problem, REINGEST_FIX, type Problem } from './problems.js';
 
@@ -100,10 +100,13 @@ function auditTree(root: string, e: CatalogEntry, tree: TreeFile, out: SourceAud
 export function auditSources(root: string, entries: CatalogEntry[], cache: StatCache): SourceAudit {
   const out: SourceAudit = { problems: [], trees: 0, contentRefs: 0, nodeCounts: new Map() };
   const outdated = new Set(outdatedSources(entries).map((e) => e.id));
+  const ctx = checkContext(root, entries);
   for (const e of entries) {
     const reingest = { kind: 'reingest' as const, id: e.id, path: e.original_path };
-    const file = checkCatalogued(root, e, cache);
-    if (file.state === 'removed') {
+    const file = checkCatalogued(root, e, cache, ctx);
+    if (file.state === 'unreadable') {
+      out.problems.push(problem('source_unreadable', 'warning', e.id, `Source file ${e.original_path} cannot be read (${file.reason ?? 'unknown reason'}), so it cannot be checked.`, 'fix its permissions (e.g. chmod u+r), or remove it and run `mhub ingest`', null));
+    } else if (file.state === 'removed') {
       out.problems.push(problem('source_missing', 'error', e.id, `Source file ${e.original_path} no longer exists but is still catalogued.`, 'run `mhub doctor --fix` or `mhub ingest` (drops the entry and its files)', { kind: 'drop', id: e.id }));
     } else if (file.state === 'changed') {
       out.problems.push(problem('source_changed', 'error', e.id, `Source file ${e.original_path} changed since it was indexed (sha256 differs).`, REINGEST_FIX, reingest));

@@ -4,14 +4,23 @@
  * Size + mtime from the stat cache decide cheaply; the file is hashed only when they disagree.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { scanPaths } from '../ingest/scan.js';
 import { readStatCache } from '../ingest/stat-cache.js';
 import { compareStrings } from '../store/json.js';
+import { errorMessage } from '../store/errors.js';
+import { containerPath, readExternalRoots, sourceDiskPath, type ExternalRoots } from '../store/source-path.js';
 import type { CatalogEntry, Config, StatCache } from '../store/schemas.js';
 
-export type FileState = 'new' | 'changed' | 'unchanged' | 'removed';
+/** `unreadable`: the file is there but cannot be read or checked (permissions, a folder in its place, …). */
+export type FileState = 'new' | 'changed' | 'unchanged' | 'removed' | 'unreadable';
+
+/** The hash recorded for a source that could not be read at ingest. */
+export const UNKNOWN_SHA256 = '0'.repeat(64);
+
+/** Bytes hashed per read (files are hashed in chunks: any size, bounded memory). */
+const HASH_CHUNK_BYTES = 1 << 20;
 
 export interface FileCheck {
   /** store-relative path (POSIX) */
@@ -21,26 +30,73 @@ export interface FileCheck {
   id?: string;
   /** how the verdict was reached: the stat cache or a fresh hash */
   by?: 'stat' | 'hash';
+  /** why the file could not be checked (state `unreadable`) */
+  reason?: string;
 }
 
+/** sha256 of a file, read in chunks. Throws the file system's error (e.g. EACCES). */
 export function sha256File(abs: string): string {
-  return createHash('sha256').update(readFileSync(abs)).digest('hex');
+  const hash = createHash('sha256');
+  const fd = openSync(abs, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(HASH_CHUNK_BYTES);
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      hash.update(buf.subarray(0, n));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest('hex');
+}
+
+function statOf(abs: string): { st: Stats | null; gone: boolean; error?: string } {
+  try {
+    return { st: statSync(abs), gone: false };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return { st: null, gone: code === 'ENOENT' || code === 'ENOTDIR', error: errorMessage(err) };
+  }
+}
+
+/** Context for checking many entries: registered external folders and the archives' own entries. */
+export interface CheckContext {
+  roots: ExternalRoots;
+  byPath: Map<string, CatalogEntry>;
+}
+
+export function checkContext(root: string, entries: CatalogEntry[]): CheckContext {
+  return { roots: readExternalRoots(root), byPath: new Map(entries.map((e) => [e.original_path, e])) };
 }
 
 /**
  * Compare one catalogued file with its entry: `stat` when size+mtime match the stat cache (and the
- * cached hash says whether it changed), else hash the file ("hash on doubt").
+ * cached hash says whether it changed), else hash the file ("hash on doubt"). An archive member is
+ * checked through its outermost archive: unchanged while the archive is. Never throws.
  */
-export function checkCatalogued(root: string, entry: CatalogEntry, cache: StatCache): FileCheck {
-  const abs = resolve(root, entry.original_path);
-  if (!existsSync(abs)) return { file: entry.original_path, state: 'removed', id: entry.id };
-  const st = statSync(abs);
-  const cached = cache.files[entry.original_path];
+export function checkCatalogued(root: string, entry: CatalogEntry, cache: StatCache, ctx: CheckContext = { roots: readExternalRoots(root), byPath: new Map() }): FileCheck {
+  const file = entry.original_path;
+  const abs = sourceDiskPath(root, file, ctx.roots);
+  const { st, gone, error } = statOf(abs);
+  if (gone) return { file, state: 'removed', id: entry.id };
+  if (!st || !st.isFile()) return { file, state: 'unreadable', id: entry.id, reason: error ?? 'not a regular file' };
+  const cached = cache.files[file];
   if (cached && cached.size === st.size && cached.mtime_ms === st.mtimeMs) {
-    return { file: entry.original_path, state: cached.sha256 === entry.sha256 ? 'unchanged' : 'changed', id: entry.id, by: 'stat' };
+    return { file, state: cached.sha256 === entry.sha256 ? 'unchanged' : 'changed', id: entry.id, by: 'stat' };
   }
-  const sha = sha256File(abs);
-  return { file: entry.original_path, state: sha === entry.sha256 ? 'unchanged' : 'changed', id: entry.id, by: 'hash' };
+  // a file that could not be read when ingested has no known hash: only its stat can tell
+  if (entry.sha256 === UNKNOWN_SHA256) return { file, state: 'changed', id: entry.id, by: 'stat' };
+  const archive = containerPath(file);
+  // a member: compare the archive with the archive's own entry (its hash covers every member)
+  const against = archive !== file ? ctx.byPath.get(archive) : entry;
+  if (!against) return { file, state: 'unchanged', id: entry.id, by: 'stat' };
+  try {
+    const sha = sha256File(abs);
+    return { file, state: sha === against.sha256 ? 'unchanged' : 'changed', id: entry.id, by: 'hash' };
+  } catch (err) {
+    return { file, state: 'unreadable', id: entry.id, reason: errorMessage(err) };
+  }
 }
 
 /** Folders to watch: the inbox plus every folder holding a catalogued source (the store root itself excluded). */
@@ -48,8 +104,9 @@ export function watchedFolders(root: string, config: Config, entries: CatalogEnt
   const dirs = new Set<string>();
   const inbox = isAbsolute(config.inbox) ? config.inbox : join(root, config.inbox);
   if (existsSync(inbox)) dirs.add(resolve(inbox));
+  const roots = readExternalRoots(root);
   for (const e of entries) {
-    const d = resolve(root, dirname(e.original_path));
+    const d = dirname(sourceDiskPath(root, e.original_path, roots));
     if (d !== resolve(root) && existsSync(d)) dirs.add(d);
   }
   // Drop folders already covered by a watched ancestor.
@@ -60,16 +117,16 @@ export function watchedFolders(root: string, config: Config, entries: CatalogEnt
 /** Every watched file and catalogued source, classified. Sorted by path. */
 export function diffSources(root: string, config: Config, entries: CatalogEntry[]): FileCheck[] {
   const cache = readStatCache(root);
-  const byPath = new Map(entries.map((e) => [e.original_path, e]));
+  const ctx = checkContext(root, entries);
   const out = new Map<string, FileCheck>();
   const folders = watchedFolders(root, config, entries);
-  const { files } = folders.length > 0 ? scanPaths(root, folders, root, config.ingest.exclude) : { files: [] };
+  const { files } = folders.length > 0 ? scanPaths(root, folders, root, config.ingest.exclude, { externalRoots: ctx.roots }) : { files: [] };
   for (const f of files) {
-    const e = byPath.get(f.rel);
-    out.set(f.rel, e ? checkCatalogued(root, e, cache) : { file: f.rel, state: 'new' });
+    const e = ctx.byPath.get(f.rel);
+    out.set(f.rel, e ? checkCatalogued(root, e, cache, ctx) : { file: f.rel, state: 'new' });
   }
   for (const e of entries) {
-    if (!out.has(e.original_path)) out.set(e.original_path, checkCatalogued(root, e, cache));
+    if (!out.has(e.original_path)) out.set(e.original_path, checkCatalogued(root, e, cache, ctx));
   }
   return [...out.values()].sort((a, b) => compareStrings(a.file, b.file));
 }

@@ -20,6 +20,10 @@ export interface StatusReport {
   pending: { new: string[]; changed: string[]; removed: string[]; outdated: string[] };
   /** true when nothing is pending */
   up_to_date: boolean;
+  /** sources that failed to ingest (still failing until the file is fixed), with why */
+  failed: { file: string; error: string }[];
+  /** catalogued files that exist but cannot be read or checked, with why */
+  unreadable: { file: string; reason: string }[];
   lock: { held: boolean; stale: boolean; holder: string | null };
 }
 
@@ -42,6 +46,8 @@ export function storeStatus(root: string): StatusReport {
   const pick = (s: string) => files.filter((f) => f.state === s).map((f) => f.file);
   const outdated = outdatedSources(entries).map((e) => e.original_path).sort(compareStrings);
   const pending = { new: pick('new'), changed: pick('changed'), removed: pick('removed'), outdated };
+  const failed = entries.filter((e) => e.status === 'failed').map((e) => ({ file: e.original_path, error: e.error ?? 'no reason recorded' })).sort((a, b) => compareStrings(a.file, b.file));
+  const unreadable = files.filter((f) => f.state === 'unreadable').map((f) => ({ file: f.file, reason: f.reason ?? 'cannot be read' }));
   const lock = readLock(root);
   const holder = lock.holder ? `pid ${lock.holder.pid} on ${lock.holder.host} since ${lock.holder.started_at} (${lock.holder.command})` : null;
   return {
@@ -56,6 +62,8 @@ export function storeStatus(root: string): StatusReport {
     last_ingest: catalog.last_updated,
     pending,
     up_to_date: Object.values(pending).every((l) => l.length === 0),
+    failed,
+    unreadable,
     lock: { held: lock.holder !== null || lock.stale, stale: lock.stale, holder },
   };
 }
@@ -87,5 +95,7 @@ export function formatStatus(r: StatusReport): string {
     lines.push(...listLines('new', r.pending.new), ...listLines('changed', r.pending.changed), ...listLines('removed', r.pending.removed));
     lines.push(...listLines('converter updated, will be re-converted', r.pending.outdated));
   }
+  lines.push(...listLines('Failed (fix or replace the file, then run `mhub ingest`)', r.failed.map((f) => `${f.file}: ${f.error}`)).map((l) => l.slice(2)));
+  lines.push(...listLines('Unreadable (fix permissions; not checked)', r.unreadable.map((f) => `${f.file}: ${f.reason}`)).map((l) => l.slice(2)));
   return lines.join('\n');
 }

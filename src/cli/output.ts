@@ -1,7 +1,7 @@
 /** Printing helpers shared by CLI commands: JSON to stdout, diagnostics to stderr, exit codes. */
 import type { Command } from 'commander';
-import { UserError, errorMessage } from '../store/errors.js';
-import { EXIT } from '../util/exit-codes.js';
+import { UserError } from '../store/errors.js';
+import { errorBody } from '../util/error-json.js';
 
 export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
@@ -18,15 +18,13 @@ export function globalOpts(cmd: Command): { store?: string } {
   return (c?.opts() ?? {}) as { store?: string };
 }
 
+/** Print an error (JSON shape shared with the skill scripts: ../util/error-json.ts) and return its exit code. */
 export function reportError(err: unknown, json: boolean): number {
-  if (err instanceof UserError) {
-    if (json) printJson({ error: { message: err.message, hint: err.hint, exit_code: err.exitCode } });
-    else eprint(`mhub: ${err.message}${err.hint ? `\n  ${err.hint}` : ''}`);
-    return err.exitCode;
-  }
-  if (json) printJson({ error: { message: errorMessage(err), exit_code: EXIT.INTERNAL } });
+  const body = errorBody(err);
+  if (json) printJson({ error: body });
+  else if (err instanceof UserError) eprint(`mhub: ${body.message}${body.hint ? `\n  ${body.hint}` : ''}`);
   else eprint(`mhub: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-  return EXIT.INTERNAL;
+  return body.exit_code;
 }
 
 export async function runMain(program: Command): Promise<void> {

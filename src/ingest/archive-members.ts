@@ -1,29 +1,94 @@
 /**
  * Archive expansion for the pipeline: each member of a scanned .zip becomes a scanned item of its
- * own (`archive.zip!/member`) that carries a reader for its bytes instead of a disk path. Limits
- * against zip bombs are in ./converters/archive.ts; a refused archive yields no members (its own
- * entry records why).
+ * own (`archive.zip!/member`) that carries a reader for its bytes instead of a disk path. Archives
+ * inside archives are expanded the same way (`a.zip!/b.zip!/c.txt`) up to MAX_ARCHIVE_DEPTH, within
+ * one byte budget per outermost archive. Limits against zip bombs are in ./converters/archive.ts; a
+ * refused archive yields no members (its own entry records why); a refused member is skipped alone
+ * and reported as a notice.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import type { ScannedFile } from './scan.js';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
+import type { ScanNotice, ScannedFile } from './scan.js';
 import { detectBytes, detectType, type Detected } from './detect.js';
-import { planArchive, MAX_ARCHIVE_MEMBER_BYTES, MAX_ARCHIVE_TOTAL_BYTES } from './converters/archive.js';
+import { planArchive, MAX_ARCHIVE_DEPTH, MAX_ARCHIVE_MEMBER_BYTES, MAX_ARCHIVE_TOTAL_BYTES } from './converters/archive.js';
 import { openZip, readEntry } from './converters/zip-reader.js';
+import { ARCHIVE_SEPARATOR, containerPath, isArchiveMemberPath, sourceDiskPath, type ExternalRoots } from '../store/source-path.js';
 
-/** Separator between an archive's path and a member's path inside it. */
-export const ARCHIVE_SEPARATOR = '!/';
+export { ARCHIVE_SEPARATOR, isArchiveMemberPath };
 
-export function isArchiveMemberPath(rel: string): boolean {
-  return rel.includes(ARCHIVE_SEPARATOR);
+/** Names whose content may be a plain zip (a .docx or .xlsx that is not an Office package is expanded like a .zip). */
+const MAYBE_ZIP_NAME = /\.(zip|docx|xlsx|xlsm)$/i;
+
+/** Declared bytes all members of one outermost archive, nested ones included, may still inflate to. */
+interface Budget {
+  left: number;
+}
+
+/**
+ * The last archives read, by store-relative path: members are read in order, so the archive they
+ * come from is read once per run of members, not once per member (and not kept for the whole run).
+ */
+const ZIP_CACHE_SLOTS = 2;
+const zipCache: { rel: string; bytes: Promise<Uint8Array> }[] = [];
+
+function cachedZip(rel: string, read: () => Promise<Uint8Array>): Promise<Uint8Array> {
+  const hit = zipCache.find((c) => c.rel === rel);
+  if (hit) return hit.bytes;
+  const bytes = read();
+  zipCache.unshift({ rel, bytes });
+  zipCache.length = Math.min(zipCache.length, ZIP_CACHE_SLOTS);
+  return bytes;
+}
+
+/** Read one member (yauzl checks the inflated size against the declared one, which planArchive bounded). */
+async function readMember(zipBytes: Uint8Array, name: string): Promise<Uint8Array> {
+  const zip = await openZip(zipBytes);
+  try {
+    return await readEntry(zip, name, MAX_ARCHIVE_MEMBER_BYTES);
+  } finally {
+    zip.close();
+  }
+}
+
+async function expandInto(out: ScannedFile[], notices: ScanNotice[], abs: string, archiveRel: string, bytes: Uint8Array, readZip: () => Promise<Uint8Array>, depth: number, budget: Budget): Promise<void> {
+  let plan;
+  try {
+    plan = await planArchive(bytes);
+  } catch {
+    return; // refused or unreadable: the archive's own entry says why
+  }
+  const skip = (name: string, reason: string) => notices.push({ path: `${archiveRel}${ARCHIVE_SEPARATOR}${name}`, kind: 'archive_member', reason });
+  for (const s of plan.skipped) skip(s.name, `archive member not ingested: ${s.reason}.`);
+  for (const m of plan.members) {
+    if (m.size > budget.left) {
+      skip(m.name, `archive member not ingested: the archive and the archives inside it already reach the ${MAX_ARCHIVE_TOTAL_BYTES}-byte total limit (possible zip bomb).`);
+      continue;
+    }
+    budget.left -= m.size;
+    const rel = `${archiveRel}${ARCHIVE_SEPARATOR}${m.name}`;
+    const read = async () => readMember(await cachedZip(archiveRel, readZip), m.name);
+    out.push({ abs, rel, member: { archiveRel, name: m.name, read } });
+    if (!MAYBE_ZIP_NAME.test(m.name)) continue;
+    if (depth >= MAX_ARCHIVE_DEPTH) {
+      skip(m.name, `archive not expanded: it is nested ${depth + 1} levels deep, past the limit of ${MAX_ARCHIVE_DEPTH}; unzip it yourself if its contents are wanted.`);
+      continue;
+    }
+    let inner: Uint8Array;
+    try {
+      inner = await read();
+    } catch {
+      continue; // the member's own entry records the read error
+    }
+    if (detectType(m.name, inner).type === 'zip') await expandInto(out, notices, abs, rel, inner, read, depth + 1, budget);
+  }
 }
 
 /** Expand scanned .zip archives: the archive stays (as a listing) and its members follow it. */
-export async function expandArchives(files: ScannedFile[]): Promise<ScannedFile[]> {
+export async function expandArchives(files: ScannedFile[], notices: ScanNotice[] = []): Promise<ScannedFile[]> {
   const out: ScannedFile[] = [];
+  zipCache.length = 0; // archives may have changed since the last run in this process
   for (const f of files) {
     out.push(f);
-    if (f.member || !/\.zip$/i.test(f.rel)) continue;
+    if (f.member || !MAYBE_ZIP_NAME.test(f.rel)) continue;
     let bytes: Buffer;
     try {
       bytes = readFileSync(f.abs);
@@ -31,28 +96,9 @@ export async function expandArchives(files: ScannedFile[]): Promise<ScannedFile[
       continue; // the pipeline records the read error for the archive itself
     }
     if (detectType(f.rel, bytes).type !== 'zip') continue;
-    let plan;
-    try {
-      plan = await planArchive(bytes);
-    } catch {
-      continue; // refused or unreadable: the archive's own entry says why
-    }
-    let zipBytes: Buffer | null = bytes;
-    let inflated = 0;
-    const read = async (name: string): Promise<Uint8Array> => {
-      zipBytes ??= readFileSync(f.abs);
-      const zip = await openZip(zipBytes);
-      try {
-        const data = await readEntry(zip, name, Math.min(MAX_ARCHIVE_MEMBER_BYTES, MAX_ARCHIVE_TOTAL_BYTES - inflated));
-        inflated += data.length;
-        return data;
-      } finally {
-        zip.close();
-      }
-    };
-    for (const m of plan.members) out.push({ abs: f.abs, rel: `${f.rel}${ARCHIVE_SEPARATOR}${m.name}`, member: { archiveRel: f.rel, name: m.name, read: () => read(m.name) } });
-    // the archive's bytes are read again on demand; drop them so a large inbox does not hold every zip
-    zipBytes = null;
+    // the outer archive's bytes are read again on demand, so a large inbox does not hold every zip
+    const readZip = () => Promise.resolve(new Uint8Array(readFileSync(f.abs)));
+    await expandInto(out, notices, f.abs, f.rel, bytes, readZip, 1, { left: MAX_ARCHIVE_TOTAL_BYTES });
   }
   return out;
 }
@@ -64,15 +110,25 @@ export async function detectMember(file: ScannedFile, id: string): Promise<Detec
   return { ...detectBytes(bytes, file.rel, id, st.mtimeMs), size: st.size };
 }
 
+/** 'gone' when the path certainly does not exist; 'unknown' when it cannot be checked (e.g. permissions). */
+function diskState(abs: string): 'present' | 'gone' | 'unknown' {
+  try {
+    lstatSync(abs);
+    return 'present';
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'gone' : 'unknown';
+  }
+}
+
 /**
- * Whether a catalog source not seen in this scan still exists: plain files while they are on disk;
- * archive members while their archive exists and was not itself re-scanned (a re-scanned archive
- * lists all its current members, so a member missing from it is gone).
+ * Whether a catalog source not seen in this scan still exists: plain files while they are on disk
+ * (or cannot be checked, e.g. inside a folder that became unreadable: kept, not dropped); archive
+ * members while their outermost archive exists and was not itself re-scanned (a re-scanned archive
+ * lists all its current members, nested ones included, so a member missing from it is gone).
  */
-export function sourceStillExists(root: string, originalPath: string, scannedRels: Set<string>): boolean {
-  const i = originalPath.indexOf(ARCHIVE_SEPARATOR);
-  if (i < 0) return existsSync(join(root, originalPath));
-  const archive = originalPath.slice(0, i);
-  if (scannedRels.has(archive)) return false;
-  return existsSync(join(root, archive));
+export function sourceStillExists(root: string, originalPath: string, scannedRels: Set<string>, roots: ExternalRoots = {}): boolean {
+  const archive = containerPath(originalPath);
+  if (archive !== originalPath && scannedRels.has(archive)) return false;
+  return diskState(sourceDiskPath(root, originalPath, roots)) !== 'gone';
 }

@@ -9,11 +9,14 @@ import { basename, extname } from 'node:path';
 import type { FileCard, SourceType } from '../store/schemas.js';
 import type { FormatSpec } from './converters/types.js';
 import { FORMATS, formatOf } from './converters/index.js';
+import { decodeBytes, decodeHead, hasBinaryControls } from './encoding.js';
 
 /** How many leading bytes are inspected for magic numbers and text/binary sniffing. */
 export const SNIFF_BYTES = 512;
 /** Share of control bytes in the sniff window above which a file is treated as binary. */
 export const BINARY_CONTROL_RATIO = 0.1;
+/** Extensionless files up to this size that start like JSON are parsed whole to decide JSON vs text. */
+export const JSON_SNIFF_MAX_BYTES = 16 * 1024 * 1024;
 
 export interface Detected {
   card: FileCard;
@@ -40,15 +43,24 @@ export interface TypeGuess {
   broken?: string;
 }
 
-/** True when the sniff window looks like text (UTF-8 without many control bytes). */
+/**
+ * True when the sniff window looks like text: decoded in its detected encoding (UTF-8, UTF-16 with
+ * or without BOM, Windows-1252; ./encoding.ts), it holds no NUL and few control characters.
+ */
 export function looksLikeText(head: Uint8Array): boolean {
   if (head.length === 0) return true;
-  let control = 0;
-  for (const b of head) {
-    if (b === 0) return false;
-    if (b < 9 || (b > 13 && b < 32)) control++;
+  return !hasBinaryControls(decodeHead(head, head.length).text, BINARY_CONTROL_RATIO);
+}
+
+/** Text that starts like JSON is JSON only when the whole content parses as JSON (content decides, not the first byte). */
+function contentIsJson(bytes: Uint8Array): boolean {
+  if (bytes.length > JSON_SNIFF_MAX_BYTES) return false;
+  try {
+    JSON.parse(decodeBytes(bytes).text);
+    return true;
+  } catch {
+    return false;
   }
-  return control / head.length < BINARY_CONTROL_RATIO;
 }
 
 function startsWith(buf: Uint8Array, sig: readonly number[]): boolean {
@@ -80,10 +92,13 @@ function describe(type: SourceType): string {
   return type === 'pdf' ? 'a PDF' : `a ${type.toUpperCase()} ${type === 'image' ? 'file' : 'package'}`;
 }
 
-/** A text file whose name says nothing: the first format whose text test matches its leading text. */
-function byText(head: Uint8Array): TypeGuess {
-  const s = Buffer.from(head).toString('utf8').trimStart();
-  const f = FORMATS.find((x) => x.sniffText?.(s));
+/**
+ * A text file whose name says nothing: the first format whose text test matches its leading text
+ * (decoded in its own encoding); a JSON look-alike must also parse as JSON as a whole.
+ */
+function byText(bytes: Uint8Array): TypeGuess {
+  const s = decodeHead(bytes, SNIFF_BYTES).text.trimStart();
+  const f = FORMATS.find((x) => x.sniffText?.(s) && (x.type !== 'json' || contentIsJson(bytes)));
   if (!f) return { type: 'text', mislabelled: null };
   return f.sniffedLanguage ? { type: f.type, language: f.sniffedLanguage, mislabelled: null } : { type: f.type, mislabelled: null };
 }
@@ -97,16 +112,84 @@ export function detectType(filename: string, bytes: Uint8Array): TypeGuess {
     const t = named.format.type;
     return { type: t, mislabelled: null, broken: `The file is named ${named.ext} but does not start with a ${t.toUpperCase()} signature: it is corrupt, truncated or mislabelled.` };
   }
-  if (!looksLikeText(head)) return { type: 'unknown', mislabelled: null };
-  if (!named) return byText(head);
+  if (!looksLikeText(head)) {
+    if (!named) return { type: 'unknown', mislabelled: null };
+    return { type: named.format.type, mislabelled: null, broken: `The file is named ${named.ext} but its content is binary, not text (read as UTF-8, UTF-16 and Windows-1252): it is corrupt or mislabelled. Replace it or remove it from the folder.` };
+  }
+  if (!named) return byText(bytes);
   const language = named.format.languages?.[named.ext];
   return language ? { type: named.format.type, language, mislabelled: null } : { type: named.format.type, mislabelled: null };
 }
 
-/** Read and classify a file. `id` and `relPath` come from the caller (ids are path-derived). */
+/** A file that vanished between the scan and the read: not an error of the file, just gone. */
+export class VanishedError extends Error {
+  constructor(readonly path: string) {
+    super(`${path} vanished while it was being ingested`);
+    this.name = 'VanishedError';
+  }
+}
+
+/** Reads of a file that keeps changing while it is read, before giving up on it for this run. */
+export const READ_ATTEMPTS = 2;
+
+/** One line for a file that could not be read: what happened and what to do. */
+export function readErrorMessage(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e?.code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'Could not read the file: permission denied. Fix its permissions (e.g. chmod u+r) or add it to ingest.exclude in config.json.';
+    case 'EISDIR':
+      return 'Could not read the file: a folder took its place while ingesting. Run `mhub ingest` again.';
+    case 'ERR_FS_FILE_TOO_LARGE':
+    case 'ENOMEM':
+      return 'Could not read the file: it is too large to load into memory. Split it, or add it to ingest.exclude in config.json.';
+    case 'ECHANGING':
+      return 'Could not read the file: it kept changing while it was read (still being written or downloaded?). Run `mhub ingest` again once it is complete.';
+    case 'ESPECIAL':
+      return 'Could not read the file: it is no longer a regular file (a pipe, socket or device took its place). Remove it from the folder.';
+    case 'EIO':
+      return 'Could not read the file: the disk reported an input/output error. Check the disk or copy the file again.';
+    default:
+      return `Could not read the file: ${e?.message ?? String(err)}. Check the file, then run \`mhub ingest\` again.`;
+  }
+}
+
+/**
+ * Read and classify a file. `id` and `relPath` come from the caller (ids are path-derived). A file
+ * whose size or mtime changes while it is read is read again, once; if it is still changing, the
+ * error says so. A file that is gone throws VanishedError; anything else that is not a regular file
+ * is refused without being opened (a FIFO would block the read forever).
+ */
 export function detectFile(absPath: string, relPath: string, id: string): Detected {
-  const st = statSync(absPath);
-  return detectBytes(readFileSync(absPath), relPath, id, st.mtimeMs);
+  for (let attempt = 1; ; attempt++) {
+    let before;
+    try {
+      before = statSync(absPath);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw new VanishedError(relPath);
+      throw err;
+    }
+    if (!before.isFile()) throw Object.assign(new Error('not a regular file'), { code: before.isDirectory() ? 'EISDIR' : 'ESPECIAL' });
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(absPath);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new VanishedError(relPath);
+      throw err;
+    }
+    let after;
+    try {
+      after = statSync(absPath);
+    } catch {
+      throw new VanishedError(relPath);
+    }
+    if (after.size === before.size && after.mtimeMs === before.mtimeMs && bytes.length === after.size) return detectBytes(bytes, relPath, id, after.mtimeMs);
+    if (attempt >= READ_ATTEMPTS) {
+      throw Object.assign(new Error('the file kept changing while it was read'), { code: 'ECHANGING' });
+    }
+  }
 }
 
 /** Classify bytes that are already in memory (e.g. an archive member, `archive.zip!/member`). */

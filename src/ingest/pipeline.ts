@@ -44,7 +44,7 @@ async function openRun(root: string, opts: IngestOptions): Promise<IngestRun> {
     prevById: new Map(previous.map((e) => [e.id, e])),
     statCache: readStatCache(root),
     stages: await resolveStages(root, config, { llm: opts.llm, maxCalls: opts.maxCalls, log }),
-    files: [], next: new Map(), changed: new Set(), removed: new Set(), reports: [], pages: 0,
+    files: [], notices: [], externalRoots: {}, fallbacks: new Map(), next: new Map(), changed: new Set(), removed: new Set(), reports: [], pages: 0,
     entries: [], indexes: [], warnings: [],
   };
 }

@@ -1,6 +1,7 @@
 /** The report of an ingest run: one line per source, counts, pages per second, warnings. */
 import { compareStrings } from '../store/json.js';
 import type { IngestReport, IngestRun, SourceReport } from './run.js';
+import { fallbackWarnings } from './fallbacks.js';
 
 function counts(reports: SourceReport[]): IngestReport['counts'] {
   const count = (f: (r: SourceReport) => boolean) => reports.filter(f).length;
@@ -29,6 +30,7 @@ export function buildReport(run: IngestRun, llmUsage: string[]): IngestReport {
     llm: run.stages.llmNote,
     llm_usage: llmUsage,
     indexes: run.indexes,
-    warnings: run.warnings,
+    warnings: [...fallbackWarnings(run), ...run.warnings],
+    not_ingested: [...run.notices].sort((a, b) => compareStrings(a.path, b.path)),
   };
 }

@@ -5,7 +5,8 @@
  */
 import type { CatalogEntry, Config, StatCache } from '../store/schemas.js';
 import type { IndexBuildReport } from '../model/stages.js';
-import type { ScannedFile } from './scan.js';
+import type { ScannedFile, ScanNotice } from './scan.js';
+import type { ExternalRoots } from '../store/source-path.js';
 import type { Stages } from './stages/registry.js';
 
 export type SourceAction = 'added' | 'updated' | 'unchanged' | 'removed';
@@ -33,6 +34,8 @@ export interface IngestReport {
   llm_usage: string[];
   indexes: IndexBuildReport[];
   warnings: string[];
+  /** paths found but not ingested (links out of the folder, special files, unreadable folders, refused archive members, …), each with why */
+  not_ingested: ScanNotice[];
 }
 
 export interface ProgressEvent {
@@ -54,6 +57,8 @@ export interface IngestOptions {
   force?: boolean;
   /** clock for indexed_at (tests) */
   now?: () => Date;
+  /** follow links whose target lies outside the ingested folder (default: config ingest.follow_external_links) */
+  followLinks?: boolean;
 }
 
 export interface IngestRun {
@@ -71,6 +76,12 @@ export interface IngestRun {
   stages: Stages;
   /** scan stage: the files to ingest, in path order */
   files: ScannedFile[];
+  /** scan stage (and later ones): paths not ingested, with why */
+  notices: ScanNotice[];
+  /** folders outside the store, by name (config.json external_roots) */
+  externalRoots: ExternalRoots;
+  /** fallbacks taken (planner, enrichers): said once per kind in the report's warnings */
+  fallbacks: Map<string, { count: number; first: string }>;
   /** source stages: the new catalog, by id */
   next: Map<string, CatalogEntry>;
   /** ids added or updated in this run, in scan order */

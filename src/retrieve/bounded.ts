@@ -40,6 +40,7 @@ export function parseRange(flag: string, value: string): [number, number] {
   if (!m) throw new UserError(`Bad range "${value}" for ${flag}.`, `Expected A-B with 1-based whole numbers, e.g. ${flag} 3-5.`, EXIT.USAGE);
   const a = Number(m[1]);
   const b = m[2] !== undefined ? Number(m[2]) : a;
+  if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b)) throw new UserError(`Bad range "${value}" for ${flag}: the numbers are too large.`, `Expected A-B with whole numbers below ${Number.MAX_SAFE_INTEGER}, e.g. ${flag} 3-5.`, EXIT.USAGE);
   if (a < 1 || b < a) throw new UserError(`Bad range "${value}" for ${flag}.`, `Expected A-B with 1 <= A <= B, e.g. ${flag} 3-5.`, EXIT.USAGE);
   return [a, b];
 }

@@ -2,6 +2,8 @@
 import type { CatalogEntry, TreeFile, TreeNode } from '../store/schemas.js';
 import type { Freshness } from '../search/freshness.js';
 import { parseRange } from './bounded.js';
+import { UserError } from '../store/errors.js';
+import { EXIT } from '../util/exit-codes.js';
 import { pickSheet, readRows, fitRows, sheetNames } from './read-rows.js';
 import { makeCitation } from './citation.js';
 import { base, findPath, nodeInfo, type ReadAnswer, type ReadRequest } from './read-info.js';
@@ -49,6 +51,11 @@ export function readSheetRows({ root, entry, tree, path, req, maxChars, freshnes
   const [a, b] = parseRange('--rows', req.rows!);
   const sheet = pickSheet(tree, path, req.sheet);
   const got = fitRows(readRows(root, tree, sheet, a, b), maxChars);
+  const total = got.total_rows;
+  if (total !== null && total !== undefined && a > total) {
+    throw new UserError(`Sheet "${got.sheet}" of ${entry.id} has ${total} rows; row ${a} does not exist.`, `Expected a row range within 1-${total}.`, EXIT.NOT_FOUND);
+  }
+  const pastEnd = total !== null && total !== undefined && b > total ? `Asked for rows ${a}-${b}, but the sheet has ${total} rows: rows ${a}-${total} returned.` : null;
   const sheets = sheetNames(tree);
   const cont = got.next_range ? `${entry.id} --rows ${got.next_range[0]}-${got.next_range[1]}${sheets.length > 1 ? ` --sheet "${got.sheet}"` : ''}` : null;
   return {
@@ -62,7 +69,7 @@ export function readSheetRows({ root, entry, tree, path, req, maxChars, freshnes
     total_rows: got.total_rows,
     truncated: got.truncated,
     next: cont,
-    ...(got.rows.length === 0 ? { note: `No data rows in ${a}-${b}.` } : {}),
+    ...(got.rows.length === 0 ? { note: `No data rows in ${a}-${b}.` } : pastEnd ? { note: pastEnd } : {}),
     citation: makeCitation(entry, { node_id: sheet.node.node_id, node_title: sheet.node.title, sheet: got.sheet, ...(got.range ? { rows: got.range } : {}) }),
     freshness,
   };

@@ -84,13 +84,16 @@ export interface RangeRead extends TextWindow {
   range: [number, number];
   /** the range to ask for next when this one was clamped */
   next_range: [number, number] | null;
+  /** the source's last page/line, when the range asked for went past it (the answer stops there) */
+  past_end: number | null;
   nodes_read: string[];
 }
 
-function clampRange(a: number, b: number, last: number | undefined, maxSpan: number, what: string, id: string): { a: number; b: number; next: [number, number] | null } {
+function clampRange(a: number, b: number, last: number | undefined, maxSpan: number, what: string, id: string): { a: number; b: number; next: [number, number] | null; pastEnd: number | null } {
   if (last !== undefined && a > last) {
     throw new UserError(`Source ${id} has ${last} ${what}s; ${what} ${a} does not exist.`, `Expected a ${what} range within 1-${last}.`, EXIT.NOT_FOUND);
   }
+  const pastEnd = last !== undefined && b > last ? last : null;
   let end = last !== undefined ? Math.min(b, last) : b;
   let next: [number, number] | null = null;
   if (end - a + 1 > maxSpan) {
@@ -98,7 +101,7 @@ function clampRange(a: number, b: number, last: number | undefined, maxSpan: num
     next = [cut + 1, end];
     end = cut;
   }
-  return { a, b: end, next };
+  return { a, b: end, next, pastEnd };
 }
 
 /** Pages A-B of a paged source, each introduced by its `<!-- page N -->` marker. */
@@ -107,7 +110,7 @@ export function readPages(root: string, tree: TreeFile, from: number, to: number
     throw new UserError(`Source ${tree.id} (${tree.file}) has no pages.`, tree.root.line_range ? 'Expected --lines A-B for this text source.' : tree.root.row_range ? 'Expected --rows A-B for this spreadsheet.' : 'Read it by node id instead.', EXIT.USAGE);
   }
   const last = tree.page_count ?? tree.root.page_range?.[1];
-  const { a, b, next } = clampRange(from, to, last, MAX_PAGES_PER_READ, 'page', tree.id);
+  const { a, b, next, pastEnd } = clampRange(from, to, last, MAX_PAGES_PER_READ, 'page', tree.id);
   const parts = new Map<number, string[]>();
   const used: string[] = [];
   for (const n of preorder(tree.root)) {
@@ -139,7 +142,7 @@ export function readPages(root: string, tree: TreeFile, from: number, to: number
   const pages: string[] = [];
   for (let p = a; p <= b; p++) pages.push(`<!-- page ${p} -->\n${(parts.get(p) ?? []).join(NODE_SEPARATOR)}`);
   const win = textWindow(pages.join('\n\n'), opts.offset, opts.maxChars);
-  return { ...win, range: [a, b], next_range: next, nodes_read: used };
+  return { ...win, range: [a, b], next_range: next, past_end: pastEnd, nodes_read: used };
 }
 
 /** A line standing for children's elided text in a parent's own content (code skeletons). */
@@ -189,7 +192,7 @@ export function readLines(root: string, tree: TreeFile, from: number, to: number
     throw new UserError(`Source ${tree.id} (${tree.file}) has no line ranges.`, tree.root.page_range ? 'Expected --pages A-B for this paged source.' : tree.root.row_range ? 'Expected --rows A-B for this spreadsheet.' : 'Read it by node id instead.', EXIT.USAGE);
   }
   const last = tree.line_count ?? tree.root.line_range[1];
-  const { a, b, next } = clampRange(from, to, last, MAX_LINES_PER_READ, 'line', tree.id);
+  const { a, b, next, pastEnd } = clampRange(from, to, last, MAX_LINES_PER_READ, 'line', tree.id);
   const lines = new Map<number, string>();
   const used: string[] = [];
   for (const n of preorder(tree.root)) {
@@ -209,5 +212,5 @@ export function readLines(root: string, tree: TreeFile, from: number, to: number
   const out: string[] = [];
   for (let ln = a; ln <= b; ln++) out.push(lines.get(ln) ?? '');
   const win = textWindow(out.join('\n'), opts.offset, opts.maxChars);
-  return { ...win, range: [a, b], next_range: next, nodes_read: used };
+  return { ...win, range: [a, b], next_range: next, past_end: pastEnd, nodes_read: used };
 }

@@ -61,6 +61,7 @@ function readRange(ctx: ReadContext, offset: number): ReadAnswer {
     chars: got.text.length,
     truncated: got.truncated || got.next_range !== null,
     next,
+    ...(got.past_end !== null ? { note: `Asked for ${isPages ? 'pages' : 'lines'} ${a}-${b}, but the source has ${got.past_end} ${isPages ? 'pages' : 'lines'}: ${rangeArg(flag, got.range).replace(/^--/, '')} returned.` } : {}),
     citation: makeCitation(entry, { ...(only ? { node_id: only[only.length - 1]!.node_id, node_title: only[only.length - 1]!.title } : {}), ...(isPages ? { pages: got.range } : { lines: got.range }) }),
     freshness,
   };

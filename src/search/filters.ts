@@ -5,6 +5,7 @@
 import picomatch from 'picomatch';
 import type { CatalogEntry } from '../store/schemas.js';
 import type { SearchFilters } from './types.js';
+import { checkTypeFilter } from './arguments.js';
 
 const baseName = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
 const YEAR_RE = /(?<!\d)(?:19|20)\d{2}(?!\d)/g;
@@ -59,6 +60,7 @@ export function checkDateBound(name: string, v: string | undefined): void {
 
 /** Keep only entries matching every given filter. Entries not `indexed` are always dropped. */
 export function applyFilters(entries: CatalogEntry[], filters: SearchFilters = {}): CatalogEntry[] {
+  checkTypeFilter(filters.types, entries);
   const types = filters.types?.length ? new Set(filters.types.map((t) => t.toLowerCase())) : null;
   const any = filters.tagsAny?.map((t) => t.toLowerCase()).filter(Boolean) ?? [];
   const all = filters.tagsAll?.map((t) => t.toLowerCase()).filter(Boolean) ?? [];

@@ -7,11 +7,12 @@
  * (e.g. a fresh git clone); new files in the inbox are counted with a bounded walk.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Catalog } from '../store/schemas.js';
 import { STAT_CACHE_FILE } from '../store/layout.js';
 import { CONFIG_FILE } from '../store/layout.js';
 import { compareStrings } from '../store/json.js';
+import { containerPath, readExternalRoots, sourceDiskPath } from '../store/source-path.js';
 import { readCardMetadata } from '../vector/metadata.js';
 import { sourceKeywords } from './keyword-index.js';
 
@@ -111,16 +112,20 @@ function changedSources(root: string, catalog: Catalog): { changed: string[]; mi
   const cache = readStatCache(root);
   const changed: string[] = [];
   const missing: string[] = [];
+  const roots = readExternalRoots(root);
+  const byPath = new Map(catalog.sources.map((e) => [e.original_path, e]));
   for (const e of catalog.sources) {
     let st;
     try {
-      st = statSync(resolve(root, e.original_path));
+      // an archive member lives in its archive; a source from outside the store under its registered folder
+      st = statSync(sourceDiskPath(root, e.original_path, roots));
     } catch {
       missing.push(e.original_path);
       continue;
     }
     const c = cache[e.original_path];
-    const same = c ? c.size === st.size && Math.abs(c.mtime_ms - st.mtimeMs) <= MTIME_TOLERANCE_MS : Math.round((st.size / 1024) * 10) / 10 === e.size_kb;
+    const sized = byPath.get(containerPath(e.original_path)) ?? e;
+    const same = c ? c.size === st.size && Math.abs(c.mtime_ms - st.mtimeMs) <= MTIME_TOLERANCE_MS : Math.round((st.size / 1024) * 10) / 10 === sized.size_kb;
     if (!same) changed.push(e.original_path);
   }
   return { changed, missing };

@@ -20,6 +20,8 @@ import { vectorSignals, type VectorSignals } from './signals/vector.js';
 import { SIGNALS, fuse, ranked, type Fused, type SignalLists } from './fusion.js';
 import { rankNodesIn, DEFAULT_NODES_PER_SOURCE } from './nodes.js';
 import { checkFreshness } from './freshness.js';
+import { boundQuery } from './arguments.js';
+import { keywordIndexWarning, nodeVectorsWarning } from './index-health.js';
 
 export { DEFAULT_NODES_PER_SOURCE };
 
@@ -51,7 +53,10 @@ interface Signals {
 async function vectorPart(ctx: SearchContext): Promise<VectorSignals | null> {
   if (ctx.mode === 'keyword') return null;
   const v = await vectorSignals(ctx.root, ctx.config, ctx.query, new Set(ctx.byId.keys()));
-  if (typeof v !== 'string') return v;
+  if (typeof v !== 'string') {
+    if (!v.nodeVectors && ctx.populated) ctx.warnings.push(nodeVectorsWarning(ctx.root));
+    return v;
+  }
   if (ctx.populated) ctx.warnings.push(`keyword-only results: ${v}`);
   ctx.mode = 'keyword';
   return null;
@@ -60,7 +65,7 @@ async function vectorPart(ctx: SearchContext): Promise<VectorSignals | null> {
 async function gatherSignals(ctx: SearchContext): Promise<Signals> {
   const vec = await vectorPart(ctx);
   const kix = sourceKeywords(ctx.root);
-  if (!kix && ctx.populated) ctx.warnings.push('keyword index missing (vector_store/keyword/sources.json); run `mhub ingest` to build it');
+  if (!kix && ctx.populated) ctx.warnings.push(keywordIndexWarning(ctx.root));
   const useKeywords = kix !== null && ctx.mode !== 'vector';
   const mask = useKeywords ? allowedRows(kix, new Set(ctx.byId.keys())) : null;
   const kw = useKeywords ? keywordSignals(kix, ctx.groups, mask!, !!ctx.opts.explain) : null;
@@ -154,8 +159,11 @@ function openContext(root: string, query: string, opts: SearchOptions): SearchCo
   };
 }
 
-export async function searchStore(root: string, query: string, opts: SearchOptions = {}): Promise<SearchResult> {
+export async function searchStore(root: string, asked: string, opts: SearchOptions = {}): Promise<SearchResult> {
+  // a pasted document is not a query: bounded, and the answer says so
+  const { query, warning } = boundQuery(asked);
   const ctx = openContext(root, query, opts);
+  if (warning) ctx.warnings.push(warning);
   const sig = await gatherSignals(ctx);
   const fused = fuse(sig.lists);
   const { hits, closest } = topHits(ctx, sig, fused);

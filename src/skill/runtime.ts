@@ -4,11 +4,12 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { skillConfig, skillDir } from './boot.js';
-import { findStore, isStoreDir } from '../store/locate.js';
+import { CATALOG_FILE } from '../store/layout.js';
 import { UserError, errorMessage } from '../store/errors.js';
 import { EXIT } from '../util/exit-codes.js';
+import { errorBody } from '../util/error-json.js';
 
 export { EXIT };
 
@@ -20,8 +21,9 @@ export const EXIT_CODES_HELP = `Exit codes:
   70 unexpected internal error`;
 
 export const COMMON_OPTIONS_HELP = `Common options:
-  --store DIR      the MetadataHub store (default: config.json "store" next to this script,
-                   then $MHUB_STORE, then the nearest folder above the current one with catalog.json)
+  --store DIR      the MetadataHub store (default: $MHUB_STORE, then the nearest folder at or
+                   above the current one with catalog.json, then "store" in the config.json
+                   next to this script); every answer names the store it used
   --text           human-readable output instead of JSON
   --max-chars N    upper bound on the characters of the answer
   --help           this help`;
@@ -67,32 +69,64 @@ export function strOption(values: Parsed['values'], name: string): string | unde
   return typeof v === 'string' ? v : undefined;
 }
 
-/** The store: --store, config.json next to the script (when it names a store), $MHUB_STORE, then the nearest store above cwd. */
+/** How the store of this run was found (named in every answer). */
+export type StoreSource = '--store' | '$MHUB_STORE' | 'current folder' | 'skill config.json';
+
+let storeUsed: { path: string; found_by: StoreSource } | null = null;
+
+/** The store this run answers from, once located. */
+export function usedStore(): { path: string; found_by: StoreSource } | null {
+  return storeUsed;
+}
+
+/** The nearest folder at or above `from` holding catalog.json (every store has one: `mhub init` writes it). */
+function nearestStore(from: string): string | null {
+  for (let dir = resolve(from); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, CATALOG_FILE))) return dir;
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+/**
+ * The store, in this order: --store DIR, $MHUB_STORE, the nearest folder at or above the current
+ * one holding catalog.json, then the `store` of config.json next to the script (written by
+ * `mhub skill install`). An explicit choice (--store, $MHUB_STORE) that is not a store is an error,
+ * never silently replaced by another store.
+ */
 export function locateStore(explicit: string | undefined): string {
-  const pick = (dir: string, how: string): string => {
+  const use = (dir: string, how: StoreSource): string => {
+    storeUsed = { path: dir, found_by: how };
+    return dir;
+  };
+  const pick = (dir: string, how: StoreSource): string => {
     if (!existsSync(dir) || !statSync(dir).isDirectory()) {
       throw new UserError(`The store ${dir} (${how}) does not exist.`, 'Expected a folder made by `mhub init` / `mhub ingest`; fix --store, $MHUB_STORE or the skill\'s config.json.', EXIT.NOT_FOUND);
     }
-    return dir;
+    if (!existsSync(join(dir, CATALOG_FILE))) {
+      throw new UserError(`${dir} (${how}) is not a MetadataHub store: it has no ${CATALOG_FILE}.`, 'Expected a folder made by `mhub init` / `mhub ingest`; fix --store, $MHUB_STORE or the skill\'s config.json.', EXIT.NOT_FOUND);
+    }
+    return use(dir, how);
   };
   if (explicit) return pick(resolve(explicit), '--store');
-  if (skillConfig.store) {
-    const dir = isAbsolute(skillConfig.store) ? skillConfig.store : resolve(skillDir, skillConfig.store);
-    if (isStoreDir(dir)) return dir;
-  }
   const env = process.env['MHUB_STORE'];
   if (env) return pick(resolve(env), '$MHUB_STORE');
-  const found = findStore({ env: {} });
-  if (found) return found;
+  const near = nearestStore(process.cwd());
+  if (near) return use(near, 'current folder');
+  if (skillConfig.store) return pick(isAbsolute(skillConfig.store) ? skillConfig.store : resolve(skillDir, skillConfig.store), 'skill config.json');
   throw new UserError(
     'No MetadataHub store found.',
-    `Expected --store DIR, $MHUB_STORE, a "store" path in ${resolve(skillDir, 'config.json')}, or a folder with catalog.json above ${process.cwd()}.`,
+    `Expected --store DIR, $MHUB_STORE, a folder with ${CATALOG_FILE} at or above ${process.cwd()}, or a "store" path in ${resolve(skillDir, 'config.json')}.`,
     EXIT.NOT_FOUND,
   );
 }
 
-export function writeOut(s: string): void {
+function writeLine(s: string): void {
   process.stdout.write(s.endsWith('\n') ? s : s + '\n');
+}
+
+/** Text for people; once a store is located, a last line names it. */
+export function writeOut(s: string): void {
+  writeLine(storeUsed ? `${s.replace(/\n$/, '')}\nstore: ${storeUsed.path} (found by ${storeUsed.found_by})` : s);
 }
 
 /** Run a script's main; errors become `{"error": {...}}` on stdout (JSON mode) or a line on stderr, with the documented exit code. */
@@ -110,17 +144,16 @@ export async function runScript(main: (argv: string[]) => Promise<void>): Promis
     await main(argv);
   } catch (err) {
     const user = err instanceof UserError;
-    const code = user ? err.exitCode : EXIT.INTERNAL;
-    const message = user ? err.message : `unexpected error: ${errorMessage(err)}`;
-    const hint = user ? err.hint : 'Please report this with the command that caused it.';
-    if (text) process.stderr.write(`error: ${message}${hint ? `\n  ${hint}` : ''}\n`);
-    else writeOut(JSON.stringify({ error: { message, expected: hint, exit_code: code } }));
-    if (!user && process.env['MHUB_DEBUG']) process.stderr.write(`${(err as Error)?.stack ?? ''}\n`);
-    process.exitCode = code;
+    const body = errorBody(err, storeUsed?.path);
+    if (text) process.stderr.write(`error: ${body.message}${body.hint ? `\n  ${body.hint}` : ''}${body.store ? `\n  store: ${body.store}` : ''}\n`);
+    else writeLine(JSON.stringify({ error: body }));
+    if (!user && process.env['MHUB_DEBUG']) process.stderr.write(`${(err as Error)?.stack ?? errorMessage(err)}\n`);
+    process.exitCode = body.exit_code;
   }
 }
 
 /** JSON for agents: compact (one line) — no indentation saves context. */
 export function emitJson(value: unknown): void {
-  writeOut(JSON.stringify(value));
+  const named = storeUsed && value && typeof value === 'object' && !Array.isArray(value) ? { ...(value as object), store: storeUsed.path, store_found_by: storeUsed.found_by } : value;
+  writeLine(JSON.stringify(named));
 }

@@ -191,8 +191,12 @@ export const Config = z.object({
       max_leaf_pages: z.number().int().positive().default(5),
       workers: z.number().int().nonnegative().default(0),
       exclude: z.array(z.string()).default(['**/.git/**', '**/node_modules/**', '**/.DS_Store']),
+      /** follow symbolic links whose target lies outside the folder being ingested (off: skipped with a message) */
+      follow_external_links: z.boolean().default(false),
     })
     .default({}),
+  /** folders outside the store that were ingested: name → absolute path; their sources are `external/<name>/…` */
+  external_roots: z.record(z.string()).optional(),
 });
 export type Config = z.infer<typeof Config>;
 

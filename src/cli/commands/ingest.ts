@@ -13,6 +13,15 @@ interface IngestFlags {
   llm?: string;
   maxCalls?: string;
   force?: boolean;
+  followLinks?: boolean;
+}
+
+/**
+ * The exit code of this run: 1 when a source failed in this run (added or changed, and failed);
+ * a source that failed before and is unchanged does not fail the run again (`mhub status` lists it).
+ */
+export function ingestExitCode(r: IngestReport): number {
+  return r.sources.some((s) => s.status === 'failed' && (s.action === 'added' || s.action === 'updated')) ? EXIT.SOME_FAILED : EXIT.OK;
 }
 
 export function formatSummary(r: IngestReport): string {
@@ -26,6 +35,12 @@ export function formatSummary(r: IngestReport): string {
   const problems = r.sources.filter((s) => s.status !== 'indexed' && s.action !== 'removed' && s.action !== 'unchanged');
   for (const s of problems.slice(0, 20)) lines.push(`  ${s.status.toUpperCase()} ${s.file}: ${s.error ?? ''}`);
   if (problems.length > 20) lines.push(`  … ${problems.length - 20} more (see --json or catalog.json)`);
+  const still = r.sources.filter((s) => s.status === 'failed' && s.action === 'unchanged').length;
+  if (still > 0) lines.push(`  ${still} source(s) failed in an earlier run and are unchanged (\`mhub status\` lists them).`);
+  const skipped = r.not_ingested ?? [];
+  if (skipped.length > 0) lines.push(`Not ingested: ${skipped.length} path(s).`);
+  for (const n of skipped.slice(0, 20)) lines.push(`  SKIPPED ${n.path}: ${n.reason}`);
+  if (skipped.length > 20) lines.push(`  … ${skipped.length - 20} more (see --json)`);
   for (const w of r.warnings) lines.push(`warning: ${w}`);
   return lines.join('\n');
 }
@@ -39,7 +54,8 @@ export function registerIngest(program: Command): void {
     .option('--llm <provider>', 'auto | anthropic | claude-cli | none')
     .option('--max-calls <n>', 'upper bound on LLM calls for this run')
     .option('--force', 're-process every source even when unchanged')
-    .addHelpText('after', '\nExit codes: 0 all sources indexed or skipped, 1 some failed (recorded in the catalog), 2 bad arguments, 3 store locked.')
+    .option('--follow-links', 'also follow symbolic links whose target lies outside the ingested folder (default: config ingest.follow_external_links, off)')
+    .addHelpText('after', '\nExit codes: 0 every source of this run indexed or skipped (sources that failed in an earlier run and are unchanged do not count), 1 some failed in this run (recorded in the catalog), 2 bad arguments, 3 store locked.')
     .action(async (paths: string[], flags: IngestFlags, cmd: Command) => {
       const g = globalOpts(cmd);
       let root = findStore({ store: g.store });
@@ -53,6 +69,7 @@ export function registerIngest(program: Command): void {
         llm: flags.llm,
         maxCalls: flags.maxCalls !== undefined ? Number(flags.maxCalls) : undefined,
         force: !!flags.force,
+        ...(flags.followLinks ? { followLinks: true } : {}),
         onProgress: (ev) => progress.update(ev),
         log: flags.quiet
           ? () => {}
@@ -64,6 +81,6 @@ export function registerIngest(program: Command): void {
       progress.done();
       if (flags.json) printJson(report);
       else if (!flags.quiet) console.log(formatSummary(report));
-      process.exitCode = report.counts.failed > 0 ? EXIT.SOME_FAILED : EXIT.OK;
+      process.exitCode = ingestExitCode(report);
     });
 }

@@ -4,6 +4,7 @@ import { readCatalog } from '../../store/catalog.js';
 import { UserError } from '../../store/errors.js';
 import { EXIT } from '../../util/exit-codes.js';
 import { applyFilters, hasFilters } from '../../search/filters.js';
+import { checkTypeFilter } from '../../search/arguments.js';
 import type { CatalogEntry } from '../../store/schemas.js';
 import { addFilterOptions } from './search.js';
 import { parseFilterFlags, type FilterFlags } from '../../search/filter-flags.js';
@@ -38,6 +39,7 @@ export function registerList(program: Command): void {
     const filters = parseFilterFlags(flags);
     const all = readCatalog(root).sources;
     let entries: CatalogEntry[];
+    checkTypeFilter(filters.types, all);
     if (status === 'indexed') entries = applyFilters(all, filters);
     else {
       if (hasFilters(filters)) throw new UserError('Filters apply to indexed sources only.', 'Drop the filters, or use --status indexed.', EXIT.USAGE);

@@ -1,7 +1,10 @@
 /**
  * Zip archives. The pipeline ingests each member as its own source (`archive.zip!/member`, see
- * ../archive-members.ts); this converter indexes the archive itself as a listing of its members.
- * Both refuse archives that look like zip bombs, by the limits below.
+ * ../archive-members.ts), archives inside archives too (`a.zip!/b.zip!/c.txt`, up to
+ * MAX_ARCHIVE_DEPTH); this converter indexes the archive itself as a listing of its members.
+ * Limits against zip bombs: an archive with too many entries is refused whole; a member that is too
+ * big, compresses suspiciously well, is encrypted or has an unsafe name is skipped alone (the
+ * listing says why), and members past the archive's total budget are skipped too.
  */
 import { basename, extname } from 'node:path';
 import type { Converter, ConvertedNode } from './types.js';
@@ -15,10 +18,12 @@ export const MAX_ARCHIVE_ENTRIES = 10_000;
 export const MAX_ARCHIVE_TOTAL_BYTES = 1024 * 1024 * 1024;
 /** Most bytes one member may inflate to. */
 export const MAX_ARCHIVE_MEMBER_BYTES = 256 * 1024 * 1024;
-/** Largest uncompressed/compressed ratio accepted for a member (and for the archive as a whole). */
+/** Largest uncompressed/compressed ratio accepted for a member (members over it are skipped alone). */
 export const MAX_COMPRESSION_RATIO = 100;
 /** Members smaller than this are exempt from the ratio check (tiny files of zeros compress absurdly well). */
 export const RATIO_EXEMPT_BYTES = 1024 * 1024;
+/** Archives nested deeper than this (an archive inside an archive inside …) are listed, not expanded. */
+export const MAX_ARCHIVE_DEPTH = 3;
 
 /** Folders and files inside archives never ingested. */
 const IGNORED_MEMBER = /(^|\/)(__MACOSX|\.git|node_modules)\/|(^|\/)(\.DS_Store|Thumbs\.db)$/;
@@ -65,20 +70,21 @@ export async function planArchive(bytes: Uint8Array): Promise<ArchivePlan> {
   if (files.length > MAX_ARCHIVE_ENTRIES) {
     throw new ConvertError(`The archive has ${files.length} entries, over the limit of ${MAX_ARCHIVE_ENTRIES}; it was not expanded (possible zip bomb).`, 'Unzip it yourself into the inbox if its contents are wanted.');
   }
-  const total = files.reduce((n, e) => n + e.uncompressedSize, 0);
-  if (total > MAX_ARCHIVE_TOTAL_BYTES) {
-    throw new ConvertError(`The archive inflates to ${total} bytes, over the limit of ${MAX_ARCHIVE_TOTAL_BYTES}; it was not expanded (possible zip bomb).`, 'Unzip it yourself into the inbox if its contents are wanted.');
-  }
-  const compressed = files.reduce((n, e) => n + e.compressedSize, 0);
-  if (total > RATIO_EXEMPT_BYTES && compressed > 0 && total / compressed > MAX_COMPRESSION_RATIO) {
-    throw new ConvertError(`The archive's compression ratio is ${Math.round(total / compressed)}:1, over the limit of ${MAX_COMPRESSION_RATIO}:1; it was not expanded (possible zip bomb).`, 'Unzip it yourself into the inbox if its contents are wanted.');
-  }
   const members: ArchiveMember[] = [];
   const skipped: { name: string; reason: string }[] = [];
+  const names = new Set<string>();
+  let total = 0;
   for (const e of files) {
-    const problem = memberProblem(e);
-    if (problem) skipped.push({ name: e.name, reason: problem });
-    else members.push({ name: e.name, size: e.uncompressedSize });
+    let problem = memberProblem(e);
+    if (!problem && names.has(e.name)) problem = 'duplicate name (only the first entry of that name is read)';
+    if (!problem && total + e.uncompressedSize > MAX_ARCHIVE_TOTAL_BYTES) problem = `the archive's members already reach the ${MAX_ARCHIVE_TOTAL_BYTES}-byte total limit (possible zip bomb)`;
+    names.add(e.name);
+    if (problem) {
+      skipped.push({ name: e.name, reason: problem });
+      continue;
+    }
+    total += e.uncompressedSize;
+    members.push({ name: e.name, size: e.uncompressedSize });
   }
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   members.sort((a, b) => cmp(a.name, b.name));
@@ -106,7 +112,7 @@ export const archiveConverter: Converter = {
       ...plan.members.map((m) => `- ${m.name} (${m.size} bytes)`),
       ...plan.skipped.map((s) => `- ${s.name}: skipped, ${s.reason}`),
       '',
-      'Archives inside this archive are listed but not expanded further.',
+      `Archives inside this archive are expanded as their own sources, up to ${MAX_ARCHIVE_DEPTH} levels deep.`,
     ];
     return {
       title,

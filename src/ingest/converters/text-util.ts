@@ -1,11 +1,14 @@
 /** Shared helpers for text-like converters. */
 import { ConvertError } from './types.js';
+import { decodeBytes } from '../encoding.js';
 
-/** Decode UTF-8 (BOM stripped, CRLF normalised). Throws on binary content. */
+/**
+ * Decode text in its detected encoding (UTF-8, UTF-16 LE/BE with or without BOM, Windows-1252;
+ * see ../encoding.ts), BOM stripped, CRLF normalised. Throws on binary content.
+ */
 export function decodeText(bytes: Uint8Array): string {
-  let text = Buffer.from(bytes).toString('utf8');
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.includes('\u0000')) throw new ConvertError('The file contains binary data, not text.', 'Check that the file type matches its extension.');
+  const { text } = decodeBytes(bytes);
+  if (text.includes('\u0000')) throw new ConvertError('The file contains binary data (NUL bytes), not text.', 'Check that the file type matches its extension, or remove it from the folder.');
   return text.replace(/\r\n?/g, '\n');
 }
 

@@ -17,22 +17,28 @@ export interface OpenZip {
   close(): void;
 }
 
-/** Open a zip held in memory and list its entries (central directory only; nothing is inflated). */
+/**
+ * Open a zip held in memory and list its entries (central directory only; nothing is inflated).
+ * Names are decoded here rather than by yauzl, which rejects the whole archive when one entry has
+ * an unsafe name (absolute or with `..`): callers skip such entries one by one instead.
+ */
 export async function openZip(bytes: Uint8Array): Promise<OpenZip> {
   const yauzl = (await import('yauzl')).default;
   const zip = await new Promise<ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { lazyEntries: true, validateEntrySizes: true, decodeStrings: true }, (err, z) => (err || !z ? reject(err ?? new Error('not a zip')) : resolve(z))),
+    yauzl.fromBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { lazyEntries: true, validateEntrySizes: true, decodeStrings: false }, (err, z) => (err || !z ? reject(err ?? new Error('not a zip')) : resolve(z))),
   );
   const raw = new Map<string, Entry>();
   const entries: ZipEntryInfo[] = [];
   await new Promise<void>((resolve, reject) => {
     zip.on('entry', (e: Entry) => {
-      raw.set(e.fileName, e);
+      const ex = e as Entry & { extraFields: { id: number; data: Buffer }[] };
+      const name = yauzl.getFileNameLowLevel(e.generalPurposeBitFlag, e.fileName as unknown as Buffer, ex.extraFields, false);
+      if (!raw.has(name)) raw.set(name, e);
       entries.push({
-        name: e.fileName,
+        name,
         compressedSize: e.compressedSize,
         uncompressedSize: e.uncompressedSize,
-        isDirectory: e.fileName.endsWith('/'),
+        isDirectory: name.endsWith('/'),
         encrypted: (e.generalPurposeBitFlag & 0x1) !== 0,
       });
       zip.readEntry();

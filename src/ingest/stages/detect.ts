@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import { CatalogEntry, type FileCard } from '../../store/schemas.js';
 import { errorMessage } from '../../store/errors.js';
-import { detectFile } from '../detect.js';
+import { detectFile, readErrorMessage, VanishedError } from '../detect.js';
 import { detectMember } from '../archive-members.js';
 import { converterTagFor } from '../converters/index.js';
 import { settle, type SourceJob, type SourceStage } from './types.js';
@@ -38,17 +38,47 @@ export function baseEntry(card: FileCard, now: string): CatalogEntry {
 function statUnchanged(job: SourceJob, run: IngestRun): boolean {
   const cached = run.statCache.files[job.file.rel];
   if (run.opts.force || !job.prev || !cached) return false;
-  const st = statSync(job.file.abs);
+  let st;
+  try {
+    st = statSync(job.file.abs);
+  } catch {
+    return false; // vanished or unreadable: detection says which
+  }
   return cached.size === st.size && cached.mtime_ms === st.mtimeMs && isUnchanged(job.prev, cached.sha256, false);
 }
 
-function unreadable(job: SourceJob, err: unknown, now: string): CatalogEntry {
+/** The hash recorded for a file that could not be read (its content is unknown). */
+const UNKNOWN_SHA256 = '0'.repeat(64);
+
+function unreadable(job: SourceJob, error: string, now: string): CatalogEntry {
   const rel = job.file.rel;
   return CatalogEntry.parse({
-    id: job.id, filename: rel.split('/').pop(), original_path: rel, type: 'unknown', size_kb: 0, sha256: '0'.repeat(64),
-    status: 'failed', error: `Could not read the file: ${errorMessage(err)}`, strategy: null, title: rel, summary: '',
+    id: job.id, filename: rel.split('/').pop(), original_path: rel, type: 'unknown', size_kb: 0, sha256: UNKNOWN_SHA256,
+    status: 'failed', error, strategy: null, title: rel, summary: '',
     tree_path: null, converted_path: null, converter: null, indexed_from_sha256: null, indexed_at: now,
   });
+}
+
+/**
+ * A file that could not be read: gone since the scan (a notice; the prune stage drops its entry),
+ * or failed with a message saying what to do. The same failure as last time is not news: the job
+ * settles as unchanged, so this run's exit code does not repeat it (status still lists it).
+ */
+function settleUnread(job: SourceJob, run: IngestRun, err: unknown): void {
+  if (err instanceof VanishedError) {
+    run.notices.push({ path: job.file.rel, kind: 'unreadable', reason: 'not ingested: it vanished while being ingested (deleted or moved since the scan).' });
+    return settle(job, job.prev ?? unreadable(job, 'vanished', run.nowIso()), 0, 'vanished');
+  }
+  const error = job.file.member ? `Could not read this archive member: ${errorMessage(err)}. The archive may be damaged; its other members are ingested.` : readErrorMessage(err);
+  // its stat is remembered, so status and doctor can tell whether it changed since (no hash is known)
+  try {
+    const st = statSync(job.file.abs);
+    run.statCache.files[job.file.rel] = { size: st.size, mtime_ms: st.mtimeMs, sha256: UNKNOWN_SHA256 };
+  } catch {
+    /* cannot even stat it: nothing to remember */
+  }
+  if (job.prev?.status === 'failed' && job.prev.error === error && job.prev.sha256 === UNKNOWN_SHA256) return settle(job, job.prev, 0, 'unchanged');
+  settle(job, unreadable(job, error, run.nowIso()), 0, 'unread');
 }
 
 export const detectStage: SourceStage = {
@@ -58,7 +88,7 @@ export const detectStage: SourceStage = {
     try {
       job.det = job.file.member ? await detectMember(job.file, job.id) : detectFile(job.file.abs, job.file.rel, job.id);
     } catch (err) {
-      return settle(job, unreadable(job, err, run.nowIso()), 0, 'unread');
+      return settleUnread(job, run, err);
     }
     const det = job.det;
     run.statCache.files[job.file.rel] = { size: det.size, mtime_ms: det.mtimeMs, sha256: det.card.sha256 };

@@ -15,7 +15,7 @@ export const SECTIONS_OVERVIEW_MAX = 20;
 export const enrichStage: SourceStage = {
   name: 'enrich',
   async run(job, run) {
-    await runEnrichers(job, run.stages.cardEnrichers);
+    await runEnrichers(job, run.stages.cardEnrichers, run);
     const result = job.result!;
     const { tree, leadText } = job.tree!;
     // a card enricher may give the document root a summary: the stored tree carries it too

@@ -2,6 +2,7 @@
 import { takeSample } from '../plan/sample.js';
 import { planOffline } from '../plan/offline-planner.js';
 import type { SourceStage } from './types.js';
+import { noteFallback } from '../fallbacks.js';
 
 export const planStage: SourceStage = {
   name: 'plan',
@@ -10,7 +11,8 @@ export const planStage: SourceStage = {
     const offline = planOffline(sample);
     try {
       job.plan = await run.stages.planner.plan(sample, offline);
-    } catch {
+    } catch (err) {
+      noteFallback(run, `planner (${run.stages.planner.name})`, job.file.rel, err);
       job.plan = offline;
     }
     job.entry!.strategy = job.plan;

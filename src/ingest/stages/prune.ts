@@ -13,7 +13,7 @@ export const pruneStage: RunStage = {
     const scannedRels = new Set(run.files.map((f) => f.rel));
     for (const prev of run.previous) {
       if (seen.has(prev.id)) continue;
-      if (sourceStillExists(run.root, prev.original_path, scannedRels)) {
+      if (sourceStillExists(run.root, prev.original_path, scannedRels, run.externalRoots)) {
         run.next.set(prev.id, prev);
         continue;
       }

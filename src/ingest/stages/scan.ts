@@ -1,12 +1,17 @@
-/** Scan stage: the files under the given paths (store folders and `ingest.exclude` left out), archives expanded into members. */
-import { scanPaths } from '../scan.js';
-import { expandArchives } from '../archive-members.js';
+/**
+ * Scan stage: the files under the given paths (store folders and `ingest.exclude` left out; links
+ * followed only inside the ingested folder), archives expanded into members, and a notice for
+ * every path found but not ingested (../gather.ts).
+ */
+import { gatherSources } from '../gather.js';
 import type { RunStage } from './types.js';
 
 export const scanStage: RunStage = {
   name: 'scan',
   async run(run) {
-    const { files } = scanPaths(run.root, run.opts.paths, run.opts.cwd, run.config.ingest.exclude);
-    run.files = await expandArchives(files);
+    const g = await gatherSources(run.root, run.opts.paths, run.config, { cwd: run.opts.cwd, followLinks: run.opts.followLinks });
+    run.files = g.files;
+    run.notices = g.notices;
+    run.externalRoots = g.externalRoots;
   },
 };

@@ -4,7 +4,8 @@
  * committed to the run in scan order, so the store does not depend on which file finished first.
  */
 import { availableParallelism } from 'node:os';
-import type { Config } from '../../store/schemas.js';
+import { CatalogEntry, type Config } from '../../store/schemas.js';
+import { errorMessage } from '../../store/errors.js';
 import { sourceIdFor } from '../ids.js';
 import type { IngestRun } from '../run.js';
 import { detectStage } from './detect.js';
@@ -13,7 +14,7 @@ import { convertStage } from './convert.js';
 import { treeStage } from './tree.js';
 import { enrichStage } from './enrich.js';
 import { writeStage, removeSourceFiles } from './write.js';
-import type { RunStage, SourceJob, SourceStage } from './types.js';
+import { settle, type RunStage, type SourceJob, type SourceStage } from './types.js';
 
 export const SOURCE_STAGES: readonly SourceStage[] = [detectStage, planStage, convertStage, treeStage, enrichStage, writeStage];
 
@@ -22,12 +23,27 @@ export function ingestConcurrency(config: Config): number {
   return config.ingest.workers > 0 ? config.ingest.workers : Math.max(1, availableParallelism());
 }
 
-/** Take one source through the stages until one settles it. */
+/** Take one source through the stages until one settles it. A stage that throws fails this source alone. */
 export async function runSourceStages(job: SourceJob, run: IngestRun): Promise<void> {
   for (const stage of SOURCE_STAGES) {
-    await stage.run(job, run);
+    try {
+      await stage.run(job, run);
+    } catch (err) {
+      return settle(job, internalFailure(job, stage.name, err, run.nowIso()));
+    }
     if (job.outcome) return;
   }
+}
+
+/** The entry of a source whose processing threw (a bug or an I/O failure, not bad input): failed, saying where. */
+function internalFailure(job: SourceJob, stage: string, err: unknown, now: string): CatalogEntry {
+  const rel = job.file.rel;
+  return CatalogEntry.parse({
+    id: job.id, filename: rel.split('/').pop(), original_path: rel, type: job.det?.card.type ?? 'unknown', size_kb: job.det?.card.size_kb ?? 0,
+    sha256: job.det?.card.sha256 ?? '0'.repeat(64), status: 'failed',
+    error: `Internal error in the ${stage} stage: ${errorMessage(err)}. The other files were ingested; please report this (run \`mhub ingest\` again to retry).`,
+    strategy: null, title: rel, summary: '', tree_path: null, converted_path: null, converter: null, indexed_from_sha256: null, indexed_at: now,
+  });
 }
 
 function makeJobs(run: IngestRun): SourceJob[] {
@@ -60,6 +76,10 @@ function commit(job: SourceJob, run: IngestRun): void {
   const rel = job.file.rel;
   if (how === 'unchanged') {
     run.reports.push({ id: job.id, file: rel, type: entry.type, action: 'unchanged', status: entry.status, ...(entry.pages ? { pages: entry.pages } : {}) });
+    return;
+  }
+  if (how === 'vanished') {
+    run.next.delete(job.id); // gone: the prune stage drops its entry
     return;
   }
   const action = job.prev ? 'updated' : 'added';

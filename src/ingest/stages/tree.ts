@@ -5,16 +5,18 @@
 import { materializeTree } from '../tree/materialize.js';
 import type { Enricher } from '../../model/stages.js';
 import type { SourceJob, SourceStage } from './types.js';
+import type { IngestRun } from '../run.js';
+import { noteFallback } from '../fallbacks.js';
 
-/** Run enrichers in order; one that fails leaves the result as it was (enrichers never fail a document). */
-export async function runEnrichers(job: SourceJob, enrichers: readonly Enricher[]): Promise<void> {
+/** Run enrichers in order; one that fails leaves the result as it was (enrichers never fail a document) and the run says so once. */
+export async function runEnrichers(job: SourceJob, enrichers: readonly Enricher[], run?: Pick<IngestRun, 'fallbacks'>): Promise<void> {
   for (const e of enrichers) {
     try {
       const out = await e.enrich({ card: job.det!.card, plan: job.entry!.strategy!, result: job.result!, bytes: job.det!.bytes });
       job.result = out.result;
       if (out.llm) job.llm = out.llm;
-    } catch {
-      /* the offline result stands */
+    } catch (err) {
+      if (run) noteFallback(run, `enricher ${e.name}`, job.file.rel, err);
     }
   }
 }
@@ -22,7 +24,7 @@ export async function runEnrichers(job: SourceJob, enrichers: readonly Enricher[
 export const treeStage: SourceStage = {
   name: 'tree',
   async run(job, run) {
-    await runEnrichers(job, run.stages.treeEnrichers);
+    await runEnrichers(job, run.stages.treeEnrichers, run);
     job.tree = materializeTree(job.det!.card, job.entry!.strategy!.recommended_approach, job.result!);
   },
 };

@@ -39,8 +39,8 @@ export interface SourceJob {
   outcome?: { entry: CatalogEntry; how: Settled; pages: number };
 }
 
-/** unchanged: the previous entry stands; unread: the file could not be read; processed: detected and beyond */
-export type Settled = 'unchanged' | 'unread' | 'processed';
+/** unchanged: the previous entry stands; unread: the file could not be read; vanished: gone since the scan; processed: detected and beyond */
+export type Settled = 'unchanged' | 'unread' | 'vanished' | 'processed';
 
 export type SourceStage = Stage<SourceJob>;
 

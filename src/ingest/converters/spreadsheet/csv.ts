@@ -1,4 +1,5 @@
 /** CSV and TSV via csv-parse (quotes, embedded newlines, BOM), streamed into the sheet schema builder. */
+import { decodeBytes } from '../../encoding.js';
 import { Readable } from 'node:stream';
 import { basename, extname } from 'node:path';
 import type { Converter } from '../types.js';
@@ -40,18 +41,13 @@ export function sniffDelimiter(head: string): string {
 }
 
 /**
- * Decode CSV bytes: UTF-8 (BOM optional), UTF-16 with a BOM (Excel's "Unicode Text" export), and
- * Windows-1252 when the bytes are not valid UTF-8 (Excel's default "CSV" export on Windows).
+ * Decode CSV bytes: UTF-8 (BOM optional), UTF-16 with or without a BOM (Excel's "Unicode Text"
+ * export), and Windows-1252 when the bytes are not valid UTF-8 (Excel's default "CSV" export on
+ * Windows). Shared with every text converter: ../../encoding.ts.
  */
 export function decodeCsv(bytes: Uint8Array): { text: string; encoding: string } {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le' };
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be' };
-  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(start)), encoding: 'utf-8' };
-  } catch {
-    return { text: new TextDecoder('windows-1252').decode(bytes), encoding: 'windows-1252' };
-  }
+  const { text, encoding } = decodeBytes(bytes);
+  return { text, encoding };
 }
 
 export const csvConverter: Converter = {

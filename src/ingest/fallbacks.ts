@@ -1,0 +1,19 @@
+/**
+ * Fallbacks taken during a run (a planner or an enricher that threw, so the offline result was
+ * used): counted per kind and said once each in the report's warnings, naming the first file.
+ */
+import { errorMessage } from '../store/errors.js';
+import type { IngestRun } from './run.js';
+
+export function noteFallback(run: Pick<IngestRun, 'fallbacks'>, kind: string, file: string, err: unknown): void {
+  const f = run.fallbacks.get(kind);
+  if (f) f.count++;
+  else run.fallbacks.set(kind, { count: 1, first: `${file}: ${errorMessage(err)}` });
+}
+
+/** One warning per kind of fallback, in a stable order. */
+export function fallbackWarnings(run: Pick<IngestRun, 'fallbacks'>): string[] {
+  return [...run.fallbacks.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([kind, f]) => `${kind} failed for ${f.count} source(s) (first: ${f.first}); the offline result was used instead`);
+}

@@ -1,0 +1,228 @@
+/**
+ * Hostile folders (issue 13): the bad-input corpus of scripts/make-bad-inputs.mjs, built fresh in a
+ * temp folder, ingested and queried through the real CLI and skill scripts. Every case is checked
+ * for its outcome and message; nothing crashes (no exit 70, no stack trace); `doctor` is healthy
+ * after; nothing from outside the ingested folder reaches the store; a second ingest changes no
+ * byte and exits 0. As root, mhub runs as `nobody` (setpriv) so permission cases are real.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync, symlinkSync, chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLI } from './helpers/cli.js';
+// @ts-expect-error plain ESM script without types
+import { makeBadInputs, SECRET_MARKER } from '../scripts/make-bad-inputs.mjs';
+import { detectFile, VanishedError } from '../src/ingest/detect.js';
+import { decodeBytes, sniffUtf16 } from '../src/ingest/encoding.js';
+
+interface Expect { where: 'source' | 'notice'; status?: string | string[]; type?: string; kind?: string; message?: RegExp; text?: string }
+interface Case { name: string; path: string; expect: Expect }
+interface Command { name: string; args: string[]; code: number; message: RegExp; json?: boolean; maxSeconds?: number; stream?: string; script?: string }
+interface Corpus { base: string; store: string; inbox: string; outside: string; cases: Case[]; commands: Command[]; skill: Command[]; runAs: string[]; permissionCases: boolean; note: string }
+interface Report { sources: { id: string; file: string; type: string; status: string; action: string; error?: string }[]; not_ingested: { path: string; kind: string; reason: string }[] }
+
+const SKILL_DIR = join(import.meta.dirname, '..', 'skills', 'metadatahub');
+let c: Corpus;
+const outcomes: string[] = [];
+
+function run(cmd: string[], cwd: string) {
+  const [exe, ...rest] = c.runAs.length ? [...c.runAs, 'env', `HOME=${c.base}`, 'MHUB_STORE=', ...cmd] : cmd;
+  const t0 = Date.now();
+  const r = spawnSync(exe!, rest, { cwd, encoding: 'utf8', timeout: 300_000, env: { ...process.env, MHUB_STORE: '', HOME: c.base }, maxBuffer: 64 << 20 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, seconds: (Date.now() - t0) / 1000 };
+}
+const mhub = (args: string[]) => run([process.execPath, CLI, '--store', c.store, ...args], c.store);
+const skill = (script: string, args: string[]) => run([process.execPath, join(SKILL_DIR, script), '--store', c.store, ...args], c.store);
+
+/** Every store file outside the inbox, with its hash (the inbox is the user's, not the store's output). */
+function storeHashes(root: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (dir: string, rel: string) => {
+    for (const name of readdirSync(dir)) {
+      if (rel === '' && (name === 'inbox' || name === '.mhub')) continue;
+      const abs = join(dir, name);
+      const st = statSync(abs);
+      if (st.isDirectory()) walk(abs, `${rel}${name}/`);
+      else out.set(`${rel}${name}`, createHash('sha256').update(readFileSync(abs)).digest('hex'));
+    }
+  };
+  walk(root, '');
+  return out;
+}
+
+function noCrash(r: { code: number | null; stdout: string; stderr: string }): void {
+  expect(r.code).not.toBe(70);
+  expect(r.code).not.toBeNull();
+  expect(r.stderr).not.toMatch(/unexpected error|\n\s+at .+:\d+:\d+/);
+}
+
+let first: ReturnType<typeof mhub>;
+let report: Report;
+
+beforeAll(() => {
+  c = makeBadInputs() as Corpus;
+  first = mhub(['ingest', '--json']);
+  report = JSON.parse(first.stdout) as Report;
+}, 300_000);
+
+afterAll(() => {
+  // eslint-disable-next-line no-console
+  console.log(`bad-input corpus: ${outcomes.length} cases checked${c.note ? ` (${c.note})` : ''}\n${outcomes.join('\n')}`);
+  spawnSync('chmod', ['-R', 'u+rwX', c.base]);
+  rmSync(c.base, { recursive: true, force: true });
+});
+
+describe('bad-input corpus: ingest', () => {
+  it('has at least 40 cases and runs permission cases for real when it can', () => {
+    expect(c.cases.length + c.commands.length + c.skill.length).toBeGreaterThanOrEqual(40);
+    if (process.getuid?.() === 0) expect(c.permissionCases).toBe(c.runAs.length > 0);
+  });
+
+  it('ingests the whole folder without crashing; this run exits 1 (some files failed)', () => {
+    noCrash(first);
+    expect(first.code).toBe(1);
+  });
+
+  it('gives each case its outcome and a clear message', () => {
+    const failures: string[] = [];
+    for (const k of c.cases) {
+      const e = k.expect;
+      const src = report.sources.find((s) => s.file === k.path);
+      const note = report.not_ingested.find((n) => n.path === k.path);
+      let got: string;
+      let ok = true;
+      if (e.where === 'source') {
+        got = src ? `${src.status}${src.error ? `: ${src.error}` : ''}` : note ? `notice: ${note.reason}` : 'absent';
+        const statuses = Array.isArray(e.status) ? e.status : [e.status];
+        ok = !!src && statuses.includes(src.status) && (!e.type || src.type === e.type) && (!e.message || e.message.test(src.error ?? ''));
+        if (ok && e.text) {
+          const dir = join(c.store, 'converted', src!.id);
+          const text = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+          ok = text.includes(e.text);
+          if (!ok) got += ` (converted text lacks "${e.text}")`;
+        }
+      } else {
+        got = note ? `notice ${note.kind}: ${note.reason}` : src ? `source ${src.status}` : 'absent';
+        ok = !!note && !src && (!e.kind || note.kind === e.kind) && (!e.message || e.message.test(note.reason));
+      }
+      outcomes.push(`${ok ? 'ok  ' : 'FAIL'} ${k.name} [${k.path}] → ${got.slice(0, 160)}`);
+      if (!ok) failures.push(`${k.name} (${k.path}): got ${got}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('puts nothing from outside the ingested folder into the store, and no ../ path in the catalog', () => {
+    const passwd = readFileSync('/etc/passwd', 'utf8').split('\n')[0]!;
+    for (const [rel] of storeHashes(c.store)) {
+      const text = readFileSync(join(c.store, rel), 'latin1');
+      expect(text.includes(SECRET_MARKER), rel).toBe(false);
+      expect(passwd.length > 5 && text.includes(passwd), rel).toBe(false);
+    }
+    const catalog = JSON.parse(readFileSync(join(c.store, 'catalog.json'), 'utf8')) as { sources: { original_path: string }[] };
+    for (const s of catalog.sources) expect(s.original_path).not.toMatch(/(^|\/)\.\.(\/|$)|^\//);
+  });
+
+  it('a second ingest changes no byte and exits 0: earlier failures of unchanged files do not fail it', () => {
+    const before = storeHashes(c.store);
+    const again = mhub(['ingest', '--json']);
+    noCrash(again);
+    expect(again.code).toBe(0);
+    const r = JSON.parse(again.stdout) as Report;
+    expect(r.sources.filter((s) => s.action !== 'unchanged').map((s) => `${s.file} ${s.action}`)).toEqual([]);
+    expect(storeHashes(c.store)).toEqual(before);
+    outcomes.push('ok   second ingest: 0 changed, exit 0, no byte changed');
+  }, 120_000);
+});
+
+describe('bad-input corpus: commands', () => {
+  it('each command case exits with its code and says why; nothing crashes', () => {
+    const failures: string[] = [];
+    for (const k of [...c.commands, ...c.skill]) {
+      const r = k.script ? skill(k.script, k.args) : mhub(k.args);
+      noCrash(r);
+      const out = `${r.stdout}\n${r.stderr}`;
+      let ok = r.code === k.code && k.message.test(out) && (!k.maxSeconds || r.seconds <= k.maxSeconds);
+      if (ok && (k.json || k.script) && r.code !== 0) {
+        // the one error shape of CLI and skill
+        const body = JSON.parse(r.stdout) as { error: Record<string, unknown> };
+        ok = typeof body.error.message === 'string' && typeof body.error.hint === 'string' && body.error.exit_code === k.code;
+      }
+      if (ok && k.script && r.code === 0) ok = (JSON.parse(r.stdout) as { store?: string }).store === c.store;
+      const shown = out.replace(/\s+/g, ' ').slice(0, 140);
+      outcomes.push(`${ok ? 'ok  ' : 'FAIL'} ${k.name} → exit ${r.code} in ${r.seconds.toFixed(1)}s: ${shown}`);
+      if (!ok) failures.push(`${k.name}: exit ${r.code} (want ${k.code}) ${r.seconds}s: ${out.slice(0, 400)}`);
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
+
+  it('doctor is healthy after everything, status lists the failed sources', () => {
+    const d = mhub(['doctor', '--json']);
+    noCrash(d);
+    expect(JSON.parse(d.stdout)).toMatchObject({ healthy: true });
+    const s = mhub(['status', '--json']);
+    noCrash(s);
+    const st = JSON.parse(s.stdout) as { failed: { file: string }[] };
+    expect(st.failed.map((f) => f.file)).toContain('inbox/empty.txt');
+    outcomes.push('ok   doctor healthy after the corpus; status lists failed sources');
+  }, 120_000);
+});
+
+describe('links, external folders and encodings', () => {
+  it('--follow-links follows a link out of the folder, naming it by the link', () => {
+    const base = join(c.base, 'follow');
+    mkdirSync(join(base, 'store', 'inbox'), { recursive: true });
+    writeFileSync(join(base, 'store', 'config.json'), JSON.stringify({ embedding: { model: 'none' } }));
+    writeFileSync(join(base, 'elsewhere.txt'), 'A note kept elsewhere.\n');
+    symlinkSync(join(base, 'elsewhere.txt'), join(base, 'store', 'inbox', 'linked.txt'));
+    const r = spawnSync(process.execPath, [CLI, '--store', join(base, 'store'), 'ingest', '--json', '--follow-links'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    const rep = JSON.parse(r.stdout) as Report;
+    expect(rep.sources.map((s) => `${s.file} ${s.status}`)).toEqual(['inbox/linked.txt indexed']);
+  });
+
+  it('a folder outside the store is recorded as external/<name>/…, never ../; status and doctor follow it', () => {
+    const base = join(c.base, 'ext');
+    mkdirSync(join(base, 'store'), { recursive: true });
+    mkdirSync(join(base, 'papers', 'sub'), { recursive: true });
+    writeFileSync(join(base, 'store', 'config.json'), JSON.stringify({ embedding: { model: 'none' } }));
+    writeFileSync(join(base, 'papers', 'a.md'), '# A\n\nFirst paper.\n');
+    writeFileSync(join(base, 'papers', 'sub', 'b.txt'), 'Second paper.\n');
+    const ing = () => spawnSync(process.execPath, [CLI, '--store', join(base, 'store'), 'ingest', '--json', '../papers'], { encoding: 'utf8', cwd: join(base, 'store') });
+    const r = ing();
+    expect(r.status).toBe(0);
+    const paths = (JSON.parse(r.stdout) as Report).sources.map((s) => s.file);
+    expect(paths).toEqual(['external/papers/a.md', 'external/papers/sub/b.txt']);
+    const cfg = JSON.parse(readFileSync(join(base, 'store', 'config.json'), 'utf8')) as { external_roots: Record<string, string> };
+    expect(cfg.external_roots).toEqual({ papers: join(base, 'papers') });
+    const again = JSON.parse(ing().stdout) as Report;
+    expect(again.sources.every((s) => s.action === 'unchanged')).toBe(true);
+    const doc = spawnSync(process.execPath, [CLI, '--store', join(base, 'store'), 'doctor', '--json'], { encoding: 'utf8' });
+    expect(JSON.parse(doc.stdout)).toMatchObject({ healthy: true });
+    writeFileSync(join(base, 'papers', 'a.md'), '# A\n\nFirst paper, revised.\n');
+    const st = JSON.parse(spawnSync(process.execPath, [CLI, '--store', join(base, 'store'), 'status', '--json'], { encoding: 'utf8' }).stdout) as { pending: { changed: string[] } };
+    expect(st.pending.changed).toEqual(['external/papers/a.md']);
+  });
+
+  it('decodes UTF-16 without BOM and Windows-1252 by content', () => {
+    expect(sniffUtf16(Buffer.from('plain ascii', 'utf16le'))).toBe('utf-16le');
+    expect(decodeBytes(Buffer.from('Zoë', 'latin1'))).toMatchObject({ text: 'Zoë', encoding: 'windows-1252' });
+    expect(decodeBytes(Buffer.from([0xef, 0xbb, 0xbf, 0x68, 0x69]))).toMatchObject({ text: 'hi', encoding: 'utf-8', bom: true });
+  });
+
+  it('a file that vanishes before it is read is reported as gone, not crashed on', () => {
+    const p = join(c.base, 'vanishing.txt');
+    writeFileSync(p, 'x');
+    rmSync(p);
+    expect(() => detectFile(p, 'inbox/vanishing.txt', 'src_00000000')).toThrow(VanishedError);
+  });
+
+  it('a file whose permissions are fixed is picked up by the next ingest', () => {
+    if (!c.permissionCases) return;
+    chmodSync(join(c.inbox, 'unreadable.txt'), 0o644);
+    const r = mhub(['ingest', '--json']);
+    expect(r.code).toBe(0);
+    const rep = JSON.parse(r.stdout) as Report;
+    expect(rep.sources.find((s) => s.file === 'inbox/unreadable.txt')).toMatchObject({ status: 'indexed', action: 'updated' });
+  }, 120_000);
+});

@@ -128,3 +128,45 @@ describe('code symbol trees', () => {
     expect(tree.root.children[1]!.title).toBe('class OrderService');
   });
 });
+
+describe('C and C++ headers (issue 14)', () => {
+  const header = async (name: string, language: string) => {
+    const abs = join(FIXTURES, 'formats', 'headers', name);
+    const c: FileCard = { id: 'src_0000abcd', filename: name, original_path: `inbox/${name}`, type: 'code', language, size_kb: 1, sha256: '0'.repeat(64) };
+    return codeConverter.convert({ absPath: abs, card: c, bytes: readFileSync(abs), plan: {} as never, options: { maxLeafPages: 5 } });
+  };
+
+  it('a C header reads as its declarations: macros grouped, export macros and OF(()) wrappers seen through, docs above or below', async () => {
+    const r = await header('ringbuf.h', 'c');
+    expect(r.meta).toMatchObject({ parser: 'tree-sitter-c' });
+    expect(outline(r.root).slice(1)).toEqual([
+      '  imports [5,6]',
+      '  constant RB_VERSION, RB_OK, RB_FULL, RB_EMPTY [8,11]',
+      '  struct rb_t [17,22]',
+      '  enum rb_mode [24,24]',
+      '  function rb_init [26,30]',
+      '  function rb_push [32,33]',
+      '  function rb_is_empty [35,35]',
+      '  function rb_used [37,37]',
+    ]);
+    expect(find(r.root, 'function rb_init')!.meta?.['doc']).toMatch(/Initialises rb over storage/);
+    expect(find(r.root, 'function rb_push')!.meta?.['doc']).toMatch(/Pushes one byte/);
+  });
+
+  it('a C++ header: namespace, classes with their methods, a template', async () => {
+    const r = await header('shapes.hpp', 'cpp');
+    const lines = outline(r.root).slice(1).map((l) => l.replace(/ \[.*$/, ''));
+    expect(lines).toEqual([
+      '  imports',
+      '  namespace geo',
+      '    class Shape',
+      '      method ~Shape',
+      '      method area',
+      '      method name',
+      '    class Circle',
+      '      method Circle',
+      '      method area',
+      '    function clamp',
+    ]);
+  });
+});

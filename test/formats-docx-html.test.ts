@@ -114,3 +114,22 @@ describe('html (cheerio)', () => {
     await expect(htmlConverter.convert({ absPath: 'y.html', card: card('y.html', 'html'), bytes: Buffer.from(empty), plan: {} as never, options: { maxLeafPages: 5 } })).rejects.toThrow(/no readable text/);
   });
 });
+
+describe('html outlines (issue 14)', () => {
+  it('strips permalink marks from headings and makes a long definition list one node per term', async () => {
+    const def = (t: string) => `<dt><code>--${t}</code></dt><dd><p>The ${t} option ${'changes how the tool behaves in this case. '.repeat(10)}</p></dd>`;
+    const html = `<html><head><title>tool(1)</title></head><body><h1>tool<a class="headerlink" href="#tool">¶</a></h1><p>Intro.</p>
+      <h2>Options<a class="headerlink" href="#options" title="Permalink to this heading">¶</a></h2><dl>${['verbose', 'quiet', 'output', 'force'].map(def).join('')}</dl>
+      <h2>Short list</h2><dl><dt>a</dt><dd>first</dd><dt>b</dt><dd>second</dd></dl></body></html>`;
+    const bytes = new TextEncoder().encode(html);
+    const r = await htmlConverter.convert({ absPath: 'tool.html', card: card('tool.html', 'html'), bytes, plan: {} as never, options: { maxLeafPages: 5 } });
+    const titles = outline(r.root).join('\n');
+    expect(titles).not.toContain('¶');
+    const options = all(r.root).find((n) => n.title === 'Options')!;
+    expect(options.children.map((c) => c.title)).toEqual(['--verbose', '--quiet', '--output', '--force']);
+    expect(options.children[2]!.content).toContain('The output option');
+    const short = all(r.root).find((n) => n.title === 'Short list')!;
+    expect(short.children).toEqual([]);
+    expect(short.content).toContain('**a**\nfirst');
+  });
+});

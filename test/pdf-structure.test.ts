@@ -28,10 +28,19 @@ const byTitle = (r: ConvertResult, title: string) => {
   if (!n) throw new Error(`no node "${title}" in ${all(r.root).map((x) => x.title).join(' | ')}`);
   return n;
 };
-/** every page covered by exactly one leaf */
+/**
+ * Leaves run from heading to heading: in order, each page in at least one leaf, two neighbours
+ * sharing at most the page where one ends and the next begins. Returns leaves per page.
+ */
 function coverage(r: ConvertResult): number[] {
   const count = new Array<number>(r.pages! + 1).fill(0);
-  for (const l of leaves(r.root)) for (let p = l.page_range![0]; p <= l.page_range![1]; p++) count[p]!++;
+  const ls = leaves(r.root);
+  ls.forEach((l, i) => {
+    for (let p = l.page_range![0]; p <= l.page_range![1]; p++) count[p]!++;
+    const prev = ls[i - 1];
+    if (prev) expect(l.page_range![0] - prev.page_range![1]).toBeGreaterThanOrEqual(0);
+    if (prev) expect(l.page_range![0] - prev.page_range![1]).toBeLessThanOrEqual(1);
+  });
   return count.slice(1);
 }
 
@@ -130,9 +139,14 @@ describe('pdf: no outline, bold numbered headings (pdf-lib)', () => {
     ]);
     const method = byTitle(r, '2 Method');
     expect(method.children.map((c) => [c.title, c.kind, c.page_range])).toEqual([
-      ['2 Method', 'intro', [2, 2]],
+      ['2 Method', 'intro', [2, 3]],
       ['2.1 Sampling', 'numbered', [3, 3]],
     ]);
+    // node text runs from its heading to the next heading: page 3's text above 2.1 stays with 2 Method
+    expect(method.children[0]!.content).toContain('how transects are laid out');
+    expect(method.children[1]!.content).not.toContain('how transects are laid out');
+    expect(method.children[1]!.content).toMatch(/^<!-- page 3 -->\n2\.1 Sampling/);
+    expect(coverage(r).every((c) => c >= 1)).toBe(true);
     for (const l of leaves(r.root)) {
       expect(l.content).not.toContain('Acme Corp — Confidential');
       expect(l.summary).not.toContain('Confidential');

@@ -44,3 +44,46 @@ describe('printed TOC lines', () => {
     expect(tocLine(line(['Total assets', '2018', '36,500']))).toBeNull();
   });
 });
+
+describe('outline titles, ligatures, heading positions (issue 14)', async () => {
+  const { tidyOutlineTitle, MAX_TITLE_CHARS } = await import('../src/ingest/converters/pdf/titles.js');
+  const { fixLigatures } = await import('../src/ingest/converters/pdf/lines.js');
+  const { locateEntries } = await import('../src/ingest/converters/pdf/locate.js');
+  const { detectOutline } = await import('../src/ingest/converters/pdf/detected.js');
+  const { findFurniture } = await import('../src/ingest/converters/pdf/furniture.js');
+
+  it('drops dot leaders with their page number, footnote marks, and never cuts mid-word', () => {
+    expect(tidyOutlineTitle('3.5 Withdrawal from the Study ........12')).toBe('3.5 Withdrawal from the Study');
+    expect(tidyOutlineTitle('1.1 History . . . . . . . . . . . . 3')).toBe('1.1 History');
+    expect(tidyOutlineTitle('Simultaneous Inference in General Parametric Models ∗')).toBe('Simultaneous Inference in General Parametric Models');
+    const long = tidyOutlineTitle(`${'word '.repeat(40)}ending`);
+    expect(long.length).toBeLessThanOrEqual(MAX_TITLE_CHARS);
+    expect(long).toMatch(/ word…$/);
+  });
+
+  it('maps TeX ligature control codes back to letters', () => {
+    expect(fixLigatures('the \u001celd was \u001cnished')).toBe('the field was finished');
+    expect(fixLigatures('e\u000bect')).toBe('effect');
+    expect(fixLigatures('plain text')).toBe('plain text');
+  });
+
+  it('places a bookmark/TOC entry at the line where its heading is printed', () => {
+    const page = [line(['end of the previous section.']), line(['3.5 Withdrawal from the']), line(['Study']), line(['Body text.'])];
+    const out = locateEntries([{ title: '3.4 Dosing', level: 2, page: 1 }, { title: '3.5 Withdrawal from the Study', level: 2, page: 2 }, { title: 'Missing title', level: 2, page: 2 }], [[line(['3.4 Dosing'])], page]);
+    expect(out.map((e) => e.line)).toEqual([0, 1, 1]);
+  });
+
+  it('keeps decimal numbering that reads as a sequence, not street numbers', () => {
+    const h = (title: string, number: string, page: number) => ({ page, line: 0, bodyLine: 0, title, level: number.split('.').length, kind: 'numbered' as const, score: 0.9, top: true, number });
+    const out = detectOutline([h('83 Tower Road North', '83', 1), h('1 Scope', '1', 1), h('2 Method', '2', 2), h('2.1 Sampling', '2.1', 3), h('7.4 Stray', '7.4', 3), h('3 Results', '3', 4)], 4);
+    expect(out.map((e) => e.title)).toEqual(['1 Scope', '2 Method', '2.1 Sampling', '3 Results']);
+  });
+
+  it('alternating running headers (odd/even pages) never start a heading run', () => {
+    const pg = (p: number, header: string) => ({ page: p, width: 600, height: 800, twoColumn: false, lines: [{ ...line([header]), y: 780 }, { ...line([`Body text of page ${p} that is long enough.`]), y: 400 }] });
+    const pages = Array.from({ length: 10 }, (_, i) => pg(i + 1, i % 2 ? `${i + 1} Various Versatile Variances` : `Author Name ${i + 1}`));
+    const f = findFurniture(pages);
+    expect(f.lines.every((s) => s.has(0))).toBe(true);
+    expect(f.runStart.slice(2).every((s) => s.size === 0)).toBe(true);
+  });
+});

@@ -113,7 +113,7 @@ export async function convertDocxBytes(bytes: Uint8Array, filename: string): Pro
 
 export const docxConverter: Converter = {
   name: 'docx',
-  version: 1,
+  version: 2,
   async convert({ bytes, card }) {
     return convertDocxBytes(bytes, card.filename);
   },

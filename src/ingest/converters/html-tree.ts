@@ -27,6 +27,14 @@ export interface HtmlTree {
   links: number;
 }
 
+/** Permalink marks that documentation generators append to headings (Sphinx "¶", "§", "#", 🔗). */
+const PERMALINK = /^[¶§#🔗]$/u;
+
+/** A heading's text without a trailing permalink mark. */
+export function headingText(s: string): string {
+  return s.replace(/(?:\s*[¶§🔗])+\s*$/u, '').replace(/\s+#\s*$/, '').trim();
+}
+
 function collapse(s: string): string {
   return s.replace(/[ \t\r\n\u00a0]+/g, ' ').trim();
 }
@@ -53,7 +61,11 @@ function inlineText(ctx: Ctx, nodes: AnyNode[]): string {
         ctx.imageAlts.push(alt);
         out += alt ? ` [image: ${alt}] ` : ' [image] ';
       } else {
-        if (tag === 'a') ctx.links++;
+        if (tag === 'a') {
+          // a permalink anchor ("¶") is navigation, not text
+          if (PERMALINK.test(collapse(ctx.$(el).text()))) continue;
+          ctx.links++;
+        }
         out += inlineText(ctx, el.children);
       }
     }
@@ -137,6 +149,43 @@ export function paragraphGroups(blocks: string[]): ConvertedNode[] {
   });
 }
 
+/** A definition list becomes one node per term from this many terms… */
+export const DL_MIN_TERMS = 4;
+/** …holding at least this many characters of definitions. */
+export const DL_MIN_CHARS = 1500;
+/** Longest term kept whole as a node title. */
+const TERM_TITLE_CHARS = 120;
+
+/** The terms of a `<dl>` with their definitions (several `<dt>` before one `<dd>` share it). */
+function definitions(ctx: Ctx, dl: Element): Array<{ term: string; text: string }> {
+  const out: Array<{ term: string; text: string }> = [];
+  let terms: string[] = [];
+  const flush = (text: string) => {
+    if (terms.length) out.push({ term: clipTitle(terms.join(', ')), text });
+    else if (out.length && text) out[out.length - 1]!.text += `\n\n${text}`;
+    terms = [];
+  };
+  for (const c of dl.children) {
+    if (c.type !== 'tag') continue;
+    const el = c as Element;
+    const tag = el.tagName.toLowerCase();
+    if (tag === 'dt') {
+      const t = headingText(collapse(inlineText(ctx, el.children)));
+      if (t) terms.push(t);
+    } else if (tag === 'dd') flush(lineText(ctx, el));
+    else if (tag === 'div') for (const d of definitions(ctx, el)) out.push(d); // <div> wrapping dt/dd pairs (HTML 5.2)
+  }
+  flush('');
+  return out;
+}
+
+function clipTitle(t: string): string {
+  if (t.length <= TERM_TITLE_CHARS) return t;
+  const cut = t.slice(0, TERM_TITLE_CHARS - 1);
+  const sp = cut.lastIndexOf(' ');
+  return `${sp > TERM_TITLE_CHARS / 2 ? cut.slice(0, sp) : cut}…`;
+}
+
 function ownLength(parts: string[]): number {
   return parts.reduce((n, p) => n + p.length + 2, 0);
 }
@@ -197,7 +246,7 @@ export function htmlSections($: CheerioAPI, root: Cheerio<AnyNode>, headingTitle
       flushInline();
       const level = HEADINGS[tag];
       if (level) {
-        const text = collapse(inlineText(ctx, el.children));
+        const text = headingText(collapse(inlineText(ctx, el.children)));
         if (!text) continue;
         const title = headingTitle ? headingTitle(text, level, headingCount) : text;
         headingCount++;
@@ -209,7 +258,14 @@ export function htmlSections($: CheerioAPI, root: Cheerio<AnyNode>, headingTitle
       else if (tag === 'ul' || tag === 'ol') emit(listText(ctx, el, 0));
       else if (tag === 'pre') emit('```\n' + $(el).text().replace(/\n+$/, '') + '\n```');
       else if (tag === 'blockquote') emit(lineText(ctx, el).split('\n').map((l) => `> ${l}`).join('\n'));
-      else if (tag === 'dl') emit(lineText(ctx, el));
+      else if (tag === 'dl') {
+        const entries = definitions(ctx, el);
+        const parent = stack.length ? stack[stack.length - 1]!.node.children : top;
+        if (entries.length >= DL_MIN_TERMS && entries.reduce((n, e) => n + e.text.length, 0) >= DL_MIN_CHARS) {
+          // a long definition list (options, functions, glossary terms) is an outline: one node per term
+          for (const e of entries) parent.push({ title: e.term, kind: 'term', content: `**${e.term}**\n\n${e.text}`, children: [] });
+        } else emit(entries.map((e) => `**${e.term}**${e.text ? `\n${e.text}` : ''}`).join('\n\n'));
+      }
       else if (CONTAINERS.has(tag)) walk(el.children);
       else if (tag === 'hr') continue;
       else emit(lineText(ctx, el));

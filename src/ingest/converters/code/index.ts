@@ -1,6 +1,6 @@
 /**
  * Source code: a symbol tree per file (imports, classes, functions/methods with signatures, doc
- * comments, line ranges). TS/JS via the TypeScript compiler API; Python, Go, Rust, Java via
+ * comments, line ranges). TS/JS via the TypeScript compiler API; Python, Go, Rust, Java, C, C++ via
  * tree-sitter wasm grammars; any other language falls back to a line-window tree.
  */
 import { extname } from 'node:path';
@@ -70,7 +70,7 @@ export async function codeSymbols(text: string, filename: string, language: stri
 
 export const codeConverter: Converter = {
   name: 'code',
-  version: 1,
+  version: 2,
   async convert({ bytes, card }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The source file is empty.', 'Add content or remove the file from the inbox.');

@@ -10,7 +10,7 @@ type TSNode = import('web-tree-sitter').Node;
 type TSLanguage = import('web-tree-sitter').Language;
 type TSParserClass = typeof import('web-tree-sitter').Parser;
 
-export const TREE_SITTER_LANGUAGES = ['python', 'go', 'rust', 'java'] as const;
+export const TREE_SITTER_LANGUAGES = ['python', 'go', 'rust', 'java', 'c', 'cpp'] as const;
 export type TreeSitterLanguage = (typeof TREE_SITTER_LANGUAGES)[number];
 
 interface Spec {
@@ -25,7 +25,10 @@ interface Spec {
   methodKind: SymbolKind;
 }
 
-const SPECS: Record<TreeSitterLanguage, Spec> = {
+/** Languages walked by the generic spec walker (C and C++ have their own, ./c-symbols.ts). */
+type SpecLanguage = Exclude<TreeSitterLanguage, 'c' | 'cpp'>;
+
+const SPECS: Record<SpecLanguage, Spec> = {
   python: {
     imports: new Set(['import_statement', 'import_from_statement', 'future_import_statement']),
     containers: { class_definition: 'class' },
@@ -165,9 +168,17 @@ export async function treeSitterSymbols(text: string, lang: TreeSitterLanguage):
   const { Parser, language } = await loadLanguage(lang);
   const parser = new Parser();
   parser.setLanguage(language);
-  const tree = parser.parse(text);
+  const c = lang === 'c' || lang === 'cpp' ? await import('./c-symbols.js') : null;
+  const tree = parser.parse(c ? c.maskMacros(text) : text);
   if (!tree) throw new Error(`tree-sitter could not parse the ${lang} source`);
-  const spec = SPECS[lang];
+  if (c) {
+    const { cSymbolsOf } = c;
+    const out = cSymbolsOf(tree.rootNode, text);
+    tree.delete();
+    parser.delete();
+    return { ...out, parser: `tree-sitter-${lang}` };
+  }
+  const spec = SPECS[lang as SpecLanguage];
   const imports: CodeImport[] = [];
 
   const walk = (nodes: (TSNode | null)[], inContainer: boolean): CodeSymbol[] => {

@@ -5,6 +5,7 @@
  */
 import type { DocCard } from '../../../store/schemas.js';
 import type { PageLayout } from './layout-types.js';
+import { tidyOutlineTitle } from './titles.js';
 
 /** Pages read for the card. */
 export const CARD_PAGES = 3;
@@ -39,9 +40,12 @@ function docType(text: string): string {
   return 'document';
 }
 
+/** Characters allowed between "…period ended" and its date (a form's other cells printed between). */
+export const PERIOD_DATE_GAP = 40;
+
 function period(text: string, type: string): string {
-  const t = text.slice(0, 8000);
-  const fy = new RegExp(String.raw`for the (fiscal year|year|quarterly period|quarter|period) ended\s+((?:${MONTHS})\s+\d{1,2},?\s+\d{4})`, 'i').exec(t);
+  const t = text.slice(0, 8000).replace(/\s+/g, ' ');
+  const fy = new RegExp(String.raw`for the (fiscal year|year|quarterly period|quarter|period) ended\b[^]{0,${PERIOD_DATE_GAP}}?((?:${MONTHS})\s+\d{1,2},?\s+\d{4})`, 'i').exec(t);
   if (fy) return `${/quarter/i.test(fy[1]!) ? 'quarter' : 'fiscal year'} ended ${fy[2]!.replace(/\s+/g, ' ')}`;
   const q = /\b(first|second|third|fourth)\s+quarter(?:\s+(?:of\s+)?fiscal)?\s+(\d{4})\b/i.exec(t);
   if (q) return `${q[1]!.toLowerCase()} quarter ${q[2]}`;
@@ -130,6 +134,7 @@ export function buildCard(input: CardInput): { title: string; card: Partial<DocC
     else if (goodMetaTitle(input.metaTitle)) title = input.metaTitle.trim();
     else title = headline || input.fallbackTitle;
   }
+  title = tidyOutlineTitle(title);
   const overview = input.topTitles.slice(0, MAX_OVERVIEW);
   const summaryParts = [`${title}.`, type !== 'document' ? `Type: ${type}.` : '', overview.length ? `Sections: ${overview.join('; ')}.` : ''];
   let summary = summaryParts.filter(Boolean).join(' ');

@@ -13,7 +13,10 @@ import { bodyStyle, findHeadings, isStatementTitle } from './headings.js';
 import { readBookmarks } from './bookmarks.js';
 import { findTocPages, printedToc } from './printed-toc.js';
 import { detectOutline } from './detected.js';
-import { buildSections, type Section } from './sections.js';
+import { buildSections, pagesOf, posLine, posPage, type Section } from './sections.js';
+import { locateEntries } from './locate.js';
+import { tidyOutlineTitle } from './titles.js';
+import { normTitle } from './printed-toc.js';
 import { renderLine } from './tables.js';
 import { docStats, statementGloss, summarize, type DocStats } from './summary.js';
 import { buildCard } from './card.js';
@@ -30,6 +33,26 @@ export function pagesContent(texts: string[], from: number, to: number): string 
   const parts: string[] = [];
   for (let p = from; p <= to; p++) parts.push(`<!-- page ${p} -->\n${texts[p - 1] ?? ''}`);
   return parts.join('\n\n');
+}
+
+/** Body lines of each page inside the position range [from, to) (see ./sections.ts). */
+export function linesIn(lines: Line[][], from: number, to: number): Array<{ page: number; lines: Line[] }> {
+  const { start, end } = pagesOf(from, to);
+  const out: Array<{ page: number; lines: Line[] }> = [];
+  for (let p = start; p <= end; p++) {
+    const all = lines[p - 1] ?? [];
+    const a = p === posPage(from) ? posLine(from) : 0;
+    const b = p === posPage(to) ? posLine(to) : all.length;
+    out.push({ page: p, lines: all.slice(a, Math.max(a, b)) });
+  }
+  return out;
+}
+
+/** The text of a position range, each page introduced by its `<!-- page N -->` marker. */
+export function rangeContent(lines: Line[][], from: number, to: number): string {
+  return linesIn(lines, from, to)
+    .map((p) => `<!-- page ${p.page} -->\n${p.lines.map(renderLine).join('\n')}`)
+    .join('\n\n');
 }
 
 async function readLayouts(bytes: Uint8Array): Promise<{ layouts: PageLayout[]; bookmarks: OutlineEntry[]; metaTitle: string | undefined; warnings: string[] }> {
@@ -54,11 +77,12 @@ function bodyLines(layouts: PageLayout[], furniture: Furniture): Line[][] {
 }
 
 interface NodeContext {
-  texts: string[];
   lines: Line[][];
   stats: DocStats;
   /** heading lines, left out of summaries (the node title already says them) */
   headingLines: Set<Line>;
+  /** each heading line's tidied title */
+  headingTitles: Map<Line, string>;
   /** the filer, for statement summaries ("3M Company — Cash flow statement: …") */
   company: string;
 }
@@ -69,18 +93,26 @@ function toNode(s: Section, ctx: NodeContext): ConvertedNode {
   if (s.children.length) {
     return { title: s.title, kind: s.kind, page_range, meta, children: s.children.map((c) => toNode(c, ctx)) };
   }
-  const own = ctx.lines.slice(s.start - 1, s.end).flat();
+  const own = linesIn(ctx.lines, s.from, s.to).flatMap((p) => p.lines);
   const body = own.filter((l) => !ctx.headingLines.has(l));
+  const key = normTitle(s.title);
+  // headings before the node's first line of text are its own title stack, not sub-headings
+  const firstText = own.findIndex((l) => !ctx.headingLines.has(l));
+  const inner = own.slice(Math.max(0, firstText)).flatMap((l) => ctx.headingTitles.get(l) ?? []).filter((t) => normTitle(t) !== key);
+  const subheadings = [...(s.folded ?? []), ...inner];
   return {
     title: s.title,
     kind: s.kind,
-    summary: summarize(body.length ? body : own, ctx.stats, statementGloss(s.title, own, isStatementTitle, ctx.company)),
+    summary: summarize(body.length ? body : own, ctx.stats, statementGloss(s.title, own, isStatementTitle, ctx.company), { subheadings }),
     page_range,
-    content: pagesContent(ctx.texts, s.start, s.end),
+    content: rangeContent(ctx.lines, s.from, s.to),
     meta,
     children: [],
   };
 }
+
+/** Heading candidates scoring at least this are listed as a node's sub-headings in its summary. */
+export const SUBHEADING_MIN_SCORE = 0.6;
 
 /** Kinds that say nothing about the document's contents in an overview. */
 const NOT_IN_OVERVIEW = new Set(['preface', 'intro', 'page_group']);
@@ -118,12 +150,15 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   const lines = bodyLines(layouts, furniture);
   const texts = lines.map((ls) => ls.map(renderLine).join('\n'));
   const stats = docStats(texts);
-  let sections = buildSections(entries, { pageCount: n, maxLeafPages: Math.max(1, opts.maxLeafPages), pageChars: texts.map((t) => t.length), headings });
+  entries = locateEntries(entries.map((e) => ({ ...e, title: tidyOutlineTitle(e.title) })), lines);
+  const lineChars = lines.map((ls) => ls.map((l) => l.text.length + 1));
+  let sections = buildSections(entries, { pageCount: n, maxLeafPages: Math.max(1, opts.maxLeafPages), lineChars, headings });
   // one section spanning the whole document (a headline) says what the root says: show its parts
   if (sections.length === 1 && sections[0]!.children.length > 0 && sections[0]!.start === 1 && sections[0]!.end === n) sections = sections[0]!.children;
   const { title, card, company } = buildCard({ layouts, metaTitle, fallbackTitle: opts.fallbackTitle, topTitles: overview(sections) });
+  const headingTitles = new Map(headings.filter((h) => h.score >= SUBHEADING_MIN_SCORE).map((h) => [layouts[h.page - 1]!.lines[h.line]!, h.title] as const));
   const headingLines = new Set(headings.map((h) => layouts[h.page - 1]!.lines[h.line]!));
-  const children = sections.map((s) => toNode(s, { texts, lines, stats, headingLines, company }));
+  const children = sections.map((s) => toNode(s, { lines, stats, headingLines, headingTitles, company }));
   return {
     title,
     toc_source,

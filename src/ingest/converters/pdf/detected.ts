@@ -13,6 +13,10 @@ export const MIN_DETECTED_ENTRIES = 1;
 export const STYLE_OUTLINE_SCORE = 0.75;
 /** Numbered headings need this score. */
 export const NUMBERED_OUTLINE_SCORE = 0.5;
+/** The first top-level number of a numbered outline is at most this ("83 Tower Road" is an address)… */
+export const MAX_FIRST_NUMBER = 5;
+/** …and each next top-level number at most this far above the previous one. */
+export const MAX_NUMBER_STEP = 3;
 /** Most outline entries per page on average before only the strongest are kept. */
 export const MAX_ENTRIES_PER_PAGE = 1.5;
 
@@ -37,6 +41,9 @@ function orderValue(h: Heading): number {
 }
 
 function tidy(h: Heading): string {
+  // "Item 8.01 Other Events": a two-part item number (8-K items) is kept whole
+  const dotted = /^item\s+(\d{1,2})\.\s?(\d{2})\b\s*(.*)$/i.exec(h.title);
+  if (dotted) return `Item ${dotted[1]}.${dotted[2]}${dotted[3] ? ` ${dotted[3]}` : ''}`;
   const m = /^item\s+(\d{1,2}[a-d]?)\b[.:—–-]?\s*(.*)$/i.exec(h.title);
   if (m) return `Item ${m[1]!.toUpperCase()}.${m[2] ? ` ${m[2]}` : ''}`;
   const p = /^part\s+([ivx]{1,4})\b[.:—–-]?\s*(.*)$/i.exec(h.title);
@@ -62,6 +69,31 @@ function structural(h: Heading): boolean {
   }
 }
 
+/**
+ * Decimal numbering must read as a sequence: top numbers start low and advance by small steps, and
+ * a sub-number (2.1) sits under the current top number. Street numbers, years and list items in a
+ * large font are not sections.
+ */
+function numberingFits(h: Heading, state: { top: number }): boolean {
+  if (h.kind !== 'numbered' || !h.number) return true;
+  const parts = h.number.split('.').filter(Boolean).map(Number);
+  const top = parts[0]!;
+  if (parts.length === 1) {
+    const ok = state.top === 0 ? top <= MAX_FIRST_NUMBER : top > state.top && top <= state.top + MAX_NUMBER_STEP;
+    if (ok) state.top = top;
+    return ok;
+  }
+  if (state.top === 0 || top === state.top) {
+    state.top = top;
+    return true;
+  }
+  if (top > state.top && top <= state.top + MAX_NUMBER_STEP) {
+    state.top = top; // the top heading itself was not detected (e.g. printed as a running title)
+    return true;
+  }
+  return false;
+}
+
 /** Outline entries from heading candidates (document order). */
 export function detectOutline(headings: Heading[], pageCount: number): OutlineEntry[] {
   let picked = headings.filter(structural);
@@ -70,7 +102,9 @@ export function detectOutline(headings: Heading[], pageCount: number): OutlineEn
   let lastPart = 0;
   let lastItem = 0;
   let lastKey = '';
+  const numbers = { top: 0 };
   for (const h of picked) {
+    if (!numberingFits(h, numbers)) continue;
     if (h.kind === 'part') {
       const v = orderValue(h);
       if (v <= lastPart) continue;
@@ -84,7 +118,7 @@ export function detectOutline(headings: Heading[], pageCount: number): OutlineEn
     const key = normTitle(h.title);
     if (key === lastKey) continue;
     lastKey = key;
-    out.push({ title: tidy(h), level: h.level, page: h.page, kind: h.kind });
+    out.push({ title: tidy(h), level: h.level, page: h.page, ...(h.bodyLine !== undefined ? { line: h.bodyLine } : {}), kind: h.kind });
   }
   return out.length >= MIN_DETECTED_ENTRIES ? out : [];
 }

@@ -13,6 +13,11 @@ export const FURNITURE_MIN_PAGES = 3;
 export const FURNITURE_MIN_SHARE = 0.04;
 /** Furniture lies in the top or bottom band of the page, this share of its height. */
 export const FURNITURE_BAND = 0.12;
+/**
+ * A running line starts a run (a heading's first page) only when absent from this many pages before:
+ * books alternate two running headers (title on odd pages, chapter on even), each absent every other page.
+ */
+export const RUN_LOOKBACK_PAGES = 2;
 /** Longer lines are never furniture. */
 export const FURNITURE_MAX_CHARS = 100;
 
@@ -60,6 +65,14 @@ function pageNumberOf(text: string): { label: number | null } | null {
   return null;
 }
 
+/** The line holds a number within a few of its physical page (printed page numbers run close to it). */
+function pageNumberInside(text: string, page: number): boolean {
+  return (text.match(/\d{1,4}/g) ?? []).some((d) => Math.abs(Number(d) - page) <= PAGE_NUMBER_DRIFT);
+}
+
+/** Printed page numbers in a running header differ from the physical page by at most this (front matter). */
+export const PAGE_NUMBER_DRIFT = 40;
+
 export function findFurniture(pages: PageLayout[]): Furniture {
   const n = pages.length;
   const edgeCount = new Map<string, number>();
@@ -83,7 +96,7 @@ export function findFurniture(pages: PageLayout[]): Furniture {
   const lines: Array<Set<number>> = [];
   const runStart: Array<Set<number>> = [];
   const labels: Array<number | null> = [];
-  let prevKeys = new Set<string>();
+  const recent: Array<Set<string>> = [];
   pages.forEach((p, pi) => {
     const f = new Set<number>();
     const starts = new Set<number>();
@@ -102,11 +115,13 @@ export function findFurniture(pages: PageLayout[]): Furniture {
       if ((edgeCount.get(k) ?? 0) < minPages) continue;
       f.add(i);
       keys.add(k);
-      if (!prevKeys.has(k)) starts.add(i);
+      // a running header carrying the page number ("12 Various Versatile Variances") never starts a run
+      if (!recent.some((r) => r.has(k)) && !(k.includes('#') && pageNumberInside(l.text, pi + 1))) starts.add(i);
       const trailing = /(\d{1,4})$/.exec(l.text.trim());
       if (label === null && trailing && k.endsWith('#')) label = Number(trailing[1]);
     }
-    prevKeys = keys;
+    recent.push(keys);
+    if (recent.length > RUN_LOOKBACK_PAGES) recent.shift();
     lines.push(f);
     runStart.push(starts);
     labels.push(label);

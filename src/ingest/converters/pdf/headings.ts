@@ -8,6 +8,7 @@ import type { Line, PageLayout } from './layout-types.js';
 import type { Furniture } from './furniture.js';
 import { lineKey } from './furniture.js';
 import { isNumericCell } from './tables.js';
+import { tidyOutlineTitle } from './titles.js';
 
 export const MAX_HEADING_CHARS = 120;
 export const MAX_HEADING_WORDS = 16;
@@ -31,6 +32,8 @@ export interface Heading {
   page: number;
   /** index of the line on its page */
   line: number;
+  /** index among the page's body lines (furniture left out): where the heading's section starts */
+  bodyLine?: number;
   title: string;
   level: number;
   kind: HeadingKind;
@@ -152,7 +155,7 @@ function tableLike(line: Line, text: string, words: number, sizeRatio: number): 
 }
 
 function tidyTitle(text: string): string {
-  return text.replace(/\s+/g, ' ').replace(/\s*\(continued\)\s*$/i, '').replace(/[\s.:·…_-]+$/, '').trim();
+  return tidyOutlineTitle(text.replace(/\s+/g, ' ').replace(/\s*\(continued\)\s*$/i, '').replace(/[\s.:·…_-]+$/, '').trim());
 }
 
 /** Scores one line as a heading; null when it is not a candidate. */
@@ -207,6 +210,7 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
       const isFurniture = furn.has(i);
       if (isFurniture && !starts.has(i)) return;
       const top = seen < TOP_LINES;
+      const bodyLine = seen;
       if (!isFurniture) seen++;
       const repeats = isFurniture ? 0 : (furniture.repeats.get(lineKey(l.text)) ?? 0);
       const h = scoreLine(l, body, { repeats, top });
@@ -218,7 +222,7 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
         prev.title = `${prev.title} ${h.title}`;
         return;
       }
-      out.push({ page: p.page, line: i, top, ...h });
+      out.push({ page: p.page, line: i, bodyLine, top, ...h });
     });
   });
   return out;

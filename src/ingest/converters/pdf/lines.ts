@@ -46,10 +46,28 @@ interface Cell {
   x2: number;
 }
 
+/**
+ * TeX fonts without a Unicode map print the ff/fi/fl/ffi/ffl ligatures as control codes (T1 encoding
+ * 0x1B–0x1F, OT1 0x0B–0x0F); left alone they vanish and "field" reads "eld". Control codes are never
+ * text, so mapping them back loses nothing.
+ */
+const LIGATURES: Record<string, string> = {
+  '\u001b': 'ff', '\u001c': 'fi', '\u001d': 'fl', '\u001e': 'ffi', '\u001f': 'ffl',
+  '\u000b': 'ff', '\u000c': 'fi', '\u000d': 'fl', '\u000e': 'ffi', '\u000f': 'ffl',
+};
+const T1_LIGATURE = /[\u001b-\u001f]/g;
+/** OT1 codes double as white space (\v, \f, \r): only between or next to letters. */
+const OT1_LIGATURE = /(?<=\p{L})[\u000b-\u000f]|[\u000b-\u000f](?=\p{L})/gu;
+
+export function fixLigatures(s: string): string {
+  if (!/[\u000b-\u000f\u001b-\u001f]/.test(s)) return s;
+  return s.replace(T1_LIGATURE, (c) => LIGATURES[c]!).replace(OT1_LIGATURE, (c) => LIGATURES[c]!);
+}
+
 function toItems(raw: RawItem[]): Item[] {
   const out: Item[] = [];
   for (const r of raw) {
-    const str = r.str;
+    const str = typeof r.str === 'string' ? fixLigatures(r.str) : r.str;
     if (typeof str !== 'string' || str.trim() === '' || !r.transform) continue;
     const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0] = r.transform;
     const size = Math.hypot(c, d) || Math.abs(a) || 1;
@@ -104,7 +122,7 @@ function cellsOf(items: Item[]): Cell[] {
       } else {
         // a lone lowercase letter (not the word "a") right after a word is the word's tail split off
         // by kerning or a stray space ("Incom" "e", "Shee t")
-        const tail = /^[b-z]$/.test(it.str) && /[A-Za-z]$/.test(cur.text) && gap < KERNED_TAIL_EM * it.size;
+        const tail = /^[b-z][.,:;]?$/.test(it.str) && /[A-Za-z]$/.test(cur.text) && gap < KERNED_TAIL_EM * it.size;
         if (gap > SPACE_GAP_EM * it.size && !tail && !cur.text.endsWith(' ') && !it.str.startsWith(' ')) cur.text += ' ';
         cur.text += it.str;
         cur.x2 = Math.max(cur.x2, it.x2);

@@ -5,5 +5,7 @@ export interface OutlineEntry {
   level: number;
   /** 1-based physical page where the section's heading is printed */
   page: number;
+  /** index of the heading among the page's body lines (furniture left out), when known */
+  line?: number;
   kind?: string;
 }

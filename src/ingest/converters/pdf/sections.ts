@@ -1,10 +1,13 @@
 /**
- * The section tree from a flat outline. A section starts on the page where its heading is printed
- * and ends before the next section starts; siblings that start on the same page share one node.
- * Pages before the first section become a preface node; pages of a parent before its first child
- * an intro node. Leaves longer than maxLeafPages (or too much text) are split on sub-headings found
- * inside them (each financial statement of a 10-K becomes its own node), else into page windows.
- * Invariant: every page is covered by exactly one leaf.
+ * The section tree from a flat outline. A section runs from the line where its heading is printed
+ * to the line before the next section's heading (not from page to page): positions are (page, body
+ * line) pairs, so two sections can share a page and each keeps only its own text. Text before the
+ * first section becomes a preface node; a parent's text before its first child an intro node (or,
+ * when that is only the heading itself on the child's page, the first child's opening). Leaves
+ * longer than maxLeafPages (or too much text) are split on sub-headings found inside them (each
+ * financial statement of a 10-K becomes its own node), else into page windows. Small parents whose
+ * whole text is short keep their sub-sections folded in (listed as `subsections`).
+ * Invariant: every body line is in exactly one leaf, and every page in at least one.
  */
 import type { OutlineEntry } from './outline-types.js';
 import type { Heading } from './headings.js';
@@ -14,31 +17,73 @@ import { normTitle } from './printed-toc.js';
 export const MAX_LEAF_CHARS = 24_000;
 /** Sub-headings used to split long sections score at least this much. */
 export const SPLIT_MIN_SCORE = 0.45;
+/** A parent's text before its first child shorter than this (on the child's page) opens the child. */
+export const MIN_INTRO_CHARS = 200;
+/** An unnumbered heading with less text than this, right above the next heading on its page, is one title stack with it. */
+export const MIN_SECTION_CHARS = 150;
+/** A one-page parent whose whole text is at most this long keeps its sub-sections folded into one node. */
+export const FOLD_MAX_CHARS = 1500;
 /** Kind of the single section standing for a document without any outline. */
 const NO_OUTLINE_KIND = 'pages';
 /** Parts and items are the document's top structure: never sub-headings inside a section. */
 const TOP_LEVEL_KINDS = new Set(['part', 'item']);
-/** Titles of sections merged onto one page are joined with this. */
+/** Titles of sections merged at one position are joined with this. */
 export const MERGED_TITLE_SEPARATOR = '; ';
+/** Positions are page * POS_PAGE + body line index. */
+const POS_PAGE = 1_000_000;
+
+export const pos = (page: number, line = 0): number => page * POS_PAGE + line;
+export const posPage = (p: number): number => Math.floor(p / POS_PAGE);
+export const posLine = (p: number): number => p % POS_PAGE;
 
 export interface Section {
   title: string;
-  /** titles of sub-sections folded into this node because they share its only page(s) */
+  /** titles of sub-sections folded into this node */
   folded?: string[];
   kind: string;
   level: number;
+  /** first physical page (derived from `from`) */
   start: number;
+  /** last physical page (derived from `to`) */
   end: number;
+  /** position of the first line (inclusive) */
+  from: number;
+  /** position after the last line (exclusive) */
+  to: number;
   children: Section[];
 }
 
 export interface SectionContext {
   pageCount: number;
   maxLeafPages: number;
-  /** characters of text per page (index = page - 1) */
-  pageChars: number[];
-  /** heading candidates of the whole document, in reading order */
+  /** characters of each body line, per page (index = page - 1) */
+  lineChars: number[][];
+  /** heading candidates of the whole document, in reading order (`bodyLine` set) */
   headings: Heading[];
+}
+
+function section(title: string, kind: string, level: number, from: number, to: number, children: Section[] = []): Section {
+  return { title, kind, level, from, to, ...pagesOf(from, to), children };
+}
+
+/** Pages [start, end] of a position range [from, to). */
+export function pagesOf(from: number, to: number): { start: number; end: number } {
+  const start = posPage(from);
+  const end = posLine(to) === 0 ? posPage(to) - 1 : posPage(to);
+  return { start, end: Math.max(start, end) };
+}
+
+/** Characters of body text in [from, to). */
+export function charsIn(ctx: Pick<SectionContext, 'lineChars'>, from: number, to: number): number {
+  let n = 0;
+  const { start, end } = pagesOf(from, to);
+  for (let p = start; p <= end; p++) {
+    const lines = ctx.lineChars[p - 1] ?? [];
+    const a = p === posPage(from) ? posLine(from) : 0;
+    const b = p === posPage(to) ? posLine(to) : lines.length;
+    for (let i = a; i < Math.min(b, lines.length); i++) n += lines[i]!;
+  }
+  return n;
 }
 
 /** Nests flat entries by level (levels are relative: a deeper number nests under a shallower one). */
@@ -46,7 +91,8 @@ export function nest(entries: OutlineEntry[]): Section[] {
   const roots: Section[] = [];
   const stack: Section[] = [];
   for (const e of entries) {
-    const s: Section = { title: e.title, kind: e.kind ?? 'section', level: e.level, start: e.page, end: e.page, children: [] };
+    const at = pos(e.page, e.line ?? 0);
+    const s = section(e.title, e.kind ?? 'section', e.level, at, at);
     while (stack.length && stack[stack.length - 1]!.level >= e.level) stack.pop();
     if (stack.length) stack[stack.length - 1]!.children.push(s);
     else roots.push(s);
@@ -60,45 +106,86 @@ function mergeInto(a: Section, b: Section): void {
   a.children.push(...b.children);
 }
 
-/** Assigns [start, end] within [lo, hi] to siblings (and recursively to their children). */
-export function place(list: Section[], lo: number, hi: number): Section[] {
+function setRange(s: Section, from: number, to: number): void {
+  s.from = from;
+  s.to = to;
+  Object.assign(s, pagesOf(from, to));
+}
+
+/** Assigns [from, to) within [lo, hi) to siblings (and recursively to their children). */
+export function place(list: Section[], lo: number, hi: number, ctx: Pick<SectionContext, 'lineChars'>): Section[] {
   const out: Section[] = [];
+  const last = Math.max(lo, hi - 1);
   for (const s of list) {
-    s.start = Math.min(hi, Math.max(lo, s.start, out[out.length - 1]?.start ?? lo));
+    const from = Math.min(last, Math.max(lo, s.from, out[out.length - 1]?.from ?? lo));
     const prev = out[out.length - 1];
-    if (prev && prev.start === s.start) mergeInto(prev, s);
-    else out.push(s);
-  }
-  out.forEach((s, i) => {
-    s.end = i + 1 < out.length ? out[i + 1]!.start - 1 : hi;
-    if (s.children.length) {
-      s.children = place(s.children, s.start, s.end);
-      const first = s.children[0]!;
-      if (first.start > s.start) s.children.unshift({ title: s.title, kind: 'intro', level: first.level, start: s.start, end: first.start - 1, children: [] });
-      fold(s);
+    if (prev && prev.from === from) mergeInto(prev, s);
+    else {
+      s.from = from;
+      out.push(s);
     }
+  }
+  stackTitles(out, ctx);
+  out.forEach((s, i) => {
+    setRange(s, s.from, i + 1 < out.length ? out[i + 1]!.from : hi);
+    if (!s.children.length) return;
+    // the parent's heading alone above its first child (same page) opens that child
+    const first = s.children[0]!;
+    const firstFrom = Math.min(Math.max(first.from, s.from), Math.max(s.from, s.to - 1));
+    if (firstFrom > s.from && posPage(firstFrom) === posPage(s.from) && charsIn(ctx, s.from, firstFrom) < MIN_INTRO_CHARS) first.from = s.from;
+    s.children = place(s.children, s.from, s.to, ctx);
+    const head = s.children[0]!;
+    if (head.from > s.from) s.children.unshift(section(s.title, 'intro', head.level, s.from, head.from));
+    fold(s, ctx);
   });
   return out;
 }
 
-/** A parent whose only child covers all of its pages becomes that child: the parent keeps its title. */
-function fold(s: Section): void {
-  while (s.children.length === 1 && s.children[0]!.start === s.start && s.children[0]!.end === s.end) {
+/**
+ * Headings stacked with (almost) no text between them on one page ("UNITED STATES SECURITIES AND
+ * EXCHANGE COMMISSION" / "FORM 8-K" / "AMCOR PLC") are one node: the first title, the others folded;
+ * above a numbered heading the stack opens that section. Numbered headings are never folded away
+ * (an "Item 1B" with one line of text is still its own section).
+ */
+function stackTitles(list: Section[], ctx: Pick<SectionContext, 'lineChars'>): void {
+  for (let i = 0; i + 1 < list.length; i++) {
+    const s = list[i]!;
+    const next = list[i + 1]!;
+    if (s.kind !== 'style' || s.children.length || posPage(s.from) !== posPage(next.from) || charsIn(ctx, s.from, next.from) >= MIN_SECTION_CHARS) continue;
+    if (next.kind === 'style') {
+      next.folded = [...(s.folded ?? []), next.title, ...(next.folded ?? [])];
+      next.title = s.title;
+    } else next.folded = [...(next.folded ?? []), s.title, ...(s.folded ?? [])];
+    next.from = s.from;
+    list.splice(i, 1);
+    i--;
+  }
+}
+
+/**
+ * A parent whose only child covers all of it becomes that child (the parent keeps its title); a
+ * parent whose whole text is short keeps its leaf sub-sections as one node, their titles listed.
+ */
+function fold(s: Section, ctx: Pick<SectionContext, 'lineChars'>): void {
+  while (s.children.length === 1 && s.children[0]!.from === s.from && s.children[0]!.to === s.to) {
     const c = s.children[0]!;
     s.folded = [...(s.folded ?? []), ...c.title.split(MERGED_TITLE_SEPARATOR), ...(c.folded ?? [])];
     s.children = c.children;
   }
-}
-
-function chars(ctx: SectionContext, a: number, b: number): number {
-  let n = 0;
-  for (let p = a; p <= b; p++) n += ctx.pageChars[p - 1] ?? 0;
-  return n;
+  if (s.children.length > 1 && s.start === s.end && s.children.every((c) => c.children.length === 0) && charsIn(ctx, s.from, s.to) <= FOLD_MAX_CHARS) {
+    const titles = s.children.filter((c) => c.kind !== 'intro').flatMap((c) => [...c.title.split(MERGED_TITLE_SEPARATOR), ...(c.folded ?? [])]);
+    s.folded = [...(s.folded ?? []), ...titles];
+    s.children = [];
+  }
 }
 
 function tooLong(s: Section, ctx: SectionContext): boolean {
   const pages = s.end - s.start + 1;
-  return pages > ctx.maxLeafPages || (pages > 1 && chars(ctx, s.start, s.end) > MAX_LEAF_CHARS);
+  return pages > ctx.maxLeafPages || (pages > 1 && charsIn(ctx, s.from, s.to) > MAX_LEAF_CHARS);
+}
+
+function pageChars(ctx: SectionContext, p: number): number {
+  return (ctx.lineChars[p - 1] ?? []).reduce((a, b) => a + b, 0);
 }
 
 /**
@@ -109,15 +196,15 @@ function tooLong(s: Section, ctx: SectionContext): boolean {
 function windows(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>): Section[] {
   const out: Section[] = [];
   const total = s.end - s.start + 1;
-  const k = Math.max(Math.ceil(total / ctx.maxLeafPages), Math.ceil(chars(ctx, s.start, s.end) / MAX_LEAF_CHARS));
+  const k = Math.max(Math.ceil(total / ctx.maxLeafPages), Math.ceil(charsIn(ctx, s.from, s.to) / MAX_LEAF_CHARS));
   const target = Math.ceil(total / k);
   let a = s.start;
   while (a <= s.end) {
     let b = a;
-    let c = ctx.pageChars[a - 1] ?? 0;
-    while (b < s.end && b - a + 1 < target && c + (ctx.pageChars[b] ?? 0) <= MAX_LEAF_CHARS) {
+    let c = pageChars(ctx, a);
+    while (b < s.end && b - a + 1 < target && c + pageChars(ctx, b + 1) <= MAX_LEAF_CHARS) {
       b++;
-      c += ctx.pageChars[b - 1] ?? 0;
+      c += pageChars(ctx, b);
     }
     let name = s.title;
     if (s.kind === NO_OUTLINE_KIND) name = 'Pages';
@@ -127,22 +214,27 @@ function windows(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>
       name = inner ? inner.title : `${s.title} (continued)`;
     }
     const span = a === b ? `page ${a}` : `pages ${a}–${b}`;
-    out.push({ title: s.kind === NO_OUTLINE_KIND ? span.charAt(0).toUpperCase() + span.slice(1) : `${name} (${span})`, kind: 'page_group', level: s.level + 1, start: a, end: b, children: [] });
+    const title = s.kind === NO_OUTLINE_KIND ? span.charAt(0).toUpperCase() + span.slice(1) : `${name} (${span})`;
+    const from = a === s.start ? s.from : pos(a);
+    const to = b === s.end ? s.to : pos(b + 1);
+    out.push(section(title, 'page_group', s.level + 1, from, to));
     a = b + 1;
   }
   return out;
 }
 
-/** One sub-heading per page inside (start, end]: a statement title, else a numbered heading, else the first strong one. */
-function subHeadings(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>): OutlineEntry[] {
+/** One sub-heading per page inside the section: a statement title, else a numbered heading, else the first strong one. */
+function subHeadings(s: Section, byPage: Map<number, Heading[]>): OutlineEntry[] {
   const out: OutlineEntry[] = [];
   let lastKey = normTitle(s.title);
   let notesLevel: number | null = null;
   // the section's own first page counts only for a financial statement printed under the section heading
   for (let p = s.start; p <= s.end; p++) {
-    const hs = (byPage.get(p) ?? []).filter(
-      (h) => h.score >= SPLIT_MIN_SCORE && !TOP_LEVEL_KINDS.has(h.kind) && (p > s.start || (h.kind === 'statement' && h.top && !/^notes? to/i.test(h.title))),
-    );
+    const hs = (byPage.get(p) ?? []).filter((h) => {
+      const at = pos(p, h.bodyLine ?? 0);
+      if (at <= s.from || at >= s.to) return false;
+      return h.score >= SPLIT_MIN_SCORE && !TOP_LEVEL_KINDS.has(h.kind) && (p > s.start || (h.kind === 'statement' && h.top && !/^notes? to/i.test(h.title)));
+    });
     const pick = hs.find((h) => h.kind === 'statement') ?? hs.find((h) => h.kind !== 'style') ?? hs[0];
     if (!pick) continue;
     const key = normTitle(pick.title);
@@ -151,7 +243,7 @@ function subHeadings(s: Section, ctx: SectionContext, byPage: Map<number, Headin
     // after "Notes to the financial statements", every later heading is one of the notes (or inside one)
     const level = notesLevel !== null ? Math.max(pick.level, notesLevel + 1) : pick.level;
     if (pick.kind === 'statement' && /^notes? to/i.test(pick.title)) notesLevel = pick.level;
-    out.push({ title: pick.title, level, page: p, kind: pick.kind });
+    out.push({ title: pick.title, level, page: p, line: pick.bodyLine ?? 0, kind: pick.kind });
   }
   return out;
 }
@@ -162,27 +254,26 @@ function split(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>):
     return;
   }
   if (!tooLong(s, ctx)) return;
-  const subs = subHeadings(s, ctx, byPage);
+  const subs = subHeadings(s, byPage);
   if (subs.length === 0) {
     s.children = windows(s, ctx, byPage);
     return;
   }
-  const children = place(nest(subs), s.start, s.end);
+  const children = place(nest(subs), s.from, s.to, ctx);
   const first = children[0]!;
   const introTitle = s.kind === NO_OUTLINE_KIND ? 'Opening pages' : s.title;
-  if (first.start > s.start) children.unshift({ title: introTitle, kind: 'intro', level: first.level, start: s.start, end: first.start - 1, children: [] });
+  if (first.from > s.from) children.unshift(section(introTitle, 'intro', first.level, s.from, first.from));
   s.children = children;
-  fold(s);
+  fold(s, ctx);
   if (!s.children.length) {
     if (tooLong(s, ctx)) s.children = windows(s, ctx, byPage);
     return;
   }
-  for (const c of children) {
+  for (const c of s.children) {
     if (c.children.length) split(c, ctx, byPage);
     else if (tooLong(c, ctx)) {
       // a sub-heading section still too long: split it on its own sub-headings, else windows
-      const inner = subHeadings(c, ctx, byPage);
-      if (inner.length) split(c, ctx, byPage);
+      if (subHeadings(c, byPage).length) split(c, ctx, byPage);
       else c.children = windows(c, ctx, byPage);
     }
   }
@@ -199,13 +290,19 @@ export function buildSections(entries: OutlineEntry[], ctx: SectionContext): Sec
     else byPage.set(h.page, [h]);
   }
   const valid = entries.filter((e) => e.page >= 1 && e.page <= n && e.title.trim().length > 0);
+  const lo = pos(1);
+  const hi = pos(n + 1);
   let top: Section[];
   if (valid.length === 0) {
-    top = [{ title: 'Document', kind: NO_OUTLINE_KIND, level: 1, start: 1, end: n, children: [] }];
+    top = [section('Document', NO_OUTLINE_KIND, 1, lo, hi)];
   } else {
-    top = place(nest(valid), 1, n);
-    const first = top[0]!;
-    if (first.start > 1) top.unshift({ title: 'Cover and front matter', kind: 'preface', level: 1, start: 1, end: first.start - 1, children: [] });
+    const roots = nest(valid);
+    // a few lines above the first heading on its own page (a title line) open the first section
+    const first = roots[0]!;
+    if (first.from > lo && posPage(first.from) === 1 && charsIn(ctx, lo, first.from) < MIN_INTRO_CHARS) first.from = lo;
+    top = place(roots, lo, hi, ctx);
+    const head = top[0]!;
+    if (head.from > lo) top.unshift(section('Cover and front matter', 'preface', 1, lo, head.from));
   }
   for (const s of top) split(s, ctx, byPage);
   return top;

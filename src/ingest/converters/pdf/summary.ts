@@ -5,8 +5,9 @@
  */
 import type { Line } from './layout-types.js';
 import { isNumericCell, isTableRow, tidyCells } from './tables.js';
+import { tidyOutlineTitle } from './titles.js';
 
-export const SUMMARY_MAX_CHARS = 290;
+export const SUMMARY_MAX_CHARS = 360;
 /** Characters reserved for key figures when a node has both prose and tables. */
 export const FIGURES_BUDGET = 120;
 export const MIN_SENTENCE_CHARS = 40;
@@ -63,7 +64,7 @@ function rowLabels(lines: Line[]): string[] {
   const seen = new Set<string>();
   for (const l of lines) {
     if (!isTableRow(l)) continue;
-    const label = l.cells[0]!.replace(/[:.]+$/, '');
+    const label = tidyOutlineTitle(l.cells[0]!).replace(/[:.]+$/, '');
     if (!/\p{L}{3}/u.test(label) || seen.has(label.toLowerCase())) continue;
     seen.add(label.toLowerCase());
     out.push(label);
@@ -103,8 +104,54 @@ export function statementGloss(title: string, lines: Line[], isStatement: (t: st
   return `${company ? `${company} — ` : ''}${gloss}${unit}`;
 }
 
-/** An extractive summary of a node from its body lines; `lead` (e.g. a statement gloss) goes first. */
-export function summarize(lines: Line[], stats: DocStats, lead = ''): string {
+/** Table and figure captions: "Table 3.1D Adverse events", "Figure 2: Survival by arm". */
+const CAPTION = /^(?:TABLE|FIGURE|EXHIBIT|CHART|[Tt]able|[Ff]igure|[Ff]ig\.|[Ee]xhibit|[Cc]hart|[Gg]raph|[Ll]isting)\s+[\dA-Z][\w.-]*(?:[.:—–-]|\s+(?=[\p{Lu}(\d])|$)/u;
+/** Most captions, sub-headings and row labels listed in a summary. */
+export const MAX_LISTED = 6;
+/** Sentences sharing at least this share of their words are the same sentence (never said twice). */
+export const SAME_SENTENCE_SHARE = 0.7;
+
+function captions(lines: Line[]): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const l of lines) {
+    const t = l.cells[0]!.trim();
+    if (!CAPTION.test(t) || t.length > 160) continue;
+    const key = t.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(clip(t.replace(/[.:]+$/, ''), 80));
+    if (out.length >= MAX_LISTED) break;
+  }
+  return out;
+}
+
+function sameSentence(a: string, b: string): boolean {
+  const wa = new Set(words(a));
+  const wb = new Set(words(b));
+  if (wa.size === 0 || wb.size === 0) return a.trim() === b.trim();
+  let shared = 0;
+  for (const w of wa) if (wb.has(w)) shared++;
+  return shared / Math.min(wa.size, wb.size) >= SAME_SENTENCE_SHARE;
+}
+
+/** What a node holds besides its prose: sub-headings inside it (titles of folded sections included). */
+export interface SummaryExtras {
+  subheadings?: string[];
+}
+
+function listPart(label: string, items: string[], max: number): string {
+  if (items.length === 0 || max < label.length + 10) return '';
+  const listed = items.slice(0, MAX_LISTED);
+  return clip(`${label}: ${listed.join('; ')}${items.length > listed.length ? '; …' : ''}.`, max);
+}
+
+/**
+ * An extractive summary of a node from its body lines, saying what the node holds: `lead` (e.g. a
+ * statement gloss) first, then its most specific sentences (never one said twice), its sub-headings,
+ * its tables and figures (captions, else row labels) and key figures — within SUMMARY_MAX_CHARS.
+ */
+export function summarize(lines: Line[], stats: DocStats, lead = '', extras: SummaryExtras = {}): string {
   const prose = lines.filter((l) => !isTableRow(l)).map((l) => l.text).join(' ').replace(/\s+/g, ' ');
   const sentences = (prose.match(/[^.!?]+[.!?]+(?=\s|$)/g) ?? [])
     .map((s) => s.trim())
@@ -117,24 +164,27 @@ export function summarize(lines: Line[], stats: DocStats, lead = ''): string {
     const score = ws.reduce((a, w) => a + weight(w), 0) / Math.sqrt(Math.max(4, ws.length));
     return { s, i, score };
   });
+  const subs = [...new Set((extras.subheadings ?? []).map((t) => t.trim()).filter(Boolean))];
+  const caps = captions(lines);
+  const labels = caps.length ? [] : rowLabels(lines);
   const figs = figures(lines);
-  const figText = figs.length ? `Key figures: ${figs.join('; ')}.` : '';
-  const budget = SUMMARY_MAX_CHARS - (figText ? Math.min(FIGURES_BUDGET, figText.length) + 1 : 0) - (lead ? lead.length + 1 : 0);
+  const tail = [
+    listPart('Sub-headings', subs, 140),
+    caps.length ? listPart('Tables and figures', caps, 140) : listPart('Table rows', labels, 120),
+    figs.length ? clip(`Key figures: ${figs.join('; ')}.`, FIGURES_BUDGET) : '',
+  ].filter(Boolean);
+  const tailText = tail.join(' ');
+  const budget = SUMMARY_MAX_CHARS - (tailText ? tailText.length + 1 : 0) - (lead ? lead.length + 1 : 0);
   const picked: typeof scored = [];
   let used = 0;
   for (const c of [...scored].sort((a, b) => b.score - a.score || a.i - b.i)) {
-    if (used + c.s.length + 1 > budget) continue;
+    if (used + c.s.length + 1 > budget || picked.some((p) => sameSentence(p.s, c.s))) continue;
     picked.push(c);
     used += c.s.length + 1;
     if (used > budget * 0.7) break;
   }
   picked.sort((a, b) => a.i - b.i);
-  let text = picked.map((c) => c.s).join(' ');
-  if (lead) text = '';
-  else if (!text) {
-    const labels = rowLabels(lines);
-    if (labels.length) text = clip(`Table rows: ${labels.join(', ')}`, budget);
-    else text = clip(lines.map((l) => l.text).join(' ').replace(/\s+/g, ' ').trim(), budget);
-  }
-  return clip([lead, text, figText].filter(Boolean).join(' '), SUMMARY_MAX_CHARS);
+  let text = lead ? '' : picked.map((c) => c.s).join(' ');
+  if (!lead && !text && !tailText) text = clip(lines.map((l) => l.text).join(' ').replace(/\s+/g, ' ').trim(), SUMMARY_MAX_CHARS);
+  return clip([lead, text, tailText].filter(Boolean).join(' '), SUMMARY_MAX_CHARS);
 }

@@ -1,0 +1,22 @@
+/**
+ * Node and document titles as a reader sees them: without the dot leaders and page number of a
+ * printed contents line ("3.5 Withdrawal ........ 12"), trailing footnote marks ("Models ∗"), or
+ * runs of white space; long titles end at a word boundary, never mid-word.
+ */
+
+/** Longest title kept whole; longer ones end at the last word boundary before it, with "…". */
+export const MAX_TITLE_CHARS = 120;
+
+const LEADERS = /\s*(?:(?:\.\s?){3,}|…+|_{3,}|(?:·\s?){3,}).*$/u;
+const FOOTNOTE_MARKS = /(?:\s*[∗*†‡§¶])+$|[⁰¹²³⁴⁵⁶⁷⁸⁹]+$/u;
+
+export function tidyOutlineTitle(raw: string): string {
+  let t = raw.replace(/\s+/g, ' ').trim();
+  const cut = t.replace(LEADERS, '');
+  if (cut.length >= 2) t = cut;
+  t = t.replace(FOOTNOTE_MARKS, '').replace(/[\s:;,]+$/, '').trim();
+  if (t.length <= MAX_TITLE_CHARS) return t;
+  const head = t.slice(0, MAX_TITLE_CHARS - 1);
+  const sp = head.lastIndexOf(' ');
+  return `${(sp > MAX_TITLE_CHARS / 2 ? head.slice(0, sp) : head).replace(/[\s,;:–—-]+$/, '')}…`;
+}

@@ -27,7 +27,7 @@ export function textWindow(full: string, offset: number, maxChars: number, more 
   const limit = Math.min(Math.max(1, maxChars), MAX_READ_CHARS);
   let end = Math.min(full.length, start + limit);
   if (end < full.length) {
-    const nl = full.lastIndexOf('\n', end);
+    const nl = full.lastIndexOf('\n', end - 1); // a break at `end` itself would add a character
     if (nl > start && nl >= end - limit * LINE_BREAK_WINDOW) end = nl + 1;
   }
   const truncated = end < full.length || more;

@@ -9,7 +9,7 @@ import type { OutlineEntry } from './outline-types.js';
 import { withPdfDocument } from './load.js';
 import { buildPage, type RawItem } from './lines.js';
 import { findFurniture, type Furniture } from './furniture.js';
-import { bodyStyle, findHeadings, isStatementTitle } from './headings.js';
+import { bodyStyle, findHeadings, isStatementTitle, type Heading } from './headings.js';
 import { readBookmarks } from './bookmarks.js';
 import { findTocPages, printedToc } from './printed-toc.js';
 import { detectOutline } from './detected.js';
@@ -87,18 +87,19 @@ interface NodeContext {
   company: string;
 }
 
-function toNode(s: Section, ctx: NodeContext): ConvertedNode {
+function toNode(s: Section, ctx: NodeContext, above: Set<string> = new Set()): ConvertedNode {
   const page_range: [number, number] = [s.start, s.end];
   const meta: Record<string, unknown> = { level: s.level, ...(s.folded?.length ? { subsections: s.folded } : {}) };
   if (s.children.length) {
-    return { title: s.title, kind: s.kind, page_range, meta, children: s.children.map((c) => toNode(c, ctx)) };
+    const path = new Set([...above, normTitle(s.title)]);
+    return { title: s.title, kind: s.kind, page_range, meta, children: s.children.map((c) => toNode(c, ctx, path)) };
   }
   const own = linesIn(ctx.lines, s.from, s.to).flatMap((p) => p.lines);
   const body = own.filter((l) => !ctx.headingLines.has(l));
-  const key = normTitle(s.title);
-  // headings before the node's first line of text are its own title stack, not sub-headings
+  const known = new Set([...above, normTitle(s.title)]);
+  // headings before the node's first line of text are its own title stack; its ancestors' titles are on its path
   const firstText = own.findIndex((l) => !ctx.headingLines.has(l));
-  const inner = own.slice(Math.max(0, firstText)).flatMap((l) => ctx.headingTitles.get(l) ?? []).filter((t) => normTitle(t) !== key);
+  const inner = own.slice(Math.max(0, firstText)).flatMap((l) => ctx.headingTitles.get(l) ?? []).filter((t) => !known.has(normTitle(t)));
   const subheadings = [...(s.folded ?? []), ...inner];
   return {
     title: s.title,
@@ -113,6 +114,13 @@ function toNode(s: Section, ctx: NodeContext): ConvertedNode {
 
 /** Heading candidates scoring at least this are listed as a node's sub-headings in its summary. */
 export const SUBHEADING_MIN_SCORE = 0.6;
+
+/** A heading worth listing in a summary: strong, and when numbered, numbered like a title ("2.3 Results", not "2 CARD16"). */
+function listable(h: Heading): boolean {
+  if (h.score < SUBHEADING_MIN_SCORE) return false;
+  if (h.kind !== 'numbered' && h.kind !== 'letter' && h.kind !== 'roman') return true;
+  return /^\S+\s+\p{Lu}\p{Ll}/u.test(h.title);
+}
 
 /** Kinds that say nothing about the document's contents in an overview. */
 const NOT_IN_OVERVIEW = new Set(['preface', 'intro', 'page_group']);
@@ -156,7 +164,7 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   // one section spanning the whole document (a headline) says what the root says: show its parts
   if (sections.length === 1 && sections[0]!.children.length > 0 && sections[0]!.start === 1 && sections[0]!.end === n) sections = sections[0]!.children;
   const { title, card, company } = buildCard({ layouts, metaTitle, fallbackTitle: opts.fallbackTitle, topTitles: overview(sections) });
-  const headingTitles = new Map(headings.filter((h) => h.score >= SUBHEADING_MIN_SCORE).map((h) => [layouts[h.page - 1]!.lines[h.line]!, h.title] as const));
+  const headingTitles = new Map(headings.filter(listable).map((h) => [layouts[h.page - 1]!.lines[h.line]!, h.title] as const));
   const headingLines = new Set(headings.map((h) => layouts[h.page - 1]!.lines[h.line]!));
   const children = sections.map((s) => toNode(s, { lines, stats, headingLines, headingTitles, company }));
   return {

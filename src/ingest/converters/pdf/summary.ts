@@ -185,6 +185,8 @@ export function summarize(lines: Line[], stats: DocStats, lead = '', extras: Sum
   }
   picked.sort((a, b) => a.i - b.i);
   let text = lead ? '' : picked.map((c) => c.s).join(' ');
+  // no full sentence (short notes, lists, code): the node's opening words say what it holds
+  if (!lead && !text && prose.trim()) text = clip(prose.trim(), Math.max(MIN_SENTENCE_CHARS * 2, budget));
   if (!lead && !text && !tailText) text = clip(lines.map((l) => l.text).join(' ').replace(/\s+/g, ' ').trim(), SUMMARY_MAX_CHARS);
   return clip([lead, text, tailText].filter(Boolean).join(' '), SUMMARY_MAX_CHARS);
 }

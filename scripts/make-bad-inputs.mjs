@@ -305,6 +305,10 @@ export function makeBadInputs(base = mkdtempSync(join(tmpdir(), 'mhub-bad-'))) {
     { name: 'read --lines reversed', args: ['read', 'inbox/notes.txt', '--lines', '9-3'], code: 2, message: /lines/ },
     { name: 'read --lines not a range', args: ['read', 'inbox/notes.txt', '--lines', 'abc'], code: 2, message: /lines/ },
     { name: 'read --pages on a text file', args: ['read', 'inbox/notes.txt', '--pages', '1-2'], code: 2, message: /pages/ },
+    { name: 'read --rows past the end of a sheet', args: ['read', 'inbox/utf16.csv', '--rows', '50-60'], code: 4, message: /has 2 (data )?rows; row 50 does not exist/ },
+    { name: 'read --rows partly past the end', args: ['read', 'inbox/utf16.csv', '--rows', '1-60', '--json'], code: 0, message: /the sheet has 2 rows: rows 1-2 returned/ },
+    { name: 'read --lines with a 30-digit number', args: ['read', 'inbox/notes.txt', '--lines', '1-999999999999999999999999999999'], code: 2, message: /too large/ },
+    { name: 'tree --query with a 100 KB query', args: ['tree', 'inbox/notes.txt', '--query', 'notes '.repeat(17000), '--json'], code: 0, message: /only its first \d+ \(up to 2000\) were searched/, maxSeconds: 20 },
     { name: 'read an unknown source', args: ['read', 'no-such-source'], code: 4, message: /No source/ },
     { name: 'read a failed source', args: ['read', 'inbox/empty.txt'], code: 4, message: /failed|empty/i },
     { name: 'tree of an unknown source', args: ['tree', 'src_ffffffff'], code: 4, message: /No source/ },
@@ -317,7 +321,10 @@ export function makeBadInputs(base = mkdtempSync(join(tmpdir(), 'mhub-bad-'))) {
   const skill = [
     { name: 'skill search with an unknown --type', script: 'search.js', args: ['revenue', '--type', 'nosuchtype'], code: 2, message: /unknown type/i },
     { name: 'skill read_source --lines past the end', script: 'read_source.js', args: ['inbox/notes.txt', '--lines', '999999-1000000'], code: 4, message: /30 lines/ },
-    { name: 'skill search with a 100 KB query', script: 'search.js', args: ['revenue '.repeat(12800)], code: 0, message: /query/i, maxSeconds: 20 },
+    { name: 'skill deep_retrieve with a 100 KB query', script: 'deep_retrieve.js', args: ['inbox/notes.txt', '--query', 'notes '.repeat(17000)], code: 0, message: /only its first \d+ \(up to 2000\) were searched/, maxSeconds: 20 },
+    { name: 'skill read_source of an unknown source', script: 'read_source.js', args: ['no-such-source'], code: 4, message: /No source/ },
+    { name: 'skill search with an unknown option', script: 'search.js', args: ['revenue', '--bogus'], code: 2, message: /bogus/ },
+    { name: 'skill search with a 100 KB query', script: 'search.js', args: ['revenue '.repeat(12800)], code: 0, message: /only its first \d+ \(up to 2000\) were searched/, maxSeconds: 20 },
   ];
 
   if (asRoot && dropPrivileges) chownTree(base, NOBODY);

@@ -12,9 +12,11 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync,
 import { join } from 'node:path';
 import { CLI } from './helpers/cli.js';
 // @ts-expect-error plain ESM script without types
-import { makeBadInputs, SECRET_MARKER } from '../scripts/make-bad-inputs.mjs';
+import { makeBadInputs, makeZip, SECRET_MARKER } from '../scripts/make-bad-inputs.mjs';
 import { detectFile, VanishedError } from '../src/ingest/detect.js';
 import { decodeBytes, sniffUtf16 } from '../src/ingest/encoding.js';
+import { runEnrichers } from '../src/ingest/stages/tree.js';
+import { fallbackWarnings } from '../src/ingest/fallbacks.js';
 
 interface Expect { where: 'source' | 'notice'; status?: string | string[]; type?: string; kind?: string; message?: RegExp; text?: string }
 interface Case { name: string; path: string; expect: Expect }
@@ -168,6 +170,55 @@ describe('bad-input corpus: commands', () => {
   }, 120_000);
 });
 
+describe('fallbacks are said, once', () => {
+  it('a corrupt keyword index is reported as unreadable (not missing), and doctor --fix rebuilds it', () => {
+    writeFileSync(join(c.store, 'vector_store', 'keyword', 'sources.json'), '{"format": 1, "ids": [');
+    const r = mhub(['search', 'quarterly revenue', '--json']);
+    noCrash(r);
+    const warnings = (JSON.parse(r.stdout) as { warnings: string[] }).warnings;
+    expect(warnings.filter((w) => /keyword index/.test(w))).toEqual([expect.stringMatching(/keyword index unreadable .*doctor --fix/)]);
+    const fix = mhub(['doctor', '--fix', '--json']);
+    noCrash(fix);
+    expect(JSON.parse(fix.stdout)).toMatchObject({ after: { healthy: true } });
+    outcomes.push('ok   corrupt keyword index: search says unreadable, doctor --fix rebuilds it');
+  }, 120_000);
+
+  it('an enricher that throws leaves the offline result and is reported once for all sources', async () => {
+    const run = { fallbacks: new Map<string, { count: number; first: string }>() };
+    const boom = { name: 'boom', enrich: async () => { throw new Error('model unavailable'); } };
+    for (const rel of ['inbox/a.txt', 'inbox/b.txt']) {
+      const result = { title: 'x', root: { title: 'x', children: [] } };
+      const job = { file: { rel }, det: { card: {}, bytes: new Uint8Array() }, entry: { strategy: {} }, result } as never;
+      await runEnrichers(job, [boom] as never, run);
+      expect((job as { result: unknown }).result).toBe(result);
+    }
+    expect(fallbackWarnings(run)).toEqual(['enricher boom failed for 2 source(s) (first: inbox/a.txt: model unavailable); the offline result was used instead']);
+  });
+});
+
+describe('the skill store', () => {
+  it('is found in the documented order (--store, $MHUB_STORE, current folder, skill config.json) and named in every answer', () => {
+    const base = join(c.base, 'order');
+    const [a, b, project, neutral] = ['a', 'b', 'project', 'neutral'].map((n) => join(base, n));
+    for (const d of [a, b, project, neutral]) mkdirSync(d!, { recursive: true });
+    for (const st of [a, b]) expect(spawnSync(process.execPath, [CLI, 'init', st!], { encoding: 'utf8' }).status).toBe(0);
+    expect(spawnSync(process.execPath, [CLI, '--store', b!, 'skill', 'install', '--target', project!], { encoding: 'utf8' }).status).toBe(0);
+    const script = join(project!, '.claude', 'skills', 'metadatahub', 'search.js');
+    const ask = (cwd: string, env: Record<string, string>, extra: string[] = []) => {
+      const r = spawnSync(process.execPath, [script, 'anything', ...extra], { cwd, encoding: 'utf8', env: { ...process.env, MHUB_STORE: '', ...env } });
+      return { code: r.status, json: JSON.parse(r.stdout) as { store?: string; store_found_by?: string; error?: { message: string; hint: string; exit_code: number } } };
+    };
+    expect(ask(a!, {}, ['--store', b!]).json).toMatchObject({ store: b, store_found_by: '--store' });
+    expect(ask(a!, { MHUB_STORE: b! }).json).toMatchObject({ store: b, store_found_by: '$MHUB_STORE' });
+    expect(ask(a!, {}).json).toMatchObject({ store: a, store_found_by: 'current folder' });
+    expect(ask(neutral!, {}).json).toMatchObject({ store: b, store_found_by: 'skill config.json' });
+    const bad = ask(a!, { MHUB_STORE: join(base, 'missing') });
+    expect(bad.code).toBe(4);
+    expect(bad.json.error).toMatchObject({ exit_code: 4, message: expect.stringMatching(/MHUB_STORE/), hint: expect.any(String) });
+    outcomes.push('ok   skill store order: --store, $MHUB_STORE, current folder, skill config.json; each answer names it');
+  });
+});
+
 describe('links, external folders and encodings', () => {
   it('--follow-links follows a link out of the folder, naming it by the link', () => {
     const base = join(c.base, 'follow');
@@ -202,6 +253,29 @@ describe('links, external folders and encodings', () => {
     writeFileSync(join(base, 'papers', 'a.md'), '# A\n\nFirst paper, revised.\n');
     const st = JSON.parse(spawnSync(process.execPath, [CLI, '--store', join(base, 'store'), 'status', '--json'], { encoding: 'utf8' }).stdout) as { pending: { changed: string[] } };
     expect(st.pending.changed).toEqual(['external/papers/a.md']);
+  });
+
+  it('archive members are first-class: not stale, doctor healthy, zero-diff re-ingest (nested too)', () => {
+    const base = join(c.base, 'zips');
+    mkdirSync(join(base, 'inbox'), { recursive: true });
+    writeFileSync(join(base, 'config.json'), JSON.stringify({ embedding: { model: 'none' } }));
+    const inner = makeZip([{ name: 'deep.md', data: '# Deep\n\nInside the inner archive.\n' }]);
+    writeFileSync(join(base, 'inbox', 'outer.zip'), makeZip([{ name: 'inner.zip', data: inner, method: 0 }, { name: 'top.txt', data: 'Top level member.\n' }]));
+    const cli = (args: string[]) => spawnSync(process.execPath, [CLI, '--store', base, ...args], { encoding: 'utf8' });
+    expect(cli(['ingest']).status).toBe(0);
+    const before = storeHashes(base);
+    const again = JSON.parse(cli(['ingest', '--json']).stdout) as Report;
+    expect(again.sources.map((x) => `${x.file} ${x.action}`)).toEqual([
+      'inbox/outer.zip unchanged', 'inbox/outer.zip!/inner.zip unchanged', 'inbox/outer.zip!/inner.zip!/deep.md unchanged', 'inbox/outer.zip!/top.txt unchanged',
+    ]);
+    expect(storeHashes(base)).toEqual(before);
+    expect(JSON.parse(cli(['doctor', '--json']).stdout)).toMatchObject({ healthy: true, errors: 0 });
+    expect(JSON.parse(cli(['status', '--json']).stdout)).toMatchObject({ up_to_date: true });
+    const sk = spawnSync(process.execPath, [join(SKILL_DIR, 'search.js'), '--store', base, 'inner archive'], { encoding: 'utf8' });
+    expect(JSON.parse(sk.stdout)).toMatchObject({ freshness: { stale: false }, store: base, store_found_by: '--store' });
+    rmSync(join(base, '.mhub'), { recursive: true }); // a fresh clone has no stat cache
+    expect(JSON.parse(spawnSync(process.execPath, [join(SKILL_DIR, 'search.js'), '--store', base, 'inner archive'], { encoding: 'utf8' }).stdout)).toMatchObject({ freshness: { stale: false } });
+    expect(JSON.parse(cli(['doctor', '--json']).stdout)).toMatchObject({ healthy: true, errors: 0 });
   });
 
   it('decodes UTF-16 without BOM and Windows-1252 by content', () => {

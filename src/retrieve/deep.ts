@@ -3,6 +3,7 @@
  * node count and characters, plus — with a query — the nodes ranked best for it (tier 2), each small
  * enough (at most a few pages) that reading it is cheap.
  */
+import { boundQuery } from '../search/arguments.js';
 import type { TreeFile } from '../store/schemas.js';
 import type { NodeHit } from '../search/types.js';
 import { loadCatalog, loadTree } from './store-read.js';
@@ -85,10 +86,13 @@ export async function deepRetrieve(root: string, ref: string, opts: DeepOptions 
   const tree = loadTree(root, entry);
   const depth = opts.depth ?? DEFAULT_TREE_DEPTH;
   const maxChars = opts.maxChars ?? DEFAULT_TREE_MAX_CHARS;
-  const query = opts.query?.trim();
   const warnings: string[] = [];
+  // a pasted document is not a query: bounded, and the answer says so
+  const bounded = opts.query?.trim() ? boundQuery(opts.query.trim()) : null;
+  if (bounded?.warning) warnings.push(bounded.warning);
+  const query = bounded?.query;
   const suggestions = query ? await suggest(root, tree, query, Math.max(1, opts.k ?? DEFAULT_SUGGESTIONS), opts.vectors ?? true, warnings) : [];
-  if (query && suggestions.length === 0 && warnings.length === 0) warnings.push(`no node of this source matches "${query}"; browse the outline or try other words`);
+  if (query && suggestions.length === 0 && warnings.length === (bounded?.warning ? 1 : 0)) warnings.push(`no node of this source matches "${query}"; browse the outline or try other words`);
 
   let maxNodes = opts.maxNodes ?? DEFAULT_TREE_MAX_NODES;
   let summaries = opts.summaries ?? true;

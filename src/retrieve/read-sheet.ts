@@ -2,8 +2,6 @@
 import type { CatalogEntry, TreeFile, TreeNode } from '../store/schemas.js';
 import type { Freshness } from '../search/freshness.js';
 import { parseRange } from './bounded.js';
-import { UserError } from '../store/errors.js';
-import { EXIT } from '../util/exit-codes.js';
 import { pickSheet, readRows, fitRows, sheetNames } from './read-rows.js';
 import { makeCitation } from './citation.js';
 import { base, findPath, nodeInfo, type ReadAnswer, type ReadRequest } from './read-info.js';
@@ -51,10 +49,7 @@ export function readSheetRows({ root, entry, tree, path, req, maxChars, freshnes
   const [a, b] = parseRange('--rows', req.rows!);
   const sheet = pickSheet(tree, path, req.sheet);
   const got = fitRows(readRows(root, tree, sheet, a, b), maxChars);
-  const total = got.total_rows;
-  if (total !== null && total !== undefined && a > total) {
-    throw new UserError(`Sheet "${got.sheet}" of ${entry.id} has ${total} rows; row ${a} does not exist.`, `Expected a row range within 1-${total}.`, EXIT.NOT_FOUND);
-  }
+  const total = got.total_rows; // a start past the end was refused by readRows
   const pastEnd = total !== null && total !== undefined && b > total ? `Asked for rows ${a}-${b}, but the sheet has ${total} rows: rows ${a}-${total} returned.` : null;
   const sheets = sheetNames(tree);
   const cont = got.next_range ? `${entry.id} --rows ${got.next_range[0]}-${got.next_range[1]}${sheets.length > 1 ? ` --sheet "${got.sheet}"` : ''}` : null;

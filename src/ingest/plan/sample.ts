@@ -1,4 +1,5 @@
 /** A cheap look at a document before conversion: what the planner (offline or LLM) decides from. */
+import { decodeBytes } from '../encoding.js';
 import type { FileCard } from '../../store/schemas.js';
 import type { Sample } from '../../model/sample.js';
 
@@ -14,7 +15,7 @@ const TEXT_TYPES = new Set(['markdown', 'text', 'html', 'code', 'json', 'yaml', 
 export function takeSample(card: FileCard, bytes: Uint8Array): Sample {
   if (card.type === 'pdf') return { card, text: '', heading_count: 0, line_count: 0, pdfPreview: (limits) => pdfPreview(bytes, limits) };
   if (!TEXT_TYPES.has(card.type)) return { card, text: '', heading_count: 0, line_count: 0 };
-  const full = Buffer.from(bytes).toString('utf8');
+  const full = decodeBytes(bytes).text;
   const text = full.slice(0, SAMPLE_CHARS);
   let lines = 1;
   for (let i = 0; i < full.length; i++) if (full.charCodeAt(i) === 10) lines++;

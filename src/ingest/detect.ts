@@ -206,5 +206,5 @@ export function detectBytes(bytes: Uint8Array, relPath: string, id: string, mtim
     size_kb: Math.round((size / 1024) * 10) / 10,
     sha256: sha256(bytes),
   };
-  return { card, bytes, size, mtimeMs, mislabelled, broken: broken ?? (size === 0 ? 'The file is empty (0 bytes).' : null) };
+  return { card, bytes, size, mtimeMs, mislabelled, broken: broken ?? (size === 0 ? 'The file is empty (0 bytes): there is nothing to index. Add content, or remove it from the folder.' : null) };
 }

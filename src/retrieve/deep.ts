@@ -67,7 +67,7 @@ async function suggest(root: string, tree: TreeFile, query: string, k: number, v
     warnings.push(`the node index of ${tree.id} (${keywordNodesFile(tree.id)}) is missing or from an older version, so there are no suggestions; run \`mhub ingest\` to rebuild it. The outline below still works.`);
     return [];
   }
-  const hits: NodeHit[] = await rankNodes(root, tree.id, query, { k, vectors });
+  const hits: NodeHit[] = await rankNodes(root, tree.id, query, { k, vectors, warnings });
   return hits.slice(0, k).map((h) => {
     const { node, path } = requireNode(tree, h.node_id);
     const s: Suggestion = { ...h, title: h.title || node.title, summary: clip(node.summary ?? '', SUGGESTION_SUMMARY_CHARS), path: path.slice(0, -1).map((p) => p.title) };
@@ -91,8 +91,9 @@ export async function deepRetrieve(root: string, ref: string, opts: DeepOptions 
   const bounded = opts.query?.trim() ? boundQuery(opts.query.trim()) : null;
   if (bounded?.warning) warnings.push(bounded.warning);
   const query = bounded?.query;
+  const said = warnings.length;
   const suggestions = query ? await suggest(root, tree, query, Math.max(1, opts.k ?? DEFAULT_SUGGESTIONS), opts.vectors ?? true, warnings) : [];
-  if (query && suggestions.length === 0 && warnings.length === (bounded?.warning ? 1 : 0)) warnings.push(`no node of this source matches "${query}"; browse the outline or try other words`);
+  if (query && suggestions.length === 0 && !warnings.slice(said).some((w) => w.startsWith('the node index of'))) warnings.push(`no node of this source matches "${query}"; browse the outline or try other words`);
 
   let maxNodes = opts.maxNodes ?? DEFAULT_TREE_MAX_NODES;
   let summaries = opts.summaries ?? true;

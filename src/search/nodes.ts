@@ -6,6 +6,7 @@
  * items filings print for them, and a node titled as a financial statement the query needs gains
  * (concepts.ts). Only nodes spanning at most `maxPages` pages, so a suggestion points somewhere specific.
  */
+import { nodeVectorsWarning } from './index-health.js';
 import { loadConfig } from '../store/config.js';
 import type { Config } from '../store/schemas.js';
 import type { NodeHit } from './types.js';
@@ -163,16 +164,24 @@ export interface RankNodesOptions {
   maxPages?: number;
   /** false: keyword scoring only (no embedding model load) */
   vectors?: boolean;
+  /** gets one line when the store has vectors but node similarity could not be used */
+  warnings?: string[];
 }
 
 /** The query vector and the store's node vectors, when both are available. */
-async function nodeVectorQuery(root: string, config: Config, query: string): Promise<{ q: Float32Array; nv: NodeVectors } | null> {
+async function nodeVectorQuery(root: string, config: Config, query: string, warnings?: string[]): Promise<{ q: Float32Array; nv: NodeVectors } | null> {
   const cv = loadCardVectors(root);
   if (typeof cv === 'string') return null;
   const nv = loadNodeVectors(root, cv.meta.model);
-  if (!nv) return null;
+  if (!nv) {
+    warnings?.push(nodeVectorsWarning(root));
+    return null;
+  }
   const emb = await queryEmbedder(root, config, cv.meta.model);
-  if (typeof emb === 'string') return null;
+  if (typeof emb === 'string') {
+    warnings?.push(`nodes ranked by keywords only: ${emb}`);
+    return null;
+  }
   const q = (await emb.embed([query]))[0];
   return q ? { q, nv } : null;
 }
@@ -186,7 +195,7 @@ export async function rankNodes(root: string, sourceId: string, query: string, o
   const ix = nodeKeywords(root, sourceId);
   if (!ix) return [];
   const config = loadConfig(root);
-  const v = opts.vectors === false ? null : await nodeVectorQuery(root, config, query);
+  const v = opts.vectors === false ? null : await nodeVectorQuery(root, config, query, opts.warnings);
   return rankNodesIn(ix, {
     terms: queryTerms(query), text: query, query: v?.q ?? null, nodeVectors: v?.nv ?? null,
     k: opts.k ?? DEFAULT_NODE_K, maxPages: opts.maxPages ?? config.ingest.max_leaf_pages,

@@ -1,11 +1,22 @@
 /**
  * Retrieval-quality methods: period matching (asked fiscal year / quarter vs a source's period),
- * the financial-statement lexicon for node titles, query filler words, and their effect on ranking
- * in a real ingested store.
+ * the finance vocabulary pack (statements for node titles, instruction words), query stopwords,
+ * and their effect on ranking in a real ingested store.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { periodMatch, queryPeriod, sourcePeriod, PERIOD_SCORES } from '../src/search/period.js';
-import { expansionText, queryStatements, titleStatement, TITLE_MATCH } from '../src/search/concepts.js';
+import { periodMatch, queryPeriod, sourcePeriod, yearsIn, PERIOD_SCORES, FILE_NAME_PERIOD_WEIGHT } from '../src/search/period.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tokenize } from '../src/model/tokenize.js';
+import { expansionText, queryKinds, titleKind, TITLE_MATCH } from '../src/search/sections.js';
+import { readVocabularyFile, type Vocabulary } from '../src/search/vocabulary.js';
+
+const FINANCE: Vocabulary = { ...readVocabularyFile(join(import.meta.dirname, '..', 'vocabularies', 'finance.json')), names: ['finance'], warnings: [] };
+const queryStatements = (q: string) => queryKinds(FINANCE, q);
+const titleStatement = (t: string) => {
+  const k = titleKind(FINANCE, t);
+  return k ? { statement: k.kind, strength: k.strength } : null;
+};
 import { queryTerms, queryTermGroups } from '../src/search/query.js';
 import { searchStore } from '../src/search/search.js';
 import { rankNodes } from '../src/search/nodes.js';
@@ -34,9 +45,9 @@ describe('period matching', () => {
   });
 
   it('prefers the asked year, demotes comparatives, penalises contradictions and partial years', () => {
-    const annual2023 = src('ACME_2023_10K.pdf', { doc_type: '10-K' });
-    const annual2021 = src('ACME_2021_10K.pdf', { doc_type: '10-K' });
-    const annual2019 = src('ACME_2019_10K.pdf', { doc_type: '10-K' });
+    const annual2023 = src('ACME_2023_10K.pdf', { doc_type: '10-K', title: 'Acme annual report 2023' });
+    const annual2021 = src('ACME_2021_10K.pdf', { doc_type: '10-K', title: 'Acme annual report 2021' });
+    const annual2019 = src('ACME_2019_10K.pdf', { doc_type: '10-K', title: 'Acme annual report 2019' });
     const q = queryPeriod('acquisitions in FY2023, FY2022 and FY2021');
     expect(periodMatch(q, annual2023)).toBe(PERIOD_SCORES.latest);
     expect(periodMatch(q, annual2021)).toBe(PERIOD_SCORES.asked);
@@ -51,9 +62,24 @@ describe('period matching', () => {
     expect(periodMatch(q1, src('ACME_2021Q1_10Q.pdf', { doc_type: '10-Q' }))).toBeGreaterThan(periodMatch(q1, src('ACME_2021Q2_10Q.pdf', { doc_type: '10-Q' })));
     expect(periodMatch(queryPeriod('no year here'), annual2023)).toBe(0);
   });
+
+  it('takes a period read from the file name alone as a weak hint', () => {
+    const byName = src('ACME_2023_10K.pdf', { doc_type: '10-K' });
+    expect(byName.nameOnly).toBe(true);
+    expect(periodMatch(queryPeriod('FY2023 revenue'), byName)).toBe(PERIOD_SCORES.latest * FILE_NAME_PERIOD_WEIGHT);
+    expect(periodMatch(queryPeriod('FY2023 revenue'), src('ACME_10K.pdf', { title: 'Acme annual report 2023' }))).toBe(PERIOD_SCORES.latest);
+  });
+
+  it('reads no year from port numbers or far-future numbers, and FY99 as 1999', () => {
+    expect(queryPeriod('NFS on port 2049 keeps timing out').years).toEqual([]);
+    expect(queryPeriod('the 2049 setting').years).toEqual([]);
+    expect(queryPeriod('results for FY99').years).toEqual([1999]);
+    expect(queryPeriod('results for FY18').years).toEqual([2018]);
+    expect(yearsIn('see page 2019 of issue #2021 and report 2019')).toEqual([2019]);
+  });
 });
 
-describe('financial-statement lexicon', () => {
+describe('finance vocabulary pack (vocabularies/finance.json)', () => {
   it('maps statement synonyms and metrics in queries to statements', () => {
     expect([...queryStatements('using the statement of financial position')]).toEqual(['balance']);
     expect([...queryStatements('What is the FY2018 capital expenditure amount?')]).toEqual(['cash_flow']);
@@ -74,19 +100,29 @@ describe('financial-statement lexicon', () => {
   });
 
   it('expands metrics into the line items filings print for them', () => {
-    expect(expansionText('FY2018 capex for Acme')).toContain('purchases of property plant and equipment');
-    expect(expansionText('what is the net PPNE')).toContain('property plant and equipment net');
-    expect(expansionText('DPO for FY2018')).toContain('accounts payable');
-    expect(expansionText('which industry does it operate in')).toBe('');
+    expect(expansionText(FINANCE, 'FY2018 capex for Acme')).toContain('purchases of property plant and equipment');
+    expect(expansionText(FINANCE, 'what is the net PPNE')).toContain('property plant and equipment net');
+    expect(expansionText(FINANCE, 'DPO for FY2018')).toContain('accounts payable');
+    expect(expansionText(FINANCE, 'which industry does it operate in')).toBe('');
   });
 });
 
-describe('query filler words', () => {
-  it('drops instruction vocabulary from query terms but keeps the subject', () => {
-    const t = queryTerms('Answer in USD millions, rounded to two decimal places: what is the FY2018 capital expenditure amount for Acme?');
+describe('query stopwords', () => {
+  const Q = 'Answer in USD millions, rounded to two decimal places: what is the FY2018 capital expenditure amount for Acme?';
+  it('drops general English stopwords from queries, never field words, without a pack', () => {
+    const t = queryTerms(Q);
+    expect(t).toEqual(expect.arrayContaining(['fy2018', '2018', 'capital', 'expenditure', 'acme', 'usd', 'amount', 'answer']));
+    for (const w of ['what', 'is', 'the', 'for', 'in']) expect(t).not.toContain(w);
+  });
+  it('drops a pack’s instruction vocabulary too when the store uses it', () => {
+    const t = queryTerms(Q, FINANCE.stopwords);
     expect(t).toEqual(expect.arrayContaining(['fy2018', '2018', 'capital', 'expenditure', 'acme']));
     for (const w of ['usd', 'million', 'answer', 'amount', 'decimal']) expect(t).not.toContain(w);
-    expect(queryTermGroups('USD millions').flat()).toEqual(['usd', 'million']); // nothing else: kept
+    expect(queryTermGroups('USD millions', FINANCE.stopwords).flat()).toEqual(['usd', 'million']); // nothing else: kept
+    expect(queryTermGroups('what is it').flat()).toEqual(['what', 'is', 'it']);
+  });
+  it('keeps every word in the index', () => {
+    expect(tokenize('The answer is shown here')).toEqual(['the', 'answer', 'is', 'shown', 'here']);
   });
 });
 
@@ -132,6 +168,8 @@ describe('ranking in an ingested store', () => {
   let root: string;
   beforeAll(async () => {
     ({ root } = await searchStoreFixture('none', { docs: { 'acme_2018_annual.md': annual(2018), 'acme_2020_annual.md': annual(2020), 'garden/orchard.md': '# Orchard\n\nApple trees and pruning.\n', 'beta_2018_capex_review.md': BETA } }));
+    const cfg = JSON.parse(readFileSync(join(root, 'config.json'), 'utf8'));
+    writeFileSync(join(root, 'config.json'), JSON.stringify({ ...cfg, vocabularies: ['finance'] }, null, 2) + '\n');
   });
   afterAll(() => cleanup(root));
 

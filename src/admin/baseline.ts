@@ -1,13 +1,15 @@
 /**
  * The usual RAG recipe, as a yardstick for what trees and cards buy: each source's text cut into
  * fixed windows of ~512 tokens (with a small overlap), BM25 over the windows, sources ranked by
- * their best window. Same extracted text and same tokenizer as mhub, so the difference is the method.
+ * their best window. Same extracted text, same tokenizer and same query stopwords (the general
+ * English list) as mhub, so the difference is the method.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { readCatalog } from '../store/catalog.js';
 import { TreeFile, type TreeNode } from '../store/schemas.js';
 import { resolveInStore } from '../store/safe-path.js';
 import { tokenize } from '../model/tokenize.js';
+import { queryTerms } from '../search/query.js';
 import type { RankedSource, Retriever, Suggestion } from './eval.js';
 
 /** Words per chunk: ~512 subword tokens at the usual ~1.33 tokens per English word. */
@@ -111,7 +113,7 @@ export class ChunkBm25 {
   score(query: string, onlySource?: number): Map<number, number> {
     const scores = new Map<number, number>();
     const N = this.chunks.length;
-    for (const t of new Set(tokenize(query))) {
+    for (const t of queryTerms(query)) {
       const post = this.postings.get(t);
       if (!post) continue;
       const df = post.length / 2;

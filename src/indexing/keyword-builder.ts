@@ -14,10 +14,12 @@ import {
   KEYWORD_DIR, KEYWORD_FORMAT_VERSION, KEYWORD_SOURCES_FILE, keywordNodesFile, readNodesIndex, serializeIndex,
   type KeywordNodesIndex, type KeywordSourcesIndex, type NodeRow,
 } from '../model/keyword-format.js';
-import { aboutText, identityText, nodeTexts } from './source-text.js';
+import { aboutText, identityText, nodeTexts, rowTexts } from './source-text.js';
 
 /** The ancestors' titles count once in a node's text (context: "Item 7 > Liquidity"). */
 export const NODE_PATH_BOOST = 1;
+/** Version of the row entries (spreadsheet data rows searchable by cell values); bump when they change. */
+export const ROWS_INDEXED = 1;
 /** Characters of the document's opening text indexed in the source-level `opening` field. */
 export const OPENING_TEXT_CHARS = 3000;
 
@@ -37,43 +39,50 @@ function addPostings(map: Map<string, number[]>, doc: number, tf: Map<string, nu
 
 function inputSha(ctx: IndexBuildContext, e: CatalogEntry): string {
   const h = createHash('sha256');
-  h.update(`kw${KEYWORD_FORMAT_VERSION}/tok${TOKENIZER_VERSION}/p${NODE_PATH_BOOST}\n`);
+  h.update(`kw${KEYWORD_FORMAT_VERSION}/tok${TOKENIZER_VERSION}/p${NODE_PATH_BOOST}/rows${ROWS_INDEXED}\n`);
   if (e.tree_path && existsSync(join(ctx.root, e.tree_path))) h.update(readFileSync(join(ctx.root, e.tree_path)));
   h.update(e.converter ?? '');
   h.update(e.indexed_from_sha256 ?? e.sha256);
   return h.digest('hex');
 }
 
-/** Node postings of one source (reads its tree and converted text). */
+/** Node-level postings being accumulated: one entry per node, then one per spreadsheet row (block). */
+class NodesAccumulator {
+  readonly nodes: NodeRow[] = [];
+  readonly len: number[] = [];
+  readonly titleLen: number[] = [];
+  readonly postings = new Map<string, number[]>();
+  readonly titlePostings = new Map<string, number[]>();
+
+  add(row: NodeRow, title: string, tokens: string[]): void {
+    const i = this.nodes.length;
+    this.nodes.push(row);
+    const t = tokenize(title);
+    this.titleLen.push(t.length);
+    addPostings(this.titlePostings, i, termFrequencies(t));
+    this.len.push(tokens.length);
+    addPostings(this.postings, i, termFrequencies(tokens));
+  }
+}
+
+/** Node postings of one source (reads its tree, converted text and spreadsheet rows). */
 export function buildNodesIndex(ctx: IndexBuildContext, e: CatalogEntry, sha: string): KeywordNodesIndex {
   const tree = ctx.loadTree(e.id);
-  const nodes: NodeRow[] = [];
-  const len: number[] = [];
-  const postings = new Map<string, number[]>();
-  const titlePostings = new Map<string, number[]>();
-  const titleLen: number[] = [];
+  const acc = new NodesAccumulator();
   let opening = '';
   if (tree) {
-    nodeTexts(ctx.root, tree).forEach((n, i) => {
+    for (const n of nodeTexts(ctx.root, tree)) {
       if (opening.length < OPENING_TEXT_CHARS) opening += ' ' + n.text.slice(0, OPENING_TEXT_CHARS - opening.length);
-      nodes.push([n.node_id, n.title, n.range.kind, n.range.start, n.range.end]);
-      const title = tokenize(n.title);
-      titleLen.push(title.length);
-      addPostings(titlePostings, i, termFrequencies(title));
-      const tokens = [
-        ...Array<string[]>(NODE_PATH_BOOST).fill(tokenize(n.path.join(' '))).flat(),
-        ...tokenize(n.summary),
-        ...tokenize(n.text),
-      ];
-      len.push(tokens.length);
-      addPostings(postings, i, termFrequencies(tokens));
-    });
+      const path = Array<string[]>(NODE_PATH_BOOST).fill(tokenize(n.path.join(' '))).flat();
+      acc.add([n.node_id, n.title, n.range.kind, n.range.start, n.range.end], n.title, [...path, ...tokenize(n.summary), ...tokenize(n.text)]);
+    }
+    for (const r of rowTexts(ctx.root, tree)) acc.add([r.node_id, r.title, 'r', r.start, r.end], r.title, tokenize(r.text));
   }
   const openingTf = termFrequencies(tokenize(opening));
   const openingSorted: Record<string, number> = {};
   for (const t of [...openingTf.keys()].sort(compareStrings)) openingSorted[t] = openingTf.get(t)!;
-  return { format: KEYWORD_FORMAT_VERSION, tokenizer: TOKENIZER_VERSION, id: e.id, input_sha: sha, nodes, len, terms: sortedPostings(postings),
-    title_len: titleLen, title_terms: sortedPostings(titlePostings), opening: openingSorted,
+  return { format: KEYWORD_FORMAT_VERSION, tokenizer: TOKENIZER_VERSION, id: e.id, input_sha: sha, nodes: acc.nodes, len: acc.len, terms: sortedPostings(acc.postings),
+    title_len: acc.titleLen, title_terms: sortedPostings(acc.titlePostings), opening: openingSorted,
   };
 }
 

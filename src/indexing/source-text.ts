@@ -78,6 +78,62 @@ export function nodeTexts(root: string, tree: TreeFile): NodeText[] {
   return out;
 }
 
+/** Data rows indexed per sheet at most (one entry per row); larger sheets are indexed in blocks of rows. */
+export const MAX_INDEXED_ROWS = 5000;
+/** Characters of one row's text kept for the index. */
+export const ROW_TEXT_CHARS = 1000;
+
+/** A searchable block of spreadsheet rows: the sheet node and data rows [start, end] (1 = first data row). */
+export interface RowText {
+  node_id: string;
+  title: string;
+  text: string;
+  start: number;
+  end: number;
+}
+
+function readRows(root: string, ref: string): { columns: string[]; rows: unknown[][] } | null {
+  try {
+    const lines = readFileSync(resolveInStore(root, ref), 'utf8').split('\n').filter((l) => l.trim());
+    const head = JSON.parse(lines[0] ?? '{}') as { columns?: unknown };
+    const columns = Array.isArray(head.columns) ? head.columns.map(String) : [];
+    return { columns, rows: lines.slice(1).map((l) => JSON.parse(l) as unknown[]) };
+  } catch {
+    return null;
+  }
+}
+
+function rowText(columns: string[], row: unknown[]): string {
+  return row.map((v, i) => (v === null || v === undefined || v === '' ? '' : `${columns[i] ?? ''} ${String(v)}`)).filter(Boolean).join('; ').slice(0, ROW_TEXT_CHARS);
+}
+
+/**
+ * The data rows of every sheet node (meta.rows_ref) as searchable blocks: one per row up to
+ * MAX_INDEXED_ROWS rows, else blocks of consecutive rows. Row numbers are data rows, the numbering
+ * `read_source --rows` uses (data row 1 is Excel row header_row + 1).
+ */
+export function rowTexts(root: string, tree: TreeFile): RowText[] {
+  const out: RowText[] = [];
+  const walk = (n: TreeNode): void => {
+    const ref = n.meta?.['rows_ref'];
+    const data = typeof ref === 'string' ? readRows(root, ref) : null;
+    if (data && data.rows.length > 0) {
+      const sheet = String(n.meta?.['sheet'] ?? n.title);
+      const per = Math.ceil(data.rows.length / MAX_INDEXED_ROWS);
+      for (let i = 0; i < data.rows.length; i += per) {
+        const block = data.rows.slice(i, i + per);
+        const start = i + 1;
+        const end = i + block.length;
+        const text = block.map((r) => rowText(data.columns, r)).join('\n');
+        out.push({ node_id: n.node_id, title: `${sheet} row${start === end ? ` ${start}` : `s ${start}-${end}`}`, text, start, end });
+      }
+    }
+    for (const c of n.children) walk(c);
+  };
+  walk(tree.root);
+  return out;
+}
+
 /** Text embedded for a node: its title path, summary and opening text. */
 export function nodeVectorText(n: NodeText): string {
   const head = [...n.path, n.title].join(' > ');

@@ -2,17 +2,10 @@
  * The tokenizer shared by the keyword index (built at ingest, src/indexing) and queries (src/search). Exact tokens users type
  * count: "FY2018" is indexed as "fy2018" and "2018", "10-K" as "10", "k" and "10k", tickers and
  * codes stay whole. Light plural stemming on words only (never on tokens with digits).
+ * Every word is kept: stopwords are dropped from queries only (src/search/query.ts).
  * Bump TOKENIZER_VERSION whenever output changes: the keyword index records it and is rebuilt.
  */
-export const TOKENIZER_VERSION = 3;
-
-const STOPWORDS = new Set(
-  ('a an and are as at be been but by can could did do does for from had has have how i if in into is it its ' +
-    'me my no not of on or our shall should so such than that the their them then there these they this those ' +
-    'to was we were what when where which while who whom why will with would you your about above after again ' +
-    'all also any both each few more most other over same some under until up very just only own too here ' +
-    'give answer question using based shown provide please').split(' '),
-);
+export const TOKENIZER_VERSION = 4;
 
 /** A word as typed: letters/digits joined by . ' & - / ("10-K", "AT&T", "2018-12-31"). */
 export const WORD_RE = /[\p{L}\p{N}]+(?:[.'’&\-/][\p{L}\p{N}]+)*/gu;
@@ -39,7 +32,6 @@ export function stem(w: string): string {
 
 function emit(out: string[], t: string): void {
   if (t.length === 0 || t.length > MAX_TOKEN_LENGTH) return;
-  if (STOPWORDS.has(t)) return;
   out.push(stem(t));
 }
 

@@ -5,7 +5,7 @@
  */
 import { boundQuery } from '../search/arguments.js';
 import type { TreeFile } from '../store/schemas.js';
-import type { NodeHit } from '../search/types.js';
+import type { NodeHit, Verdict } from '../search/types.js';
 import { loadCatalog, loadTree } from './store-read.js';
 import { resolveSource } from './resolve.js';
 import { checkFreshness, type Freshness } from '../search/freshness.js';
@@ -32,6 +32,8 @@ export interface DeepOptions {
 
 export interface Suggestion extends NodeHit {
   kind?: string;
+  /** for rows of a sheet: the rows as the spreadsheet numbers them (header row = meta.header_row; row_range counts data rows, as read_source --rows does) */
+  excel_rows?: [number, number];
   summary: string;
   /** titles of the ancestors, root first */
   path: string[];
@@ -49,6 +51,8 @@ export interface DeepAnswer {
   node_count: number;
   summary: string;
   query?: string;
+  /** how sure the first suggestion is: strong | weak | none (the words search uses) */
+  verdict?: Verdict;
   suggestions: Suggestion[];
   warnings: string[];
   depth: number;
@@ -75,6 +79,8 @@ async function suggest(root: string, tree: TreeFile, query: string, k: number, v
     if (!s.page_range && node.page_range) s.page_range = node.page_range;
     if (!s.line_range && node.line_range) s.line_range = node.line_range;
     if (!s.row_range && node.row_range) s.row_range = node.row_range;
+    const header = node.meta?.['header_row'];
+    if (s.row_range && typeof header === 'number') s.excel_rows = [header + s.row_range[0], header + s.row_range[1]];
     return s;
   });
 }
@@ -111,7 +117,7 @@ export async function deepRetrieve(root: string, ref: string, opts: DeepOptions 
       ...(tree.line_count !== undefined ? { line_count: tree.line_count } : {}),
       node_count: tree.node_count,
       summary: clip(entry.summary ?? '', SUGGESTION_SUMMARY_CHARS * 2),
-      ...(query ? { query } : {}),
+      ...(query ? { query, verdict: suggestions[0]?.verdict ?? 'none' } : {}),
       suggestions,
       warnings,
       depth,

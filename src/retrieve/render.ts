@@ -50,7 +50,7 @@ export function renderDeepText(a: DeepAnswer): string {
     if (a.suggestions.length === 0) lines.push('  (none matched)');
     for (const s of a.suggestions) {
       const r = rangeText(s);
-      lines.push(`  ${s.node_id}  ${s.title}${r ? `  (${r})` : ''}  score ${s.score.toFixed(3)}`);
+      lines.push(`  ${s.node_id}  ${s.title}${r ? `  (${r})` : ''}  ${s.verdict ? `${s.verdict} (relevance ${s.relevance})` : `score ${s.score.toFixed(3)}`}`);
       if (s.summary) lines.push(`        ${s.summary}`);
     }
   }

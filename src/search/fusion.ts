@@ -4,12 +4,14 @@
  * Tier 1 (sources), weighted score fusion:
  *
  *   score(s) = 1.0·bm25~(s) + 1.0·coverage(s) + 0.3·card_cos~(s) + 0.15·node_cos~(s)
- *            + 1.0·period(s) + 0.5·identity(s)
+ *            + 1.0·period(s) + 0.5·identity(s) + 1.0·passage~(s)
  *
  * where x~ is x min-max scaled over the candidates (so BM25 margins survive: a source matching the
  * company and the year clearly wins), coverage and identity are shares in [0,1] and period is in
  * [-1,1], added as they are. Candidates are the sources some content signal (keyword or vector)
- * found; the metadata signals (period, identity) only re-rank them. Reciprocal-rank fusion was
+ * found; the metadata signals (period, identity) only re-rank them; the passage signal (best node
+ * of a source, signals/passage.ts) is computed for the best candidates of a first fusion without it. The sources holding the query's
+ * rarest term, when it is rare (signals/rare.ts), are ranked first. Reciprocal-rank fusion was
  * measured against this on the FinanceBench dev set and removed (docs/ARCHITECTURE.md).
  */
 
@@ -30,13 +32,15 @@ export const FUSION_WEIGHTS = {
   period: 1.0,
   /** share of the query's naming words (company names, tickers) in a source's identity */
   identity: 0.5,
+  /** best single node's BM25 (store-wide idf), scaled over the candidates it was computed for */
+  passage: 1.0,
 } as const;
 
 export type Signal = keyof typeof FUSION_WEIGHTS;
 export const SIGNALS = Object.keys(FUSION_WEIGHTS) as Signal[];
 
 /** Signals whose values are scaled over the candidates; the others are added as they are. */
-const SCALED: ReadonlySet<Signal> = new Set<Signal>(['keyword', 'card_vector', 'node_vector']);
+const SCALED: ReadonlySet<Signal> = new Set<Signal>(['keyword', 'card_vector', 'node_vector', 'passage']);
 /** Signals that make a source a candidate. */
 const CONTENT: readonly Signal[] = ['keyword', 'coverage', 'card_vector', 'node_vector'];
 
@@ -77,9 +81,13 @@ export function fuse(lists: SignalLists): Fused {
   return { scores, contribution };
 }
 
-/** Candidates best first (ties by id, so results are deterministic). */
-export function ranked<K extends string | number>(scores: Map<K, number>): Array<[K, number]> {
-  return [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+/**
+ * Candidates best first (ties by id, so results are deterministic). Those in `first` (the sources
+ * holding the query's rare term, signals/rare.ts) come before all others, best first among themselves.
+ */
+export function ranked<K extends string | number>(scores: Map<K, number>, first?: ReadonlySet<K>): Array<[K, number]> {
+  const tier = (k: K) => (first?.has(k) ? 0 : 1);
+  return [...scores.entries()].sort((a, b) => tier(a[0]) - tier(b[0]) || b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
 /** Tier 2 (nodes of one source): reciprocal-rank fusion constant. */

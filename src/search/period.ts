@@ -8,10 +8,29 @@
  */
 import type { CatalogEntry } from '../store/schemas.js';
 
-/** Plausible years: 4 digits 1900–2099 not inside a longer number. */
-const YEAR_RE = /(?<!\d)((?:19|20)\d{2})(?!\d)/g;
-/** "FY18", "FY 18", "FY'18" → 2018 */
+/** Four digits 1900–2099 not inside a longer number, nor after a word that makes it a number ("port 2049"). */
+const YEAR_RE = /(?<!\d|#\s?|\b(?:port|no|number|id|code|room|suite|route|page|p|pp)[.:]?\s?)((?:19|20)\d{2})(?!\d)/gi;
+/** Years later than this many years after the present are not read as periods (targets such as 2050 are not periods of a document either). */
+export const MAX_YEARS_AHEAD = 5;
+/** Earliest year read as a period. */
+export const MIN_YEAR = 1900;
+/** "FY18", "FY 18", "FY'18" → 2018; "FY99" → 1999 (two-digit years beyond the present + MAX_YEARS_AHEAD are the last century) */
 const FY_SHORT_RE = /\bfy\s*'?(\d{2})(?!\d)/gi;
+/**
+ * Weight of a period read only from the file name (no period, title or date says so): a weak hint
+ * — names like "report_2019_final" are often right, but the content is what counts.
+ */
+export const FILE_NAME_PERIOD_WEIGHT = 0.5;
+
+function latestPlausibleYear(): number {
+  return new Date().getUTCFullYear() + MAX_YEARS_AHEAD;
+}
+
+/** "99" → 1999, "18" → 2018 (relative to the present). */
+export function expandTwoDigitYear(yy: number): number {
+  const y = 2000 + yy;
+  return y > latestPlausibleYear() ? 1900 + yy : y;
+}
 const QUARTER_RES: [RegExp, number][] = [
   [/\b(?:first|1st)\s+(?:fiscal\s+)?quarter\b/i, 1],
   [/\b(?:second|2nd)\s+(?:fiscal\s+)?quarter\b/i, 2],
@@ -62,12 +81,18 @@ export interface SourcePeriod {
   annual: boolean;
   /** covers part of a year only (10-Q, first–third quarter release) */
   partial: boolean;
+  /** the years come from the file name alone (a weak hint) */
+  nameOnly?: boolean;
 }
 
-function yearsIn(text: string): number[] {
+export function yearsIn(text: string): number[] {
   const out = new Set<number>();
-  for (const m of text.matchAll(YEAR_RE)) out.add(Number(m[1]));
-  for (const m of text.matchAll(FY_SHORT_RE)) out.add(2000 + Number(m[1]));
+  const max = latestPlausibleYear();
+  for (const m of text.matchAll(YEAR_RE)) {
+    const y = Number(m[1]);
+    if (y >= MIN_YEAR && y <= max) out.add(y);
+  }
+  for (const m of text.matchAll(FY_SHORT_RE)) out.add(expandTwoDigitYear(Number(m[1])));
   return [...out].sort((a, b) => a - b);
 }
 
@@ -87,16 +112,20 @@ export function queryPeriod(query: string): QueryPeriod {
 export function sourcePeriod(e: Pick<CatalogEntry, 'filename' | 'title' | 'period' | 'date' | 'doc_type'>): SourcePeriod {
   const name = e.filename.replace(/\.[^.]+$/, '').replace(/[_]+/g, ' ');
   const period = e.period ?? '';
-  const years = new Set<number>([...yearsIn(name), ...yearsIn(period), ...yearsIn(e.title ?? '')]);
+  const fromContent = new Set<number>([...yearsIn(period), ...yearsIn(e.title ?? '')]);
   if (e.date) {
     const y = Number(e.date.slice(0, 4));
-    if (y >= 1900 && y < 2100) years.add(y);
+    if (y >= MIN_YEAR && y <= latestPlausibleYear()) fromContent.add(y);
   }
+  const fromName = yearsIn(name);
+  const years = new Set<number>([...fromContent, ...fromName]);
   const quarter = quarterIn(name) ?? quarterIn(period);
   const type = e.doc_type ?? '';
   const annual = ANNUAL_TYPE_RE.test(type) || quarter === 4 || (quarter === null && ANNUAL_PERIOD_RE.test(period));
   const partial = !annual && (PARTIAL_TYPE_RE.test(type) || (quarter !== null && quarter < 4) || QUARTER_PERIOD_RE.test(period));
-  return { years: [...years].sort((a, b) => a - b), quarter, annual, partial };
+  const out: SourcePeriod = { years: [...years].sort((a, b) => a - b), quarter, annual, partial };
+  if (fromContent.size === 0 && fromName.length > 0) out.nameOnly = true;
+  return out;
 }
 
 /**
@@ -113,12 +142,12 @@ export function periodMatch(q: QueryPeriod, s: SourcePeriod): number {
   if (have.has(latest)) score = PERIOD_SCORES.latest;
   else if (q.years.some((y) => have.has(y))) score = PERIOD_SCORES.asked;
   else if (q.years.every((y) => y >= lo && y <= hi)) score = PERIOD_SCORES.comparative;
-  else return PERIOD_SCORES.contradicts;
+  else return PERIOD_SCORES.contradicts * (s.nameOnly ? FILE_NAME_PERIOD_WEIGHT : 1);
   if (q.quarter !== null) {
     if (s.quarter !== null && s.quarter !== q.quarter) score += PERIOD_SCORES.otherQuarter;
     else if (s.quarter === null && s.annual && q.quarter < 4) score += PERIOD_SCORES.annualForQuarter;
   } else if (!q.partial && s.partial) {
     score += PERIOD_SCORES.partialYear;
   }
-  return Math.max(-1, Math.min(1, score));
+  return Math.max(-1, Math.min(1, score)) * (s.nameOnly ? FILE_NAME_PERIOD_WEIGHT : 1);
 }

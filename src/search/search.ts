@@ -16,12 +16,15 @@ import { sourceKeywords, nodeKeywords, type SourceKeywords } from './keyword-ind
 import { combineRelevance, vectorRelevance, verdictOf } from './confidence.js';
 import { allowedRows, keywordSignals, type KeywordSignals } from './signals/keyword.js';
 import { identitySignal, periodSignal } from './signals/metadata.js';
+import { rarestTerm, type RareTerm } from './signals/rare.js';
 import { vectorSignals, type VectorSignals } from './signals/vector.js';
 import { SIGNALS, fuse, ranked, type Fused, type SignalLists } from './fusion.js';
+import { passageSignal } from './signals/passage.js';
 import { rankNodesIn, DEFAULT_NODES_PER_SOURCE } from './nodes.js';
 import { checkFreshness } from './freshness.js';
 import { boundQuery } from './arguments.js';
 import { keywordIndexWarning, nodeVectorsWarning } from './index-health.js';
+import { loadVocabulary, type Vocabulary } from './vocabulary.js';
 
 export { DEFAULT_NODES_PER_SOURCE };
 
@@ -37,6 +40,7 @@ interface SearchContext {
   entries: CatalogEntry[];
   byId: Map<string, CatalogEntry>;
   groups: string[][];
+  vocabulary: Vocabulary;
   mode: SearchResult['mode'];
   /** the store has indexed sources (an empty store has no indexes to miss) */
   populated: boolean;
@@ -46,6 +50,8 @@ interface SearchContext {
 interface Signals {
   kix: SourceKeywords | null;
   kw: KeywordSignals | null;
+  /** the query's rarest term and the sources holding it (they come first) */
+  rare: RareTerm | null;
   vec: VectorSignals | null;
   lists: SignalLists;
 }
@@ -69,19 +75,22 @@ async function gatherSignals(ctx: SearchContext): Promise<Signals> {
   const useKeywords = kix !== null && ctx.mode !== 'vector';
   const mask = useKeywords ? allowedRows(kix, new Set(ctx.byId.keys())) : null;
   const kw = useKeywords ? keywordSignals(kix, ctx.groups, mask!, !!ctx.opts.explain) : null;
+  const rare = useKeywords ? rarestTerm(kix, ctx.groups, mask!) : null;
   const lists: SignalLists = { keyword: kw?.bm25, coverage: kw?.coverage, card_vector: vec?.card, node_vector: vec?.node };
   const candidates = new Set([...(kw?.bm25.keys() ?? []), ...(vec?.card.keys() ?? []), ...(vec?.node.keys() ?? [])]);
   if (useKeywords) {
     lists.period = periodSignal(ctx.query, candidates, ctx.byId);
     lists.identity = identitySignal(kix, ctx.groups, mask!);
   }
-  return { kix, kw, vec, lists };
+  return { kix, kw, rare, vec, lists };
 }
 
 function relevanceOf(ctx: SearchContext, sig: Signals, id: string): { kw: number | null; vec: number | null; rel: number } {
   const kw = sig.kw ? (sig.kw.relevance.get(id) ?? 0) : ctx.mode === 'vector' ? null : 0;
   const vec = sig.vec && sig.vec.card.size > 0 ? vectorRelevance(sig.vec.card.get(id), sig.vec.node.get(id)) : null;
-  return { kw, vec, rel: combineRelevance(kw, vec) };
+  const rel = combineRelevance(kw, vec);
+  // a source holding the query's rare term is at least a weak match, whatever the thresholds
+  return { kw, vec, rel: sig.rare?.sources.has(id) ? Math.max(rel, ctx.config.search.weak_threshold) : rel };
 }
 
 function explainHit(sig: Signals, fused: Fused, id: string, r: { kw: number | null; vec: number | null }): Record<string, number | string> {
@@ -95,6 +104,7 @@ function explainHit(sig: Signals, fused: Fused, id: string, r: { kw: number | nu
   }
   if (r.kw !== null) ex['keyword_relevance'] = round(r.kw, 3);
   if (r.vec !== null) ex['vector_relevance'] = round(r.vec, 3);
+  if (sig.rare?.sources.has(id)) ex['rare_term'] = sig.rare.term;
   ex['matched_terms'] = (sig.kw?.matched.get(id) ?? []).join(' ');
   return ex;
 }
@@ -105,7 +115,8 @@ function buildHit(ctx: SearchContext, sig: Signals, fused: Fused, id: string, sc
   const nix = nodeKeywords(ctx.root, id);
   const nodes = nix
     ? rankNodesIn(nix, {
-      terms: ctx.groups.flat(), text: ctx.query, query: sig.vec?.query ?? null, nodeVectors: sig.vec?.nodeVectors ?? null,
+      terms: ctx.groups.flat(), groups: ctx.groups, text: ctx.query, vocabulary: ctx.vocabulary, query: sig.vec?.query ?? null,
+      thresholds: { strong, weak }, nodeVectors: sig.vec?.nodeVectors ?? null,
       k: ctx.opts.nodesPerSource ?? DEFAULT_NODES_PER_SOURCE, maxPages: ctx.config.ingest.max_leaf_pages,
     })
     : [];
@@ -117,12 +128,23 @@ function buildHit(ctx: SearchContext, sig: Signals, fused: Fused, id: string, sc
   return hit;
 }
 
+/** The ranking with the rare term's sources moved into the first k when they are below (kept in order). */
+function keepRare(order: Array<[string, number]>, rare: RareTerm | null, k: number): Array<[string, number]> {
+  if (!rare) return order;
+  const late = order.slice(k).filter(([id]) => rare.sources.has(id));
+  if (late.length === 0) return order;
+  const lateIds = new Set(late.map(([id]) => id));
+  const rest = order.filter(([id]) => !lateIds.has(id));
+  const at = Math.max(0, k - late.length);
+  return [...rest.slice(0, at), ...late, ...rest.slice(at)];
+}
+
 /** The top k hits; sources under the weak threshold are left out (unless includeNone), the closest noted. */
 function topHits(ctx: SearchContext, sig: Signals, fused: Fused): { hits: SourceHit[]; closest: { id: string; rel: number } | null } {
   const k = ctx.opts.k ?? ctx.config.search.default_k;
   const hits: SourceHit[] = [];
   let closest: { id: string; rel: number } | null = null;
-  for (const [id, score] of ranked(fused.scores)) {
+  for (const [id, score] of keepRare(ranked(fused.scores, sig.rare?.first ? sig.rare.sources : undefined), sig.rare, k)) {
     if (hits.length >= k) break;
     const r = relevanceOf(ctx, sig, id);
     if (r.rel < ctx.config.search.weak_threshold && !ctx.opts.includeNone) {
@@ -149,14 +171,24 @@ function openContext(root: string, query: string, opts: SearchOptions): SearchCo
   const config = loadConfig(root);
   const catalog = readCatalog(root);
   const entries = applyFilters(catalog.sources, opts.filters ?? {});
+  const vocabulary = loadVocabulary(root, config);
   return {
-    root, query, opts, config, catalog, entries,
+    root, query, opts, config, catalog, entries, vocabulary,
     byId: new Map(entries.map((e) => [e.id, e])),
-    groups: queryTermGroups(query),
+    groups: queryTermGroups(query, vocabulary.stopwords),
     mode: opts.mode === 'vector' ? 'vector' : opts.mode === 'keyword' ? 'keyword' : 'hybrid',
     populated: catalog.sources.some((e) => e.status === 'indexed'),
-    warnings: [],
+    warnings: [...vocabulary.warnings],
   };
+}
+
+/** The passage signal over the best candidates of a first fusion, then the final fusion. */
+function fuseWithPassages(ctx: SearchContext, sig: Signals): Fused {
+  const first = fuse(sig.lists);
+  if (!sig.kix || !sig.kw) return first;
+  const order = ranked(first.scores).map(([id]) => id);
+  sig.lists.passage = passageSignal(ctx.root, sig.kix, ctx.groups.flat(), order);
+  return fuse(sig.lists);
 }
 
 export async function searchStore(root: string, asked: string, opts: SearchOptions = {}): Promise<SearchResult> {
@@ -165,7 +197,7 @@ export async function searchStore(root: string, asked: string, opts: SearchOptio
   const ctx = openContext(root, query, opts);
   if (warning) ctx.warnings.push(warning);
   const sig = await gatherSignals(ctx);
-  const fused = fuse(sig.lists);
+  const fused = fuseWithPassages(ctx, sig);
   const { hits, closest } = topHits(ctx, sig, fused);
   resultWarnings(ctx, hits, closest);
   const freshness = checkFreshness(root, ctx.catalog);

@@ -26,7 +26,12 @@ export interface NodeHit {
   page_range?: [number, number];
   line_range?: [number, number];
   row_range?: [number, number];
+  /** fused rank score (tier-2 fusion.ts); compare within one list only */
   score: number;
+  /** how surely this node answers the query, in [0,1] (node-confidence.ts) */
+  relevance?: number;
+  /** strong | weak | none, with the thresholds search uses */
+  verdict?: Verdict;
 }
 
 export type Verdict = 'strong' | 'weak' | 'none';

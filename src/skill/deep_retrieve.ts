@@ -28,7 +28,9 @@ Read the chosen nodes with read_source.js.
                    are trimmed to fit, "truncated" says so
 
 Output (JSON): id, title, file, type, toc_source, page_count|line_count, node_count, summary,
-suggestions [{node_id, title, page_range|line_range|row_range, score, summary, path}], warnings,
+verdict (with --query: how sure the first suggestion is, strong | weak | none),
+suggestions [{node_id, title, page_range|line_range|row_range, score, relevance, verdict, summary,
+path}], warnings,
 root {node_id, title, summary, page_range…, children […], hidden_descendants}, truncated, next,
 freshness {built_at, stale, warning}.
 

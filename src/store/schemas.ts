@@ -186,6 +186,8 @@ export const Config = z.object({
   embedding: EmbeddingConfig.default({}),
   llm: LlmConfig.default({}),
   search: SearchConfig.default({}),
+  /** opt-in vocabulary packs (docs/vocabularies.md), e.g. ["finance"] */
+  vocabularies: z.array(z.string()).default([]),
   ingest: z
     .object({
       max_leaf_pages: z.number().int().positive().default(5),

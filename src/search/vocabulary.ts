@@ -1,0 +1,132 @@
+/**
+ * Vocabulary packs: the words of one field, kept apart from the core ranking and used only when a
+ * store opts in (`config.json`: `"vocabularies": ["finance"]`). A pack is a JSON file (format in
+ * docs/vocabularies.md): query stopwords (how the field's questions say *how* to answer), section
+ * kinds (node titles a query calls for, e.g. "balance sheet" for "quick ratio") and expansions (the
+ * words documents print for what questions name). Packs are looked up in the store's
+ * `vocabularies/` folder first (a user's own), then among the packs shipped with MetadataHub.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Config } from '../store/schemas.js';
+import { tokenize } from '../model/tokenize.js';
+
+export const VOCABULARY_DIR = 'vocabularies';
+export const VOCABULARY_FORMAT = 1;
+
+/** A pack as written in its JSON file. */
+export interface VocabularyFile {
+  name: string;
+  description?: string;
+  format: number;
+  /** words dropped from queries: a space-separated string or a list */
+  query_stopwords?: string | string[];
+  sections?: {
+    /** a title that starts like this names the section itself (regex, tested on the lower-cased title) */
+    primary_title?: string;
+    /** a title with these words only mentions it (a note, a schedule) */
+    mention_title?: string;
+    /** a primary title with these words is the canonical one ("consolidated") */
+    qualified_title?: string;
+    kinds: Array<{ name: string; title: string }>;
+    /** query patterns and the section kinds they call for */
+    queries: Array<{ when: string; kinds: string[] }>;
+  };
+  /** query pattern → words the documents print for it */
+  expansions?: Array<{ when: string; add: string }>;
+}
+
+export interface SectionLexicon {
+  primary: RegExp | null;
+  mention: RegExp | null;
+  qualified: RegExp | null;
+  kinds: Array<{ name: string; title: RegExp }>;
+  queries: Array<{ when: RegExp; kinds: string[] }>;
+}
+
+/** The packs a store uses, compiled and merged. */
+export interface Vocabulary {
+  names: string[];
+  stopwords: ReadonlySet<string>;
+  sections: SectionLexicon[];
+  expansions: Array<{ when: RegExp; add: string }>;
+  /** packs that could not be loaded, said once per search */
+  warnings: string[];
+}
+
+export const NO_VOCABULARY: Vocabulary = { names: [], stopwords: new Set(), sections: [], expansions: [], warnings: [] };
+
+/** Folders holding the packs shipped with MetadataHub (from dist/search/ or a skill bundle). */
+function builtInDirs(): string[] {
+  const here = import.meta.url;
+  const dirs = ['../../vocabularies/', '../vocabularies/'].map((rel) => fileURLToPath(new URL(rel, here)));
+  const home = process.env['MHUB_HOME'];
+  if (home) dirs.push(join(home, VOCABULARY_DIR));
+  return dirs;
+}
+
+/** Where a pack named in config.json is read from: a path, else `<store>/vocabularies/<name>.json`, else a shipped pack. */
+export function vocabularyCandidates(root: string, name: string): string[] {
+  if (name.endsWith('.json') || name.includes('/')) return [isAbsolute(name) ? name : resolve(root, name)];
+  return [join(root, VOCABULARY_DIR, `${name}.json`), ...builtInDirs().map((d) => join(d, `${name}.json`))];
+}
+
+const regex = (src: string | undefined): RegExp | null => (src ? new RegExp(src) : null);
+
+function compileSections(s: NonNullable<VocabularyFile['sections']>): SectionLexicon {
+  return {
+    primary: regex(s.primary_title), mention: regex(s.mention_title), qualified: regex(s.qualified_title),
+    kinds: s.kinds.map((k) => ({ name: k.name, title: new RegExp(k.title) })),
+    queries: s.queries.map((q) => ({ when: new RegExp(q.when), kinds: q.kinds })),
+  };
+}
+
+/** Parse and compile one pack file; throws an Error saying what is wrong. */
+export function readVocabularyFile(path: string): Omit<Vocabulary, 'names' | 'warnings'> & { name: string } {
+  const raw = JSON.parse(readFileSync(path, 'utf8')) as VocabularyFile;
+  if (!raw || typeof raw !== 'object' || typeof raw.name !== 'string') throw new Error('expected a JSON object with a "name"');
+  if (raw.format !== VOCABULARY_FORMAT) throw new Error(`"format" must be ${VOCABULARY_FORMAT}`);
+  const words = typeof raw.query_stopwords === 'string' ? raw.query_stopwords.split(/\s+/) : raw.query_stopwords ?? [];
+  return {
+    name: raw.name,
+    stopwords: new Set(words.flatMap((w) => tokenize(w))),
+    sections: raw.sections ? [compileSections(raw.sections)] : [],
+    expansions: (raw.expansions ?? []).map((e) => ({ when: new RegExp(e.when), add: e.add })),
+  };
+}
+
+const cache = new Map<string, Vocabulary>();
+
+function loadUncached(root: string, names: string[]): Vocabulary {
+  const v: Vocabulary = { names: [], stopwords: new Set(), sections: [], expansions: [], warnings: [] };
+  const stop = new Set<string>();
+  for (const name of names) {
+    const path = vocabularyCandidates(root, name).find((p) => existsSync(p));
+    if (!path) {
+      v.warnings.push(`vocabulary pack "${name}" (config.json "vocabularies") not found in ${join(root, VOCABULARY_DIR)}/ nor among the shipped packs; searching without it`);
+      continue;
+    }
+    try {
+      const pack = readVocabularyFile(path);
+      v.names.push(pack.name);
+      for (const w of pack.stopwords) stop.add(w);
+      v.sections.push(...pack.sections);
+      v.expansions.push(...pack.expansions);
+    } catch (err) {
+      v.warnings.push(`vocabulary pack ${path} is unusable (${(err as Error).message}); searching without it (format: docs/vocabularies.md)`);
+    }
+  }
+  v.stopwords = stop;
+  return v;
+}
+
+/** The store's vocabulary (config.json `vocabularies`), loaded once per process. */
+export function loadVocabulary(root: string, config: Config): Vocabulary {
+  const names = config.vocabularies ?? [];
+  if (names.length === 0) return NO_VOCABULARY;
+  const key = `${root}\u0000${names.join('\u0000')}`;
+  let v = cache.get(key);
+  if (!v) cache.set(key, (v = loadUncached(root, names)));
+  return v;
+}

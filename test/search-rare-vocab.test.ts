@@ -1,0 +1,116 @@
+/**
+ * Held-out behaviours of the core ranking: rare terms always come back (first in a short query),
+ * whatever the thresholds; vocabulary packs are opt-in, found in the store or among the shipped
+ * packs, and a missing one is said once; indexed text keeps every word.
+ */
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { searchStore } from '../src/search/search.js';
+import { searchStoreFixture } from './helpers/search-store.js';
+import { cleanup } from './helpers/temp-store.js';
+
+/** Many look-alike documents; the invented words each occur in one (or two) of them, once, deep in the body. */
+function docs(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < 12; i++) {
+    const body = Array.from({ length: 30 }, (_, j) => `The maintenance schedule for pump ${i} covers valves, seals and bearings in week ${j}.`);
+    if (i === 7) body.splice(20, 0, 'During the Hypershow the pump ran a demonstration cycle.');
+    if (i === 3 || i === 9) body.splice(25, 0, 'Calibration code xylophone314 applies here.');
+    out[`plant/pump-${i}.md`] = `# Pump ${i} maintenance\n\n${body.join('\n')}\n`;
+  }
+  return out;
+}
+
+describe('rare terms', () => {
+  let root: string;
+  beforeAll(async () => {
+    ({ root } = await searchStoreFixture('none', { docs: docs() }));
+  });
+  afterAll(() => cleanup(root));
+
+  it('bring back the one source holding a word found nowhere else, first, above the threshold', async () => {
+    const r = await searchStore(root, 'Hypershow');
+    expect(r.results[0]?.file).toBe('inbox/plant/pump-7.md');
+    expect(r.results[0]!.verdict).not.toBe('none');
+    const r2 = await searchStore(root, 'pump maintenance Hypershow valves');
+    expect(r2.results[0]?.file).toBe('inbox/plant/pump-7.md');
+  });
+
+  it('bring back every source holding a rare code, first', async () => {
+    const r = await searchStore(root, 'xylophone314 calibration');
+    expect(r.results.slice(0, 2).map((h) => h.file).sort()).toEqual(['inbox/plant/pump-3.md', 'inbox/plant/pump-9.md']);
+  });
+
+  it('keep the rare word’s source among the results of a long question', async () => {
+    const r = await searchStore(root, 'Which pump ran a demonstration cycle with valves and seals during the Hypershow week?', { k: 5 });
+    expect(r.results.map((h) => h.file)).toContain('inbox/plant/pump-7.md');
+  });
+
+  it('find documents by words the old index dropped as stopwords', async () => {
+    const r = await searchStore(root, 'during the');
+    expect(r.results.length).toBeGreaterThan(0);
+  });
+});
+
+describe('vocabulary packs', () => {
+  let root: string;
+  const setVocab = (v: unknown) => {
+    const cfg = JSON.parse(readFileSync(join(root, 'config.json'), 'utf8'));
+    writeFileSync(join(root, 'config.json'), JSON.stringify({ ...cfg, vocabularies: v }, null, 2) + '\n');
+  };
+  beforeAll(async () => {
+    ({ root } = await searchStoreFixture('none', { docs: docs() }));
+  });
+  afterAll(() => cleanup(root));
+
+  it('say once that a configured pack is missing, and search without it', async () => {
+    setVocab(['no-such-field']);
+    const r = await searchStore(root, 'Hypershow');
+    expect(r.warnings.filter((w) => /no-such-field/.test(w))).toHaveLength(1);
+    expect(r.results[0]?.file).toBe('inbox/plant/pump-7.md');
+  });
+
+  it('load a user pack from the store’s vocabularies/ folder (query stopwords apply)', async () => {
+    mkdirSync(join(root, 'vocabularies'), { recursive: true });
+    writeFileSync(join(root, 'vocabularies', 'plant.json'), JSON.stringify({ name: 'plant', format: 1, query_stopwords: 'maintenance schedule' }));
+    setVocab(['plant', 'finance']);
+    const r = await searchStore(root, 'maintenance schedule Hypershow', { explain: true });
+    expect(r.warnings.join(' ')).not.toMatch(/vocabulary/);
+    expect(String(r.results[0]!.explain!['matched_terms'])).toBe('hypershow');
+  });
+
+  it('report a broken pack file, naming it', async () => {
+    writeFileSync(join(root, 'vocabularies', 'broken.json'), '{"name": "broken", "format": 7}');
+    setVocab(['broken']);
+    const r = await searchStore(root, 'Hypershow');
+    expect(r.warnings.join(' ')).toMatch(/broken\.json is unusable/);
+  });
+});
+
+describe('spreadsheet rows and code symbols', () => {
+  let root: string;
+  beforeAll(async () => {
+    const csv = ['part,supplier,city', 'P-100,Brightwater Ltd,Oslo', 'P-200,Quillfeather GmbH,Graz', 'P-300,Northwind,Lyon'].join('\n') + '\n';
+    const py = ['def compute_zanzibar_total(items):', '    """Sum the items."""', '    return sum(items)', '', 'class LedgerBook:', '    pass', ''].join('\n');
+    ({ root } = await searchStoreFixture('none', { docs: { ...docs(), 'parts/suppliers.csv': csv, 'code/ledger.py': py } }));
+  });
+  afterAll(() => cleanup(root));
+
+  it('find a CSV by a cell value and cite the row, in data rows and as the sheet numbers it', async () => {
+    const r = await searchStore(root, 'Quillfeather');
+    expect(r.results[0]?.file).toBe('inbox/parts/suppliers.csv');
+    const { deepRetrieve } = await import('../src/retrieve/deep.js');
+    const d = await deepRetrieve(root, r.results[0]!.id, { query: 'Quillfeather supplier' });
+    const s = d.suggestions[0]!;
+    expect(s.row_range).toEqual([2, 2]);
+    expect(s.excel_rows).toEqual([3, 3]); // header on row 1: data row 2 is row 3
+  });
+
+  it('find code by a symbol name', async () => {
+    const r = await searchStore(root, 'compute_zanzibar_total');
+    expect(r.results[0]?.file).toBe('inbox/code/ledger.py');
+    const r2 = await searchStore(root, 'LedgerBook');
+    expect(r2.results[0]?.file).toBe('inbox/code/ledger.py');
+  });
+});

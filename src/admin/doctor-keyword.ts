@@ -63,7 +63,9 @@ export function auditKeywordIndex(root: string, entries: CatalogEntry[], nodeCou
       continue;
     }
     const expected = nodeCounts.get(id);
-    if (expected !== undefined && rows.length !== expected) bad('keyword_rows', rel, `Keyword node index ${rel} has ${rows.length} rows for a tree of ${expected} nodes.`);
+    // spreadsheet data rows are extra entries under their sheet node's id: count distinct nodes
+    const nodes = new Set(rows.map((r: unknown) => (Array.isArray(r) ? r[0] : r))).size;
+    if (expected !== undefined && nodes !== expected) bad('keyword_rows', rel, `Keyword node index ${rel} has ${nodes} nodes for a tree of ${expected} nodes.`);
   }
   const nodesDir = join(root, KEYWORD_DIR, 'nodes');
   if (existsSync(nodesDir)) {

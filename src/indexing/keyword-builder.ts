@@ -19,7 +19,7 @@ import { aboutText, identityText, nodeTexts, rowTexts } from './source-text.js';
 /** The ancestors' titles count once in a node's text (context: "Item 7 > Liquidity"). */
 export const NODE_PATH_BOOST = 1;
 /** Version of the row entries (spreadsheet data rows searchable by cell values); bump when they change. */
-export const ROWS_INDEXED = 1;
+export const ROWS_INDEXED = 2;
 /** Characters of the document's opening text indexed in the source-level `opening` field. */
 export const OPENING_TEXT_CHARS = 3000;
 
@@ -76,7 +76,8 @@ export function buildNodesIndex(ctx: IndexBuildContext, e: CatalogEntry, sha: st
       const path = Array<string[]>(NODE_PATH_BOOST).fill(tokenize(n.path.join(' '))).flat();
       acc.add([n.node_id, n.title, n.range.kind, n.range.start, n.range.end], n.title, [...path, ...tokenize(n.summary), ...tokenize(n.text)]);
     }
-    for (const r of rowTexts(ctx.root, tree)) acc.add([r.node_id, r.title, 'r', r.start, r.end], r.title, tokenize(r.text));
+    // a row's title ("Sheet1 row 7") is for display: its words would match every row alike
+    for (const r of rowTexts(ctx.root, tree)) acc.add([r.node_id, r.title, 'r', r.start, r.end], '', tokenize(r.text));
   }
   const openingTf = termFrequencies(tokenize(opening));
   const openingSorted: Record<string, number> = {};

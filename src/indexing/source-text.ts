@@ -92,19 +92,19 @@ export interface RowText {
   end: number;
 }
 
-function readRows(root: string, ref: string): { columns: string[]; rows: unknown[][] } | null {
+function readRows(root: string, ref: string): { rows: unknown[][] } | null {
   try {
     const lines = readFileSync(resolveInStore(root, ref), 'utf8').split('\n').filter((l) => l.trim());
-    const head = JSON.parse(lines[0] ?? '{}') as { columns?: unknown };
-    const columns = Array.isArray(head.columns) ? head.columns.map(String) : [];
-    return { columns, rows: lines.slice(1).map((l) => JSON.parse(l) as unknown[]) };
+    // line 1 is {"columns": [...]}, then one JSON array per data row
+    return { rows: lines.slice(1).map((l) => JSON.parse(l) as unknown[]) };
   } catch {
     return null;
   }
 }
 
-function rowText(columns: string[], row: unknown[]): string {
-  return row.map((v, i) => (v === null || v === undefined || v === '' ? '' : `${columns[i] ?? ''} ${String(v)}`)).filter(Boolean).join('; ').slice(0, ROW_TEXT_CHARS);
+/** A row's cell values (column names are searchable through the column nodes, not repeated per row). */
+function rowText(row: unknown[]): string {
+  return row.map((v) => (v === null || v === undefined ? '' : String(v))).filter(Boolean).join('; ').slice(0, ROW_TEXT_CHARS);
 }
 
 /**
@@ -124,7 +124,7 @@ export function rowTexts(root: string, tree: TreeFile): RowText[] {
         const block = data.rows.slice(i, i + per);
         const start = i + 1;
         const end = i + block.length;
-        const text = block.map((r) => rowText(data.columns, r)).join('\n');
+        const text = block.map((r) => rowText(r)).join('\n');
         out.push({ node_id: n.node_id, title: `${sheet} row${start === end ? ` ${start}` : `s ${start}-${end}`}`, text, start, end });
       }
     }

@@ -250,6 +250,18 @@ describe('links, external folders and encodings', () => {
     expect(again.sources.every((s) => s.action === 'unchanged')).toBe(true);
     const doc = spawnSync(process.execPath, [CLI, '--store', join(base, 'store'), 'doctor', '--json'], { encoding: 'utf8' });
     expect(JSON.parse(doc.stdout)).toMatchObject({ healthy: true });
+    // an entry recorded as ../papers/… by an older version: doctor flags it, --fix drops it
+    const catPath = join(base, 'store', 'catalog.json');
+    const cat = JSON.parse(readFileSync(catPath, 'utf8')) as { sources: { original_path: string }[] };
+    const legacy = JSON.parse(JSON.stringify(cat.sources[1])) as { id: string; original_path: string; status: string; tree_path: null; converted_path: null };
+    Object.assign(legacy, { id: 'src_00d00d00', original_path: '../papers/sub/b.txt', status: 'skipped', tree_path: null, converted_path: null });
+    cat.sources.push(legacy);
+    writeFileSync(catPath, JSON.stringify(cat, null, 2) + '\n');
+    const flagged = JSON.parse(spawnSync(process.execPath, [CLI, '--store', join(base, 'store'), 'doctor', '--json'], { encoding: 'utf8' }).stdout) as { problems: { code: string }[] };
+    expect(flagged.problems.map((p) => p.code)).toContain('source_path_outside');
+    const fixed = JSON.parse(spawnSync(process.execPath, [CLI, '--store', join(base, 'store'), 'doctor', '--fix', '--json'], { encoding: 'utf8' }).stdout) as { after: { healthy: boolean } };
+    expect(fixed.after.healthy).toBe(true);
+    expect((JSON.parse(readFileSync(catPath, 'utf8')) as { sources: { original_path: string }[] }).sources.map((x) => x.original_path)).toEqual(['external/papers/a.md', 'external/papers/sub/b.txt']);
     writeFileSync(join(base, 'papers', 'a.md'), '# A\n\nFirst paper, revised.\n');
     const st = JSON.parse(spawnSync(process.execPath, [CLI, '--store', join(base, 'store'), 'status', '--json'], { encoding: 'utf8' }).stdout) as { pending: { changed: string[] } };
     expect(st.pending.changed).toEqual(['external/papers/a.md']);

@@ -103,6 +103,11 @@ export function auditSources(root: string, entries: CatalogEntry[], cache: StatC
   const ctx = checkContext(root, entries);
   for (const e of entries) {
     const reingest = { kind: 'reingest' as const, id: e.id, path: e.original_path };
+    if (/^(\.\.(\/|$)|\/)/.test(e.original_path)) {
+      // recorded by an older version: a store path must never climb out of the store
+      out.problems.push(problem('source_path_outside', 'error', e.id, `${e.original_path} is recorded with a path outside the store (an older MetadataHub did this for folders outside the store).`, 'run `mhub doctor --fix` (drops the entry), then `mhub ingest <that folder>` to record it as external/<name>/…', { kind: 'drop', id: e.id }));
+      continue;
+    }
     const file = checkCatalogued(root, e, cache, ctx);
     if (file.state === 'unreadable') {
       out.problems.push(problem('source_unreadable', 'warning', e.id, `Source file ${e.original_path} cannot be read (${file.reason ?? 'unknown reason'}), so it cannot be checked.`, 'fix its permissions (e.g. chmod u+r), or remove it and run `mhub ingest`', null));

@@ -126,8 +126,12 @@ function diskState(abs: string): 'present' | 'gone' | 'unknown' {
  * (or cannot be checked, e.g. inside a folder that became unreadable: kept, not dropped); archive
  * members while their outermost archive exists and was not itself re-scanned (a re-scanned archive
  * lists all its current members, nested ones included, so a member missing from it is gone).
+ * Entries recorded with a path outside the store (`../x`, by older versions) are dropped.
  */
 export function sourceStillExists(root: string, originalPath: string, scannedRels: Set<string>, roots: ExternalRoots = {}): boolean {
+  // a path climbing out of the store (recorded by an older version) is never kept: re-ingesting its
+  // folder records it as external/<name>/…
+  if (/^(\.\.(\/|$)|\/)/.test(originalPath)) return false;
   const archive = containerPath(originalPath);
   if (archive !== originalPath && scannedRels.has(archive)) return false;
   return diskState(sourceDiskPath(root, originalPath, roots)) !== 'gone';

@@ -31,7 +31,7 @@ export interface ScannedFile {
   member?: { archiveRel: string; name: string; read: () => Promise<Uint8Array> };
 }
 
-export type ScanNoticeKind = 'link_outside' | 'link_dangling' | 'link_loop' | 'link_duplicate' | 'special_file' | 'unreadable' | 'bad_name' | 'archive_member';
+export type ScanNoticeKind = 'link_outside' | 'link_dangling' | 'link_loop' | 'link_duplicate' | 'special_file' | 'unreadable' | 'bad_name' | 'archive_member' | 'store_own';
 
 /** A path found but not ingested, with why and what to do (one line). */
 export interface ScanNotice {
@@ -253,7 +253,9 @@ export function scanPaths(root: string, paths: string[], cwd = process.cwd(), ex
     const folder = st.isDirectory() ? named : dirname(named);
     const w = new Walker(root, real, folder, externalRoots, excluded, storeOwn, storeFiles, !!opts.followExternalLinks);
     roots.push(w.rel(named));
-    if (st.isDirectory()) w.walkDir(named, real);
+    if (storeOwn.has(real) || storeFiles.has(real) || [...storeOwn].some((d) => isWithin(d, real))) {
+      w.note(named, 'store_own', 'not ingested: it is part of the store itself (MetadataHub writes it); ingest your documents, e.g. ./inbox.');
+    } else if (st.isDirectory()) w.walkDir(named, real);
     else if (st.isFile()) w.addFile(named, real);
     else w.note(named, 'special_file', `not ingested: it is ${describeSpecial(st) ?? 'not a regular file'}, not a document.`);
     w.drainLinks();

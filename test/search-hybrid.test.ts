@@ -124,10 +124,38 @@ describe('hybrid search with a real (tiny) transformers.js model and FAISS files
     expect((await rankNodes(root, id, 'tomato plant garden', { k: 3, vectors: false })).length).toBe(0);
   });
 
+  it('reads node vectors per source, equal to the whole file, and reuses a query vector without the model', async () => {
+    const { loadCardVectors, loadNodeVectors, nodeScores } = await import('../src/search/vectors.js');
+    const { readFlatIndex } = await import('../src/vector/faiss.js');
+    const { cachedQueryVector, QUERY_CACHE_FILE } = await import('../src/search/query-vectors.js');
+    const cv = loadCardVectors(root);
+    if (typeof cv === 'string') throw new Error(cv);
+    const nv = loadNodeVectors(root, cv.meta.model)!;
+    const whole = readFlatIndex(join(root, 'vector_store', 'nodes.faiss'));
+    const q = new Float32Array(whole.dims).fill(1 / Math.sqrt(whole.dims));
+    for (const [id, rows] of nv.rowsBySource) {
+      const got = nodeScores(nv, id, q);
+      for (const r of rows) {
+        let s = 0;
+        for (let j = 0; j < whole.dims; j++) s += whole.data[r * whole.dims + j]! * q[j]!;
+        expect(got.get(nv.meta.rows[r]![1])).toBeCloseTo(s, 6);
+      }
+    }
+    const query = 'capital expenditure of Acme in FY2018';
+    await searchStore(root, query);
+    expect(readFileSync(join(root, QUERY_CACHE_FILE), 'utf8')).toContain('entries');
+    const v = cachedQueryVector(root, cv.meta.model, query);
+    expect(v?.length).toBe(cv.meta.model.dims);
+    const a = await rankNodes(root, readCatalog(root).sources[0]!.id, query, { k: 3 });
+    expect(a.length).toBeGreaterThan(0);
+  });
+
   it('degrades to keyword-only (exit 0) when the model that made the vectors is missing here', async () => {
     const copy = mkdtempSync(join(tmpdir(), 'mhub-store-'));
     try {
       cpSync(root, copy, { recursive: true });
+      // a query embedded before is reused without the model (query-vectors.ts): start without any
+      rmSync(join(copy, '.mhub', 'query-vectors.json'), { force: true });
       const conf = JSON.parse(readFileSync(join(copy, 'config.json'), 'utf8'));
       conf.embedding.models_dir = join(copy, 'no-models-here');
       writeFileSync(join(copy, 'config.json'), JSON.stringify(conf, null, 2) + '\n');

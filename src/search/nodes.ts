@@ -19,7 +19,7 @@ import { expansionText, queryKinds, titleKind } from './sections.js';
 import { NO_VOCABULARY, loadVocabulary, type Vocabulary } from './vocabulary.js';
 import { bm25Field, docFreq } from './bm25.js';
 import { nodeFields, nodeKeywords } from './keyword-index.js';
-import { loadCardVectors, loadNodeVectors, nodeScores, queryEmbedder, type NodeVectors } from './vectors.js';
+import { loadCardVectors, loadNodeVectors, nodeScores, queryVector, type NodeVectors } from './vectors.js';
 import { fuseNodeRanks, ranked } from './fusion.js';
 
 export const DEFAULT_NODE_K = 3;
@@ -206,13 +206,12 @@ async function nodeVectorQuery(root: string, config: Config, query: string, warn
     warnings?.push(nodeVectorsWarning(root));
     return null;
   }
-  const emb = await queryEmbedder(root, config, cv.meta.model);
-  if (typeof emb === 'string') {
-    warnings?.push(`nodes ranked by keywords only: ${emb}`);
+  const q = await queryVector(root, config, cv.meta.model, query);
+  if (typeof q === 'string') {
+    warnings?.push(`nodes ranked by keywords only: ${q}`);
     return null;
   }
-  const q = (await emb.embed([query]))[0];
-  return q ? { q, nv } : null;
+  return { q, nv };
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
- * Query-time vector access: loads the store's FAISS card and node files (cached per process) and
+ * Query-time vector access: loads the store's FAISS card file and reads node vectors per source
+ * (each file opened once per process), and
  * the embedding model recorded in vector_store/metadata.json — only when a vector search runs.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../store/schemas.js';
 import type { FlatVectors } from '../vector/flat-codec.js';
@@ -12,9 +13,15 @@ import {
 } from '../vector/metadata.js';
 import type { Embedder } from '../embed/types.js';
 import { sameModel } from '../embed/types.js';
+import { cachedQueryVector, rememberQueryVector } from './query-vectors.js';
 
 export interface CardVectors { meta: CardMetadata; vectors: FlatVectors; path: string }
-export interface NodeVectors { meta: NodeMetadata; vectors: FlatVectors; rowsBySource: Map<string, number[]> }
+/**
+ * Node vectors, read per source: `rowsOf(id)` reads only that source's rows from nodes.faiss (one
+ * positioned read when they are contiguous, as the builder writes them), cached per process.
+ */
+export interface NodeVectors { meta: NodeMetadata; dims: number; rowsBySource: Map<string, number[]>; rowsOf(sourceId: string): SourceRows }
+export interface SourceRows { rows: number[]; data: Float32Array }
 
 const fileCache = new Map<string, { mtime: number; value: unknown }>();
 
@@ -42,21 +49,61 @@ export function loadCardVectors(root: string): CardVectors | string {
   }
 }
 
+/** Bytes before the first float of a FAISS IndexFlatIP file (flat-codec.ts). */
+const FLAT_HEADER_BYTES = 4 + 4 + 8 + 8 + 8 + 1 + 4 + 8;
+
+/** dims and count from the file's header, checked against its size. */
+function flatHeader(fd: number, size: number): { dims: number; count: number } {
+  const head = Buffer.alloc(FLAT_HEADER_BYTES);
+  readSync(fd, head, 0, FLAT_HEADER_BYTES, 0);
+  if (head.toString('latin1', 0, 4) !== 'IxFI') throw new Error('not a FAISS IndexFlatIP file');
+  const dims = head.readInt32LE(4);
+  const count = Number(head.readBigInt64LE(8));
+  if (size !== FLAT_HEADER_BYTES + dims * count * 4) throw new Error('truncated or corrupt');
+  return { dims, count };
+}
+
+/** The rows of one source, read from the open file (one read per contiguous run). */
+function readSourceRows(fd: number, dims: number, rows: number[]): Float32Array {
+  const data = new Float32Array(rows.length * dims);
+  const bytes = Buffer.from(data.buffer);
+  for (let k = 0; k < rows.length;) {
+    let end = k + 1;
+    while (end < rows.length && rows[end] === rows[end - 1]! + 1) end++;
+    readSync(fd, bytes, k * dims * 4, (end - k) * dims * 4, FLAT_HEADER_BYTES + rows[k]! * dims * 4);
+    k = end;
+  }
+  return data;
+}
+
+function openNodeVectors(path: string, meta: NodeMetadata): NodeVectors {
+  const fd = openSync(path, 'r');
+  const { dims, count } = flatHeader(fd, fstatSync(fd).size);
+  if (count !== meta.rows.length) throw new Error('nodes.faiss does not match nodes.metadata.json');
+  const rowsBySource = new Map<string, number[]>();
+  meta.rows.forEach((r, i) => {
+    let a = rowsBySource.get(r[0]);
+    if (!a) rowsBySource.set(r[0], (a = []));
+    a.push(i);
+  });
+  const perSource = new Map<string, SourceRows>();
+  const rowsOf = (id: string): SourceRows => {
+    let got = perSource.get(id);
+    if (!got) {
+      const rows = rowsBySource.get(id) ?? [];
+      perSource.set(id, (got = { rows, data: readSourceRows(fd, dims, rows) }));
+    }
+    return got;
+  };
+  return { meta, dims, rowsBySource, rowsOf };
+}
+
 export function loadNodeVectors(root: string, model: CardMetadata['model']): NodeVectors | null {
   const meta = readNodeMetadata(root);
   const path = join(root, NODE_INDEX_FILE);
   if (!meta || !existsSync(path) || !sameModel(meta.model, model)) return null;
   try {
-    return cached(path, 'nodes:' + path, () => {
-      const vectors = readFlatIndex(path);
-      const rowsBySource = new Map<string, number[]>();
-      meta.rows.forEach((r, i) => {
-        let a = rowsBySource.get(r[0]);
-        if (!a) rowsBySource.set(r[0], (a = []));
-        a.push(i);
-      });
-      return { meta, vectors, rowsBySource };
-    });
+    return cached(path, 'nodes:' + path, () => openNodeVectors(path, meta));
   } catch {
     return null;
   }
@@ -80,6 +127,20 @@ export async function queryEmbedder(root: string, config: Config, model: CardMet
   return embedder;
 }
 
+/**
+ * The query's vector in the store's model: from the query-vector cache when this query was embedded
+ * before (no model load), else embedded and remembered; or the reason the model is unavailable.
+ */
+export async function queryVector(root: string, config: Config, model: CardMetadata['model'], query: string): Promise<Float32Array | string> {
+  const hit = cachedQueryVector(root, model, query);
+  if (hit) return hit;
+  const emb = await queryEmbedder(root, config, model);
+  if (typeof emb === 'string') return emb;
+  const v = (await emb.embed([query]))[0]!;
+  rememberQueryVector(root, model, query, v);
+  return v;
+}
+
 /** Cosine of the query with every card row (vectors are normalised, so inner product). */
 export async function cardScores(cv: CardVectors, q: Float32Array): Promise<Map<string, number>> {
   const hits = await searchIndex(cv.path, cv.vectors, q, cv.vectors.count);
@@ -88,16 +149,15 @@ export async function cardScores(cv: CardVectors, q: Float32Array): Promise<Map<
   return out;
 }
 
-export function dot(v: FlatVectors, row: number, q: Float32Array): number {
-  let s = 0;
-  const off = row * v.dims;
-  for (let j = 0; j < v.dims; j++) s += v.data[off + j]! * q[j]!;
-  return s;
-}
-
-/** Cosine of the query with each node of a source: node id → score. */
+/** Cosine of the query with each node of a source: node id → score (reads only that source's rows). */
 export function nodeScores(nv: NodeVectors, sourceId: string, q: Float32Array): Map<string, number> {
   const out = new Map<string, number>();
-  for (const r of nv.rowsBySource.get(sourceId) ?? []) out.set(nv.meta.rows[r]![1], dot(nv.vectors, r, q));
+  const { rows, data } = nv.rowsOf(sourceId);
+  rows.forEach((r, k) => {
+    let s = 0;
+    const off = k * nv.dims;
+    for (let j = 0; j < nv.dims; j++) s += data[off + j]! * q[j]!;
+    out.set(nv.meta.rows[r]![1], s);
+  });
   return out;
 }

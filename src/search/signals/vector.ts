@@ -3,7 +3,7 @@
  * of its node vectors. Loads the store's vectors and the model that made them, or says why not.
  */
 import type { Config } from '../../store/schemas.js';
-import { cardScores, loadCardVectors, loadNodeVectors, nodeScores, queryEmbedder, type NodeVectors } from '../vectors.js';
+import { cardScores, loadCardVectors, loadNodeVectors, nodeScores, queryVector, type NodeVectors } from '../vectors.js';
 
 export interface VectorSignals {
   card: Map<string, number>;
@@ -27,9 +27,8 @@ function bestNodeCosines(nv: NodeVectors, allowed: ReadonlySet<string>, q: Float
 export async function vectorSignals(root: string, config: Config, query: string, allowed: ReadonlySet<string>): Promise<VectorSignals | string> {
   const cv = loadCardVectors(root);
   if (typeof cv === 'string') return cv;
-  const emb = await queryEmbedder(root, config, cv.meta.model);
-  if (typeof emb === 'string') return emb;
-  const q = (await emb.embed([query]))[0]!;
+  const q = await queryVector(root, config, cv.meta.model, query);
+  if (typeof q === 'string') return q;
   const card = new Map<string, number>();
   for (const [id, s] of await cardScores(cv, q)) if (allowed.has(id)) card.set(id, s);
   const nodeVectors = loadNodeVectors(root, cv.meta.model);

@@ -87,3 +87,46 @@ describe('outline titles, ligatures, heading positions (issue 14)', async () => 
     expect(f.runStart.slice(2).every((s) => s.size === 0)).toBe(true);
   });
 });
+
+describe('document titles that tell a series apart (issue 14)', async () => {
+  const { titleQualifier, coverFields } = await import('../src/ingest/converters/pdf/card.js');
+  const page = (rows: string[][]) => ({ page: 1, width: 612, height: 792, twoColumn: false, lines: rows.map((cells) => line(cells)) });
+
+  it('reads place, date and case number from cover form fields', () => {
+    const cover = page([['Aviation Accident Final Report'], ['Location:', 'Elko, NV', 'Accident Number:', 'WPR15FA123'], ['Date & Time:', '01/02/2015, 1200 PST', 'Registration:', 'N123AB']]);
+    expect(coverFields(cover)).toEqual({ place: 'Elko, NV', id: 'WPR15FA123', date: '01/02/2015, 1200 PST' });
+    expect(titleQualifier('Aviation Accident Final Report', cover)).toBe('Elko, NV, 01/02/2015, 1200 PST, WPR15FA123');
+  });
+
+  it('falls back to the fiscal year printed on the cover, and adds nothing the title already says', () => {
+    expect(titleQualifier('Annual Performance Report', page([['Annual Performance Report'], ['Fiscal Year 2015']]))).toBe('Fiscal Year 2015');
+    expect(titleQualifier('Annual Performance Report 2015', page([['Fiscal Year 2015']]))).toBe('');
+    expect(titleQualifier('A Tutorial for PARI / GP', page([['A Tutorial for PARI / GP'], ['The PARI Group']]))).toBe('');
+  });
+});
+
+describe('reading order and text cleanup (issue 14)', async () => {
+  const { buildPage, dropBoilerplate } = await import('../src/ingest/converters/pdf/lines.js');
+  const item = (str: string, x: number, y: number, size = 10, w = str.length * size * 0.5) => ({ str, transform: [size, 0, 0, size, x, y], width: w, fontName: 'f1' });
+
+  it('reads two columns column by column even under a title printed across both', () => {
+    const raw = [item('A Title Printed Across Both Columns Of This Page For Readers', 60, 740, 16, 490)];
+    for (let i = 0; i < 8; i++) {
+      raw.push(item(`left column sentence number ${i} goes on here`, 60, 700 - i * 14, 10, 230));
+      raw.push(item(`right column sentence number ${i} goes on too`, 320, 700 - i * 14, 10, 230));
+    }
+    raw.push(item('A caption that also spans the whole width of the page at the end', 60, 560, 10, 490));
+    const p = buildPage(1, 612, 792, raw);
+    expect(p.twoColumn).toBe(true);
+    const text = p.lines.map((l) => l.text);
+    expect(text.findIndex((t) => t.startsWith('right column sentence number 0'))).toBeGreaterThan(text.findIndex((t) => t.startsWith('left column sentence number 7')));
+    expect(text.some((t) => t.includes('left') && t.includes('right'))).toBe(false);
+  });
+
+  it('separates footnote marks from words and drops IDs that are not text', () => {
+    const p = buildPage(1, 612, 792, [item('Total revenue', 60, 700, 10, 65), item('2', 125, 704, 6, 3), item(' grew.', 128, 700, 10, 30)]);
+    expect(p.lines[0]!.text).toBe('Total revenue 2 grew.');
+    expect(dropBoilerplate('Goal PLACEHOLDER_156 met 3f2504e0-4f89-11d3-9a0c-0305e82c3301').replace(/\s+/g, ' ').trim()).toBe('Goal met');
+    expect(dropBoilerplate('Z_SYNC_FLUSH and 2015-2016')).toBe('Z_SYNC_FLUSH and 2015-2016');
+  });
+});

@@ -17,6 +17,7 @@ import { codeRegistration } from './code/index.js';
 import { structuredRegistration } from './structured.js';
 import { imageRegistration } from './ocr.js';
 import { archiveRegistration } from './archive.js';
+import { manRegistration } from './man.js';
 
 /** Registration order breaks ties between equal priorities. */
 export const REGISTRATIONS: readonly ConverterRegistration[] = [
@@ -30,6 +31,7 @@ export const REGISTRATIONS: readonly ConverterRegistration[] = [
   htmlRegistration,
   structuredRegistration,
   codeRegistration,
+  manRegistration,
   csvRegistration,
   markdownRegistration,
   plainTextRegistration,

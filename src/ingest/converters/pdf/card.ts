@@ -5,7 +5,7 @@
  */
 import type { DocCard } from '../../../store/schemas.js';
 import type { PageLayout } from './layout-types.js';
-import { tidyOutlineTitle } from './titles.js';
+import { clipWords, MAX_TITLE_CHARS, tidyOutlineTitle } from './titles.js';
 
 /** Pages read for the card. */
 export const CARD_PAGES = 3;
@@ -58,7 +58,58 @@ function period(text: string, type: string): string {
 function goodMetaTitle(t: string | undefined): t is string {
   if (!t) return false;
   const s = t.trim();
-  return s.length >= 4 && /\p{L}{3}/u.test(s) && !/^\d{10}-\d{2}-\d{6}$/.test(s) && !/^(microsoft word|untitled|document\d*)\b/i.test(s) && !/\.(docx?|pdf|indd)$/i.test(s);
+  return s.length >= 4 && /\p{L}{3}/u.test(s) && !/^\d{10}-\d{2}-\d{6}$/.test(s) && !/^(microsoft word|untitled|document\d*)\b/i.test(s) && !/\.(docx?|pdf|indd)$/i.test(s) && !PLACEHOLDER.test(s);
+}
+
+/** Template placeholders left in a title ("Click here to enter text", "单击此处输入文字"): never a title. */
+const PLACEHOLDER = /click here|type here|enter (?:text|a? ?title)|insert (?:a )?title|your title here|^title$|^\[?placeholder|单击此处|点击此处|在此处键入|输入文字/i;
+
+/** Cover-page form fields that tell one document of a series from the next: where, when, which. */
+const FIELD_LABELS: Array<{ role: 'place' | 'date' | 'id'; re: RegExp }> = [
+  { role: 'place', re: /^(?:location|place|city|site|venue)$/i },
+  { role: 'date', re: /^(?:date(?: (?:&|and) time)?|event date|date of (?:event|report|issue)|report date|issue date)$/i },
+  { role: 'id', re: /^(?:(?:case|report|docket|file|reference|ref\.?|protocol|accident|incident|document|project)\s*(?:number|no\.?|#|id)|number|no\.?|identifier)$/i },
+];
+/** Longest field value used in a title. */
+export const MAX_FIELD_CHARS = 40;
+
+/** "Label: value" fields on the cover (one cell "Location: Elko, NV", or a label cell and a value cell). */
+export function coverFields(page: PageLayout | undefined): Partial<Record<'place' | 'date' | 'id', string>> {
+  const out: Partial<Record<'place' | 'date' | 'id', string>> = {};
+  if (!page) return out;
+  const pairs: Array<[string, string]> = [];
+  for (const l of page.lines) {
+    l.cells.forEach((c, i) => {
+      const m = /^([\p{L}][\p{L} .&#/-]{0,30}?)\s*:\s*(.+)$/u.exec(c);
+      if (m) pairs.push([m[1]!.trim(), m[2]!.trim()]);
+      else if (/:$/.test(c) && l.cells[i + 1]) pairs.push([c.slice(0, -1).trim(), l.cells[i + 1]!.trim()]);
+    });
+  }
+  for (const [label, value] of pairs) {
+    const f = FIELD_LABELS.find((x) => x.re.test(label));
+    if (!f || out[f.role] || value.length > MAX_FIELD_CHARS || !/[\p{L}\d]/u.test(value)) continue;
+    if (f.role === 'id' && !/\d/.test(value)) continue;
+    if (f.role === 'date' && !/\d/.test(value)) continue;
+    out[f.role] = value.replace(/\s+/g, ' ');
+  }
+  return out;
+}
+
+const YEAR_PHRASE = /\b(?:(?:fiscal|calendar|financial|academic|school)\s+years?\s+\d{4}(?:\s*[-–/]\s*\d{2,4})?|FY\s?\d{4}(?:\s*[-–]\s*\d{2,4})?)\b/i;
+
+/**
+ * What tells this document apart from others of its series, read from its cover: form fields
+ * (place, date, case number), else a fiscal/calendar year printed on it, when the title lacks them.
+ */
+export function titleQualifier(title: string, page: PageLayout | undefined): string {
+  const f = coverFields(page);
+  const has = (v: string | undefined) => v && !title.toLowerCase().includes(v.toLowerCase());
+  const parts = [f.place, f.date, f.id].filter((v): v is string => !!has(v));
+  if (parts.length) return parts.join(', ');
+  if (/\b(19|20)\d\d\b/.test(title) || !page) return '';
+  const text = page.lines.map((l) => l.text).join('\n');
+  const y = YEAR_PHRASE.exec(text);
+  return y ? y[0].replace(/\s+/g, ' ') : '';
 }
 
 const NOT_A_NAME = /^(united states|securities and exchange commission|washington|form\s|\(|commission file|annual report|quarterly report|current report|for the |or$|☐|☒)/i;
@@ -133,6 +184,9 @@ export function buildCard(input: CardInput): { title: string; card: Partial<DocC
     if (headline && prominent(input.layouts[0])) title = headline;
     else if (goodMetaTitle(input.metaTitle)) title = input.metaTitle.trim();
     else title = headline || input.fallbackTitle;
+    const q = titleQualifier(title, input.layouts[0]);
+    // the qualifier is what tells the document apart: the base title gives way to it
+    if (q) title = `${clipWords(tidyOutlineTitle(title), Math.max(20, MAX_TITLE_CHARS - q.length - 3))} — ${q}`;
   }
   title = tidyOutlineTitle(title);
   const overview = input.topTitles.slice(0, MAX_OVERVIEW);

@@ -10,7 +10,7 @@ import { pdfWorkerPool } from './pool.js';
 
 export const pdfConverter: Converter = {
   name: 'pdf',
-  version: 3,
+  version: 4,
   async convert({ bytes, card, options }) {
     const opts = { maxLeafPages: options.maxLeafPages, fallbackTitle: basename(card.filename, extname(card.filename)) };
     const pool = await pdfWorkerPool();

@@ -80,7 +80,8 @@ function toItems(raw: RawItem[]): Item[] {
 function letterRatio(s: string): number {
   let letters = 0;
   let other = 0;
-  for (const ch of s) {
+  // dot leaders (an index or contents column) are layout, not the text's own characters
+  for (const ch of s.replace(/(?:\s?\.){3,}/g, ' ')) {
     if (/\p{L}/u.test(ch)) letters++;
     else if (ch !== ' ') other++;
   }
@@ -110,10 +111,34 @@ function groupLines(items: Item[]): Item[][] {
   return groups;
 }
 
+/**
+ * Tokens a generator left in the text layer that are not text: GUIDs (or runs of their dash-joined
+ * hex groups), long hex strings, and template slots such as PLACEHOLDER_156.
+ */
+const HEX_IDS = /\b(?:[0-9a-f]{8}(?:-[0-9a-f]{4}){1,3}(?:-[0-9a-f]{12})?|(?:[0-9a-f]{4}-){1,3}[0-9a-f]{12}|[0-9a-f]{32,})\b/gi;
+const TEMPLATE_SLOTS = /\b[A-Z]{6,}_\d+\b/g;
+
+export function dropBoilerplate(s: string): string {
+  if (!/[0-9a-f]{4}-|[0-9a-f]{32}|[A-Z]{6}_\d/i.test(s)) return s;
+  return s.replace(HEX_IDS, ' ').replace(TEMPLATE_SLOTS, ' ');
+}
+
+/** A footnote mark: a short number or sign printed smaller than, and raised above, the text before it. */
+export const FOOTNOTE_SIZE_RATIO = 0.85;
+export const FOOTNOTE_RAISE_EM = 0.15;
+function isFootnoteMark(it: Item, prev: Item | undefined): boolean {
+  return !!prev && /^(?:\d{1,3}|[*∗†‡§])$/.test(it.str.trim()) && it.size < prev.size * FOOTNOTE_SIZE_RATIO && it.y > prev.y + FOOTNOTE_RAISE_EM * prev.size;
+}
+
 function cellsOf(items: Item[]): Cell[] {
   const cells: Cell[] = [];
   let cur: Cell | null = null;
+  let prev: Item | undefined;
   for (const it of items) {
+    const mark = isFootnoteMark(it, prev);
+    prev = it;
+    // "revenue²" reads "revenue 2", never "revenue2"
+    if (mark && cur && !cur.text.endsWith(' ')) cur.text += ' ';
     if (cur) {
       const gap = it.x - cur.x2;
       if (gap > CELL_GAP_EM * it.size) {
@@ -132,7 +157,7 @@ function cellsOf(items: Item[]): Cell[] {
     cur = { text: it.str, x: it.x, x2: it.x2 };
   }
   if (cur) cells.push(cur);
-  for (const c of cells) c.text = c.text.replace(/\s+/g, ' ').trim();
+  for (const c of cells) c.text = dropBoilerplate(c.text).replace(/\s+/g, ' ').trim();
   return cells.filter((c) => c.text.length > 0);
 }
 
@@ -174,18 +199,32 @@ function toLine(items: Item[]): Line | null {
 /** x of a vertical white gutter with prose on both sides, or null for a single-column page. */
 export function findGutter(groups: Item[][], width: number): number | null {
   if (width <= 0) return null;
+  const all = groups.flatMap((g) => cellsOf(g));
+  const found = gutterOf(all, width);
+  if (found !== null) return found;
+  // a title, abstract or caption printed across both columns hides the gutter: look again without
+  // the full-width lines when they are few (spanning text is then read before/after the columns)
+  const narrow = all.filter((c) => c.x2 - c.x <= width * SPANNING_SHARE);
+  return all.length - narrow.length <= all.length * MAX_SPANNING_SHARE ? gutterOf(narrow, width, width * MIN_COLUMN_LINE_SHARE) : null;
+}
+
+/** Without a clean gutter, column lines must be this long (share of the page width): prose, not table cells. */
+export const MIN_COLUMN_LINE_SHARE = 0.3;
+
+/** A segment wider than this share of the page spans both columns. */
+export const SPANNING_SHARE = 0.6;
+/** At most this share of a two-column page's segments may span both columns. */
+export const MAX_SPANNING_SHARE = 0.25;
+
+function gutterOf(segs: Cell[], width: number, minLine = 0): number | null {
   const bins = Math.ceil(width) + 2;
   const diff = new Int32Array(bins + 1);
-  const segs: Cell[] = [];
-  for (const g of groups) {
-    for (const c of cellsOf(g)) {
-      segs.push(c);
-      const a = Math.max(0, Math.floor(c.x));
-      const b = Math.min(bins, Math.ceil(c.x2));
-      if (b <= a) continue;
-      diff[a]! += 1;
-      diff[b]! -= 1;
-    }
+  for (const c of segs) {
+    const a = Math.max(0, Math.floor(c.x));
+    const b = Math.min(bins, Math.ceil(c.x2));
+    if (b <= a) continue;
+    diff[a]! += 1;
+    diff[b]! -= 1;
   }
   const lo = Math.floor(width * GUTTER_SEARCH[0]);
   const hi = Math.ceil(width * GUTTER_SEARCH[1]);
@@ -203,7 +242,7 @@ export function findGutter(groups: Item[][], width: number): number | null {
   let left = 0;
   let right = 0;
   for (const s of segs) {
-    if (s.text.length < MIN_COLUMN_PROSE_CHARS || letterRatio(s.text) < PROSE_LETTER_RATIO) continue;
+    if (s.text.length < MIN_COLUMN_PROSE_CHARS || letterRatio(s.text) < PROSE_LETTER_RATIO || s.x2 - s.x < minLine) continue;
     if (s.x2 <= bestX) left++;
     else if (s.x >= bestX) right++;
   }

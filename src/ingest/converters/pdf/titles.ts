@@ -15,8 +15,13 @@ export function tidyOutlineTitle(raw: string): string {
   const cut = t.replace(LEADERS, '');
   if (cut.length >= 2) t = cut;
   t = t.replace(FOOTNOTE_MARKS, '').replace(/[\s:;,]+$/, '').trim();
-  if (t.length <= MAX_TITLE_CHARS) return t;
-  const head = t.slice(0, MAX_TITLE_CHARS - 1);
+  return clipWords(t, MAX_TITLE_CHARS);
+}
+
+/** `t` within `max` characters, cut at a word boundary with "…" when longer. */
+export function clipWords(t: string, max: number): string {
+  if (t.length <= max) return t;
+  const head = t.slice(0, max - 1);
   const sp = head.lastIndexOf(' ');
-  return `${(sp > MAX_TITLE_CHARS / 2 ? head.slice(0, sp) : head).replace(/[\s,;:–—-]+$/, '')}…`;
+  return `${(sp > max / 2 ? head.slice(0, sp) : head).replace(/[\s,;:–—-]+$/, '')}…`;
 }

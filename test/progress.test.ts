@@ -17,7 +17,7 @@ describe('progress bar', () => {
       if (had) Object.defineProperty(process.stderr, 'columns', had);
       else delete (process.stderr as { columns?: number }).columns;
     }
-    expect(out[0]).toContain('[############------------] 1/2 80.0 pages/s inbox/a.pdf');
+    expect(out[0]).toContain('[############------------] 1/2 80.0 pages/s ETA 1s inbox/a.pdf');
     expect(out[out.length - 1]).toMatch(/^\r +\r$/);
   });
 

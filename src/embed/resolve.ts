@@ -7,6 +7,7 @@ import type { Config } from '../store/schemas.js';
 import type { Embedder } from './types.js';
 import { MINILM_DEFAULT_MODEL, MINILM_NAME_PREFIX, loadMiniLm, locateModel, modelSearchDirs } from './minilm.js';
 import { USE_LITE_NAME, loadUseLite, useLiteModelDir } from './use-lite.js';
+import { STATIC_NAME, loadStatic } from './static.js';
 
 export interface ResolvedEmbedder {
   embedder: Embedder | null;
@@ -43,6 +44,15 @@ export async function resolveEmbedder(root: string, config: Config, requested: s
       return { embedder: null, reason: `use-lite unavailable: ${(err as Error).message}` };
     }
   };
+  const tryStatic = async (): Promise<ResolvedEmbedder> => {
+    try {
+      const e = await loadStatic();
+      return { embedder: e, reason: `embedding with ${STATIC_NAME} (${e.identity.dims} dims, static pieces distilled from USE-lite)` };
+    } catch (err) {
+      return { embedder: null, reason: `${STATIC_NAME} unavailable: ${(err as Error).message}` };
+    }
+  };
+  if (want === STATIC_NAME) return tryStatic();
   if (want === 'none') return { embedder: null, reason: 'embedding disabled (config embedding.model = "none"); keyword search only' };
   if (want === USE_LITE_NAME) return tryUse();
   if (want.startsWith(MINILM_NAME_PREFIX)) return tryMini(want.slice(MINILM_NAME_PREFIX.length));
@@ -58,5 +68,5 @@ export async function resolveEmbedder(root: string, config: Config, requested: s
     }
     return { embedder: null, reason: `auto: no embedding model available; keyword search only. To add one: ${HOW_TO_ADD_MODEL}` };
   }
-  return { embedder: null, reason: `unknown embedding.model "${requested}" (use auto, minilm, minilm:<model id>, use-lite or none)` };
+  return { embedder: null, reason: `unknown embedding.model "${requested}" (use auto, minilm, minilm:<model id>, use-lite-static, use-lite or none)` };
 }

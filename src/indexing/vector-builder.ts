@@ -18,6 +18,7 @@ import {
   readCardMetadata, readNodeMetadata, type CardMetadata, type NodeMetadata,
 } from '../vector/metadata.js';
 import { cardText, nodeTexts, nodeVectorText } from './source-text.js';
+import { appendEmbedCheckpoint, clearEmbedCheckpoints, readEmbedCheckpoint } from './embed-checkpoint.js';
 
 const TEXT_SHA_HEX = 16;
 
@@ -41,8 +42,39 @@ function previousVectors(root: string, indexFile: string, model: ModelIdentity |
   return out;
 }
 
-async function embedAll(items: Item[], prev: Map<string, Float32Array>, embedder: Embedder): Promise<{ data: Float32Array; embedded: number; seconds: number }> {
-  const dims = embedder.identity.dims;
+/** Texts embedded per embedder call: progress and the checkpoint advance this often. */
+export const EMBED_CHUNK = 512;
+
+interface EmbedRun {
+  embedder: Embedder;
+  root: string;
+  /** vectors embedded by an interrupted run (checkpoint) */
+  pending: Map<string, Float32Array>;
+  progress: (done: number, total: number) => void;
+}
+
+/** Embed each distinct text once, in chunks; every chunk is checkpointed before the next starts. */
+async function embedDistinct(distinct: Array<[string, string]>, er: EmbedRun): Promise<Map<string, Float32Array>> {
+  const bySha = new Map<string, Float32Array>();
+  const todo = distinct.filter(([sha]) => {
+    const v = er.pending.get(sha);
+    if (v) bySha.set(sha, v);
+    return !v;
+  });
+  er.progress(0, todo.length);
+  for (let i = 0; i < todo.length; i += EMBED_CHUNK) {
+    const chunk = todo.slice(i, i + EMBED_CHUNK);
+    const vecs = await er.embedder.embed(chunk.map(([, t]) => t));
+    const fresh = chunk.map(([sha], k): [string, Float32Array] => [sha, vecs[k]!]);
+    appendEmbedCheckpoint(er.root, er.embedder.identity, fresh);
+    for (const [sha, v] of fresh) bySha.set(sha, v);
+    er.progress(Math.min(todo.length, i + EMBED_CHUNK), todo.length);
+  }
+  return bySha;
+}
+
+async function embedAll(items: Item[], prev: Map<string, Float32Array>, er: EmbedRun): Promise<{ data: Float32Array; embedded: number; seconds: number }> {
+  const dims = er.embedder.identity.dims;
   const data = new Float32Array(items.length * dims);
   const todo: number[] = [];
   items.forEach((it, i) => {
@@ -50,12 +82,10 @@ async function embedAll(items: Item[], prev: Map<string, Float32Array>, embedder
     if (v) data.set(v, i * dims);
     else todo.push(i);
   });
-  // embed each distinct text once
   const distinct = [...new Map(todo.map((i) => [items[i]!.sha, items[i]!.text])).entries()];
   const t0 = performance.now();
-  const vecs = distinct.length ? await embedder.embed(distinct.map(([, t]) => t)) : [];
+  const bySha = await embedDistinct(distinct, er);
   const seconds = (performance.now() - t0) / 1000;
-  const bySha = new Map(distinct.map(([sha], i) => [sha, vecs[i]!]));
   for (const i of todo) data.set(bySha.get(items[i]!.sha)!, i * dims);
   return { data, embedded: distinct.length, seconds };
 }
@@ -123,8 +153,10 @@ export function vectorIndexBuilder(): IndexBuilder {
       const id = embedder.identity;
       const prevNodeVectors = previousVectors(ctx.root, NODE_INDEX_FILE, prevNodes?.model, prevNodes?.rows.map((r) => r[2]), id);
       const { cards, nodes } = collect(ctx, prevNodeVectors.size > 0 ? rowsBySource(prevNodes) : null);
-      const c = await embedAll(cards, previousVectors(ctx.root, CARD_INDEX_FILE, prevCards?.model, prevCards?.rows.map((r) => r.text_sha), id), embedder);
-      const n = await embedAll(nodes, prevNodeVectors, embedder);
+      const pending = readEmbedCheckpoint(ctx.root, id);
+      const er = (what: string): EmbedRun => ({ embedder, root: ctx.root, pending, progress: (d, t) => ctx.progress?.('embed', d, t, what) });
+      const c = await embedAll(cards, previousVectors(ctx.root, CARD_INDEX_FILE, prevCards?.model, prevCards?.rows.map((r) => r.text_sha), id), er('card vectors'));
+      const n = await embedAll(nodes, prevNodeVectors, er('node vectors'));
       const cw = await writeFlatIndex(join(ctx.root, CARD_INDEX_FILE), { dims: id.dims, count: cards.length, data: c.data });
       await writeFlatIndex(join(ctx.root, NODE_INDEX_FILE), { dims: id.dims, count: nodes.length, data: n.data });
       const cardMeta: CardMetadata = {
@@ -139,6 +171,7 @@ export function vectorIndexBuilder(): IndexBuilder {
       };
       writeIfChanged(join(ctx.root, CARD_METADATA_FILE), canonicalJson(cardMeta));
       writeIfChanged(join(ctx.root, NODE_METADATA_FILE), JSON.stringify(nodeMeta) + '\n');
+      clearEmbedCheckpoints(ctx.root);
       const faiss = await loadFaiss();
       const rate = (k: number, s: number) => (k > 0 && s > 0 ? Math.round((k / s) * 10) / 10 : 0);
       const warnings = faiss || cw.native ? [] : [`faiss-node not loaded (${faissLoadError() || 'not installed'}); FAISS files written by the built-in flat codec`];

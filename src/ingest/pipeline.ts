@@ -8,6 +8,8 @@ import { acquireLock } from '../store/lock.js';
 import { loadConfig } from '../store/config.js';
 import { readCatalog } from '../store/catalog.js';
 import { readStatCache } from './stat-cache.js';
+import { readJournal } from './journal.js';
+import type { CatalogEntry, StatCache } from '../store/schemas.js';
 import { resolveStages } from './stages/registry.js';
 import { buildReport } from './report.js';
 import { scanStage } from './stages/scan.js';
@@ -33,19 +35,29 @@ function clockFromEnv(): Date | null {
   return new Date(Number(raw) * 1000);
 }
 
+/** The catalog as the last run left it: the written catalog, with the sources an interrupted run journaled. */
+function previousState(root: string): { previous: CatalogEntry[]; statCache: StatCache } {
+  const byId = new Map(readCatalog(root).sources.map((e) => [e.id, e]));
+  const statCache = readStatCache(root);
+  for (const { entry, stat } of readJournal(root)) {
+    byId.set(entry.id, entry);
+    if (stat) statCache.files[stat.rel] = { size: stat.size, mtime_ms: stat.mtime_ms, sha256: stat.sha256 };
+  }
+  return { previous: [...byId.values()], statCache };
+}
+
 async function openRun(root: string, opts: IngestOptions): Promise<IngestRun> {
   const log = opts.log ?? (() => {});
   const config = loadConfig(root);
-  const previous = readCatalog(root).sources;
+  const { previous, statCache } = previousState(root);
   return {
-    root, opts, log, config, previous,
+    root, opts, log, config, previous, statCache,
     started: Date.now(),
     nowIso: () => (opts.now ? opts.now() : clockFromEnv() ?? new Date()).toISOString(),
     prevById: new Map(previous.map((e) => [e.id, e])),
-    statCache: readStatCache(root),
     stages: await resolveStages(root, config, { llm: opts.llm, maxCalls: opts.maxCalls, log }),
     files: [], notices: [], externalRoots: {}, fallbacks: new Map(), next: new Map(), changed: new Set(), removed: new Set(), reports: [], pages: 0,
-    entries: [], indexes: [], warnings: [],
+    entries: [], indexes: [], phases: {}, warnings: [],
   };
 }
 
@@ -55,7 +67,11 @@ export async function ingest(root: string, opts: IngestOptions): Promise<IngestR
   try {
     const run = await openRun(root, opts);
     run.started = started;
-    for (const stage of RUN_STAGES) await stage.run(run, run);
+    for (const stage of RUN_STAGES) {
+      const t0 = performance.now();
+      await stage.run(run, run);
+      run.phases[stage.name] = Math.round(performance.now() - t0) / 1000;
+    }
     return buildReport(run, await run.stages.finish());
   } finally {
     release();

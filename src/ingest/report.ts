@@ -30,6 +30,8 @@ export function buildReport(run: IngestRun, llmUsage: string[]): IngestReport {
     llm: run.stages.llmNote,
     llm_usage: llmUsage,
     indexes: run.indexes,
+    phases: run.phases,
+    peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
     warnings: [...fallbackWarnings(run), ...run.warnings],
     not_ingested: [...run.notices].sort((a, b) => compareStrings(a.path, b.path)),
   };

@@ -33,17 +33,31 @@ export interface IngestReport {
   llm: string;
   llm_usage: string[];
   indexes: IndexBuildReport[];
+  /** seconds spent in each run stage (scan, sources, prune, index, commit) */
+  phases: Record<string, number>;
+  /** peak resident memory of the process (all threads), MB */
+  peak_rss_mb: number;
   warnings: string[];
   /** paths found but not ingested (links out of the folder, special files, unreadable folders, refused archive members, …), each with why */
   not_ingested: ScanNotice[];
 }
 
+/** What a progress event counts: files scanned, sources converted, texts embedded, indexes built. */
+export type ProgressPhase = 'scan' | 'convert' | 'embed' | 'index';
+
 export interface ProgressEvent {
+  /** default 'convert' */
+  phase?: ProgressPhase;
   done: number;
   total: number;
+  /** the file (convert), or what is being built (embed, index) */
   file: string;
+  /** pages converted so far (convert) */
   pages: number;
+  /** since the run started */
   elapsedMs: number;
+  /** since this phase started (rates and ETA); elapsedMs when absent */
+  phaseElapsedMs?: number;
 }
 
 export interface IngestOptions {
@@ -93,5 +107,7 @@ export interface IngestRun {
   /** index stage: the final entries, sorted by id */
   entries: CatalogEntry[];
   indexes: IndexBuildReport[];
+  /** seconds per run stage, filled as they finish */
+  phases: Record<string, number>;
   warnings: string[];
 }

@@ -42,6 +42,8 @@ export interface IndexBuildContext {
   /** loads a tree from the store (cached) */
   loadTree(id: string): TreeFile | null;
   log(message: string): void;
+  /** reports work done inside a builder: `done` of `total` items (texts embedded, sources indexed) */
+  progress?(phase: 'embed' | 'index', done: number, total: number, what: string): void;
 }
 
 export interface IndexBuildReport {

@@ -192,6 +192,8 @@ export const Config = z.object({
     .object({
       max_leaf_pages: z.number().int().positive().default(5),
       workers: z.number().int().nonnegative().default(0),
+      /** files larger than this many MB are recorded as skipped, never read (0 = no limit) */
+      max_file_mb: z.number().nonnegative().default(256),
       exclude: z.array(z.string()).default(['**/.git/**', '**/node_modules/**', '**/.DS_Store']),
       /** follow symbolic links whose target lies outside the folder being ingested (off: skipped with a message) */
       follow_external_links: z.boolean().default(false),

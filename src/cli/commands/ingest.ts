@@ -45,6 +45,31 @@ export function formatSummary(r: IngestReport): string {
   return lines.join('\n');
 }
 
+/** Exit statuses after a signal (128 + its number), as shells report them. */
+export const EXIT_SIGINT = 130;
+export const EXIT_SIGTERM = 143;
+
+/**
+ * Ctrl-C and SIGTERM end the run at once: worker threads stop with the process, the 'exit' handler
+ * releases the store lock, and the sources already written are in the run's journal, so the next
+ * ingest redoes only the rest.
+ */
+function exitOnSignals(progress: { clear(): void }): () => void {
+  const on = (code: number, name: string) => () => {
+    progress.clear();
+    eprint(`ingest interrupted (${name}): sources finished so far are kept; run mhub ingest again to finish.`);
+    process.exit(code);
+  };
+  const int = on(EXIT_SIGINT, 'SIGINT');
+  const term = on(EXIT_SIGTERM, 'SIGTERM');
+  process.once('SIGINT', int);
+  process.once('SIGTERM', term);
+  return () => {
+    process.off('SIGINT', int);
+    process.off('SIGTERM', term);
+  };
+}
+
 export function registerIngest(program: Command): void {
   program
     .command('ingest [paths...]')
@@ -55,7 +80,7 @@ export function registerIngest(program: Command): void {
     .option('--max-calls <n>', 'upper bound on LLM calls for this run')
     .option('--force', 're-process every source even when unchanged')
     .option('--follow-links', 'also follow symbolic links whose target lies outside the ingested folder (default: config ingest.follow_external_links, off)')
-    .addHelpText('after', '\nExit codes: 0 every source of this run indexed or skipped (sources that failed in an earlier run and are unchanged do not count), 1 some failed in this run (recorded in the catalog), 2 bad arguments, 3 store locked.')
+    .addHelpText('after', '\nExit codes: 0 every source of this run indexed or skipped (sources that failed in an earlier run and are unchanged do not count), 1 some failed in this run (recorded in the catalog), 2 bad arguments, 3 store locked, 130/143 interrupted by Ctrl-C/SIGTERM (finished sources kept).')
     .action(async (paths: string[], flags: IngestFlags, cmd: Command) => {
       const g = globalOpts(cmd);
       let root = findStore({ store: g.store });
@@ -64,6 +89,7 @@ export function registerIngest(program: Command): void {
       const progress = makeProgress(!flags.quiet && !flags.json && !!process.stderr.isTTY);
       // loaded here, not at start-up: the other commands (search, read, tree) never pay for ingest code
       const { ingest } = await import('../../ingest/pipeline.js');
+      const restoreSignals = exitOnSignals(progress);
       const report = await ingest(root, {
         paths: list,
         llm: flags.llm,
@@ -78,6 +104,7 @@ export function registerIngest(program: Command): void {
               eprint(m);
             },
       });
+      restoreSignals();
       progress.done();
       if (flags.json) printJson(report);
       else if (!flags.quiet) console.log(formatSummary(report));

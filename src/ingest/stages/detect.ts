@@ -81,10 +81,32 @@ function settleUnread(job: SourceJob, run: IngestRun, err: unknown): void {
   settle(job, unreadable(job, error, run.nowIso()), 0, 'unread');
 }
 
+const MB = 1024 * 1024;
+
+/** A file over `ingest.max_file_mb` is recorded as skipped without being read. */
+function overLimit(job: SourceJob, run: IngestRun): CatalogEntry | null {
+  const limit = run.config.ingest.max_file_mb;
+  if (!limit || job.file.member) return null;
+  const size = statSync(job.file.abs).size;
+  if (size <= limit * MB) return null;
+  const rel = job.file.rel;
+  const error = `${rel} is ${(size / MB).toFixed(1)} MB, over the ingest.max_file_mb limit of ${limit} MB: not read. Raise ingest.max_file_mb in config.json (0 = no limit) to ingest it.`;
+  return CatalogEntry.parse({
+    id: job.id, filename: rel.split('/').pop(), original_path: rel, type: 'unknown', size_kb: Math.round((size / 1024) * 10) / 10,
+    sha256: '0'.repeat(64), status: 'skipped', error, strategy: null, title: rel, summary: '', tree_path: null,
+    converted_path: null, converter: null, indexed_from_sha256: null, indexed_at: job.prev?.error === error ? job.prev.indexed_at : run.nowIso(),
+  });
+}
+
 export const detectStage: SourceStage = {
   name: 'detect',
   async run(job, run) {
     if (statUnchanged(job, run)) return settle(job, job.prev!, 0, 'unchanged');
+    const skipped = overLimit(job, run);
+    if (skipped) {
+      run.log(`skipped: ${skipped.error}`);
+      return settle(job, skipped, 0, job.prev?.error === skipped.error ? 'unchanged' : 'processed');
+    }
     try {
       job.det = job.file.member ? await detectMember(job.file, job.id) : detectFile(job.file.abs, job.file.rel, job.id);
     } catch (err) {

@@ -48,8 +48,11 @@ export const indexStage: RunStage = {
     const loadTree = treeLoader(run);
     const { root, config, entries, changed, removed, log } = run;
     for (const b of run.stages.indexBuilders) {
+      const t0 = Date.now();
+      const progress = (phase: 'embed' | 'index', done: number, total: number, what: string) =>
+        run.opts.onProgress?.({ phase, done, total, file: what, pages: run.pages, elapsedMs: Date.now() - run.started, phaseElapsedMs: Date.now() - t0 });
       try {
-        run.indexes.push(await b.build({ root, config, entries, changed, removed, loadTree, log }));
+        run.indexes.push(await b.build({ root, config, entries, changed, removed, loadTree, log, progress }));
       } catch (err) {
         run.warnings.push(`index ${b.name} not rebuilt: ${errorMessage(err)}`);
       }

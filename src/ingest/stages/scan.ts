@@ -13,5 +13,7 @@ export const scanStage: RunStage = {
     run.files = g.files;
     run.notices = g.notices;
     run.externalRoots = g.externalRoots;
+    const n = run.files.length;
+    run.opts.onProgress?.({ phase: 'scan', done: n, total: n, file: '', pages: 0, elapsedMs: Date.now() - run.started });
   },
 };

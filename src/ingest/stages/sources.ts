@@ -15,6 +15,7 @@ import { treeStage } from './tree.js';
 import { enrichStage } from './enrich.js';
 import { writeStage, removeSourceFiles } from './write.js';
 import { settle, type RunStage, type SourceJob, type SourceStage } from './types.js';
+import { appendJournal } from '../journal.js';
 
 export const SOURCE_STAGES: readonly SourceStage[] = [detectStage, planStage, convertStage, treeStage, enrichStage, writeStage];
 
@@ -54,12 +55,12 @@ function makeJobs(run: IngestRun): SourceJob[] {
   });
 }
 
-/** Run `work` over `items` with at most `limit` at once; rejects with the first error after all settle. */
+/** Run `work` over `items` with at most `limit` at once; after an error no new item starts, and it rejects with the first error. */
 async function pooled<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let nextIndex = 0;
   let firstError: unknown;
   const lane = async () => {
-    while (nextIndex < items.length) {
+    while (nextIndex < items.length && firstError === undefined) {
       const item = items[nextIndex++]!;
       await work(item).catch((err: unknown) => {
         firstError ??= err;
@@ -68,6 +69,16 @@ async function pooled<T>(items: T[], limit: number, work: (item: T) => Promise<v
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
   if (firstError !== undefined) throw firstError;
+}
+
+/** Checkpoint a settled source: a source not indexed loses its old store files, then the journal records it. */
+function checkpoint(job: SourceJob, run: IngestRun): void {
+  const o = job.outcome;
+  if (!o || o.how === 'unchanged' || o.how === 'vanished') return;
+  if (o.how === 'processed' && o.entry.status !== 'indexed') removeSourceFiles(run.root, job.id);
+  const rel = job.file.rel;
+  const st = run.statCache.files[rel];
+  appendJournal(run.root, { entry: o.entry, ...(st && job.det ? { stat: { rel, ...st } } : {}) });
 }
 
 function commit(job: SourceJob, run: IngestRun): void {
@@ -87,7 +98,6 @@ function commit(job: SourceJob, run: IngestRun): void {
     run.reports.push({ id: job.id, file: rel, type: 'unknown', action, status: 'failed', error: entry.error! });
     return;
   }
-  if (entry.status !== 'indexed') removeSourceFiles(run.root, job.id);
   run.pages += pages;
   run.changed.add(job.id);
   run.reports.push({
@@ -102,12 +112,15 @@ export const sourcesStage: RunStage = {
     const jobs = makeJobs(run);
     let done = 0;
     let pagesSoFar = 0;
-    const progress = (file: string) => run.opts.onProgress?.({ done, total: jobs.length, file, pages: pagesSoFar, elapsedMs: Date.now() - run.started });
+    const t0 = Date.now();
+    const progress = (file: string) =>
+      run.opts.onProgress?.({ phase: 'convert', done, total: jobs.length, file, pages: pagesSoFar, elapsedMs: Date.now() - run.started, phaseElapsedMs: Date.now() - t0 });
     await pooled(jobs, ingestConcurrency(run.config), async (job) => {
       job.startedMs = Date.now();
       progress(job.file.rel);
       try {
         await runSourceStages(job, run);
+        checkpoint(job, run);
       } finally {
         job.ms = Date.now() - job.startedMs;
         // keep only the outcome: bytes, converted result and tree of a settled source are not needed again

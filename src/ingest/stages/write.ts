@@ -39,7 +39,7 @@ export const writeStage: SourceStage = {
     const { tree, files } = job.tree!;
     const keep = new Set<string>();
     for (const [rel, content] of files) {
-      writeIfChanged(join(run.root, rel), content);
+      writeIfChanged(join(run.root, rel), content, false);
       keep.add(rel);
     }
     pruneConverted(run.root, job.id, keep);

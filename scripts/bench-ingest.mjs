@@ -1,0 +1,130 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench:ingest -- [FOLDER] [--embedding MODEL] [--workers N] [--store DIR] [--keep] [--json]`
+ *
+ * End-to-end ingest throughput against `pdftotext -layout` on the same PDFs and the same cores,
+ * measured side by side in one run: pdftotext (one process per file, `cores` at once), then a full
+ * offline `mhub ingest` into a fresh store (conversion, trees, keyword index, vectors, catalog),
+ * then pdftotext again; the pdftotext figure is the mean of the two passes, so drift of a shared
+ * machine hits both sides. Prints pages, seconds, pages/s, their ratio, peak RSS, seconds per
+ * phase, an unchanged re-ingest, and the load average before and after.
+ * FOLDER defaults to ../shared/financebench/pdfs; MODEL to the store's default (config.json
+ * embedding.model "auto"). Needs `npm run build` (`npm run bench:ingest` does it).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(REPO, 'dist', 'cli', 'main.js');
+const DEFAULT_FOLDER = resolve(REPO, '..', 'shared', 'financebench', 'pdfs');
+
+function parseArgs(argv) {
+  const o = { folder: DEFAULT_FOLDER, embedding: null, workers: null, store: null, keep: false, json: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--embedding') o.embedding = argv[++i];
+    else if (a === '--workers') o.workers = Number(argv[++i]);
+    else if (a === '--store') o.store = resolve(argv[++i]);
+    else if (a === '--keep') o.keep = true;
+    else if (a === '--json') o.json = true;
+    else if (a === '-h' || a === '--help') {
+      console.log('usage: npm run bench:ingest -- [FOLDER] [--embedding MODEL] [--workers N] [--store DIR] [--keep] [--json]');
+      process.exit(0);
+    } else o.folder = resolve(a);
+  }
+  return o;
+}
+
+function fail(msg) {
+  console.error(`bench:ingest: ${msg}`);
+  process.exit(2);
+}
+
+/** pdftotext -layout over every file, `parallel` processes at once; wall seconds. */
+function pdftotextSeconds(files, parallel) {
+  const queue = [...files];
+  const t0 = process.hrtime.bigint();
+  const lane = () => new Promise((done) => {
+    const next = () => {
+      const f = queue.shift();
+      if (!f) return done();
+      const p = spawn('pdftotext', ['-layout', f, '/dev/null'], { stdio: 'ignore' });
+      p.on('exit', next);
+      p.on('error', next);
+    };
+    next();
+  });
+  return Promise.all(Array.from({ length: parallel }, lane)).then(() => Number(process.hrtime.bigint() - t0) / 1e9);
+}
+
+function mhub(args, cwd) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', maxBuffer: 256 << 20, env: { ...process.env, MHUB_STORE: '' } });
+  if (r.status !== 0 && r.status !== 1) fail(`mhub ${args.join(' ')} exited ${r.status}: ${r.stderr.slice(0, 2000)}`);
+  return r;
+}
+
+const f1 = (x) => x.toFixed(1);
+const f2 = (x) => x.toFixed(2);
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  if (!existsSync(CLI)) fail(`${CLI} is missing: run \`npm run build\` first.`);
+  if (!existsSync(o.folder)) fail(`folder not found: ${o.folder}`);
+  if (spawnSync('pdftotext', ['-v']).error) fail('pdftotext is not installed (apt-get install poppler-utils)');
+  const files = readdirSync(o.folder).filter((f) => /\.pdf$/i.test(f)).sort().map((f) => join(o.folder, f));
+  if (files.length === 0) fail(`no PDF files in ${o.folder}`);
+  const cores = availableParallelism();
+  const store = o.store ?? mkdtempSync(join(tmpdir(), 'mhub-bench-ingest-'));
+  const loadBefore = loadavg();
+
+  mhub(['init', store], store);
+  const cfgPath = join(store, 'config.json');
+  const cfg = JSON.parse(readFileSync(cfgPath, 'utf8'));
+  if (o.embedding) cfg.embedding.model = o.embedding;
+  if (o.workers !== null) cfg.ingest.workers = o.workers;
+  writeFileSync(cfgPath, JSON.stringify(cfg, null, 2) + '\n');
+
+  const pt1 = await pdftotextSeconds(files, cores);
+  const t0 = process.hrtime.bigint();
+  const run = mhub(['ingest', o.folder, '--json', '--llm', 'none', '--store', store], store);
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  const pt2 = await pdftotextSeconds(files, cores);
+  const report = JSON.parse(run.stdout);
+  const t1 = process.hrtime.bigint();
+  const again = JSON.parse(mhub(['ingest', o.folder, '--json', '--llm', 'none', '--store', store], store).stdout);
+  const rewall = Number(process.hrtime.bigint() - t1) / 1e9;
+  const loadAfter = loadavg();
+
+  const pages = report.pages;
+  const pt = (pt1 + pt2) / 2;
+  const vec = report.indexes.find((x) => x.name === 'vectors');
+  const out = {
+    files: files.length, pages, cores, embedding: vec?.stats?.model ?? 'none',
+    mhub: { seconds: +f2(wall), pages_per_second: +f1(pages / wall), peak_rss_mb: report.peak_rss_mb, failed: report.counts.failed },
+    pdftotext: { seconds: +f2(pt), pages_per_second: +f1(pages / pt), passes: [+f2(pt1), +f2(pt2)] },
+    ratio: +(pt / wall).toFixed(3),
+    phases: report.phases,
+    embed: vec?.stats ?? null,
+    unchanged_reingest_seconds: +f2(rewall),
+    unchanged_reingest_counts: again.counts,
+    load_average: { before: loadBefore.map(f2), after: loadAfter.map(f2) },
+    store,
+  };
+  if (o.json) console.log(JSON.stringify(out, null, 2));
+  else {
+    console.log(`${out.files} PDFs, ${pages} pages, ${cores} cores, embedding ${out.embedding}; store ${store}`);
+    console.log(`mhub ingest     ${f1(wall)} s  ${f1(pages / wall)} pages/s  peak RSS ${report.peak_rss_mb} MB  ${report.counts.failed} failed`);
+    console.log(`pdftotext -layout ${f1(pt)} s  ${f1(pages / pt)} pages/s  (passes ${f1(pt1)} s, ${f1(pt2)} s; ${cores} at once)`);
+    console.log(`ratio mhub/pdftotext throughput: ${out.ratio.toFixed(3)}`);
+    console.log(`phases (s): ${Object.entries(report.phases).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    if (vec?.stats) console.log(`embedding: ${vec.summary}; ${vec.stats.nodes_per_second} node vectors/s`);
+    console.log(`unchanged re-ingest: ${f2(rewall)} s (${again.counts.unchanged} unchanged, ${again.counts.added + again.counts.updated} redone)`);
+    console.log(`load average before ${out.load_average.before.join(' ')}, after ${out.load_average.after.join(' ')}`);
+  }
+  if (!o.keep && !o.store) rmSync(store, { recursive: true, force: true });
+}
+
+main().catch((err) => fail(err.stack ?? String(err)));

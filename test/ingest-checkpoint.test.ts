@@ -1,0 +1,65 @@
+/** Work survives interruption (journal per source), size limits, phases and memory in the report. */
+import { describe, it, expect, afterEach } from 'vitest';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ingest } from '../src/ingest/pipeline.js';
+import { readCatalog } from '../src/store/catalog.js';
+import { JOURNAL_FILE } from '../src/ingest/journal.js';
+import { tempStore, cleanup, FIXTURES } from './helpers/temp-store.js';
+
+const F = (n: string) => join(FIXTURES, 'foundation', n);
+const roots: string[] = [];
+afterEach(() => {
+  while (roots.length) cleanup(roots.pop()!);
+});
+
+function store(files: Record<string, string>, ingestCfg: Record<string, unknown>): string {
+  const root = tempStore(files);
+  roots.push(root);
+  const p = join(root, 'config.json');
+  const cfg = JSON.parse(readFileSync(p, 'utf8'));
+  Object.assign(cfg.ingest, ingestCfg);
+  cfg.embedding.model = 'none';
+  writeFileSync(p, JSON.stringify(cfg, null, 2) + '\n');
+  return root;
+}
+
+describe('ingest checkpoints', () => {
+  it('a run that dies after its first source keeps it: the next run redoes only the others', async () => {
+    const root = store({ 'a.md': F('guide.md'), 'b.md': F('guide.md'), 'c.md': F('guide.md') }, { workers: 1 });
+    const crash = new Error('simulated crash');
+    let settled = 0;
+    await expect(
+      ingest(root, {
+        paths: [join(root, 'inbox')],
+        onProgress: (ev) => {
+          if ((ev.phase ?? 'convert') === 'convert' && ev.done > settled && (settled = ev.done) === 1) throw crash;
+        },
+      }),
+    ).rejects.toBe(crash);
+    expect(readCatalog(root).sources).toHaveLength(0);
+    const journal = readFileSync(join(root, JOURNAL_FILE), 'utf8').trim().split('\n');
+    expect(journal).toHaveLength(1);
+    expect(existsSync(join(root, '.mhub', 'ingest.lock'))).toBe(false);
+
+    const r = await ingest(root, { paths: [join(root, 'inbox')] });
+    expect(r.counts).toMatchObject({ unchanged: 1, added: 2, indexed: 3, failed: 0 });
+    expect(readCatalog(root).sources.map((e) => e.status)).toEqual(['indexed', 'indexed', 'indexed']);
+    expect(existsSync(join(root, JOURNAL_FILE))).toBe(false);
+    expect(Object.keys(r.phases)).toEqual(['scan', 'sources', 'prune', 'index', 'commit']);
+    expect(r.peak_rss_mb).toBeGreaterThan(0);
+  });
+
+  it('ingest.max_file_mb skips a larger file without reading it, naming the file, its size and the setting', async () => {
+    const root = store({ 'big.md': F('guide.md') }, { max_file_mb: 0.0001 });
+    const logs: string[] = [];
+    const r = await ingest(root, { paths: [join(root, 'inbox')], log: (m) => logs.push(m) });
+    const e = readCatalog(root).sources[0]!;
+    expect(e.status).toBe('skipped');
+    expect(e.error).toMatch(/^inbox\/big\.md is [\d.]+ MB, over the ingest\.max_file_mb limit of 0\.0001 MB: not read\. Raise ingest\.max_file_mb/);
+    expect(logs.join('\n')).toContain('ingest.max_file_mb');
+    expect(r.counts.skipped).toBe(1);
+    const again = await ingest(root, { paths: [join(root, 'inbox')] });
+    expect(again.counts).toMatchObject({ unchanged: 1, added: 0, updated: 0 });
+  });
+});

@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { join } from 'node:path';
 import { loadMiniLm, locateModel } from '../src/embed/minilm.js';
 import { loadUseLite, useLiteModelDir } from '../src/embed/use-lite.js';
+import { staticModelFiles } from '../src/embed/static.js';
 import { resolveEmbedder } from '../src/embed/resolve.js';
 import { Config } from '../src/store/schemas.js';
 import { TINY_MODELS_DIR } from './helpers/search-store.js';
@@ -41,10 +42,11 @@ describe('embedders', () => {
     expect(dot(a[0]!, a[1]!)).toBeLessThan(0.5);
   });
 
-  it('auto picks MiniLM when present, else use-lite, and says which', async () => {
+  it('auto picks MiniLM when present, else use-lite-static, else use-lite, and says which', async () => {
     const cfg = Config.parse({ embedding: { model: 'auto', models_dir: join(TINY_MODELS_DIR, 'nothing-here') } });
     const r = await resolveEmbedder('/', cfg);
-    if (useLiteModelDir()) expect(r.reason).toMatch(/auto: embedding with use-lite/);
+    if (staticModelFiles()) expect(r.reason).toMatch(/auto: embedding with use-lite-static/);
+    else if (useLiteModelDir()) expect(r.reason).toMatch(/auto: embedding with use-lite/);
     else expect(r.reason).toMatch(/keyword search only/);
   });
 });

@@ -17,7 +17,6 @@ export interface EnrichInput {
   card: FileCard;
   plan: Strategy;
   result: ConvertResult;
-  bytes: Uint8Array;
 }
 
 /**

@@ -10,23 +10,29 @@ export const GROUP_TARGET_CHARS = 2500;
 /** Longest title taken from a group's first line. */
 export const GROUP_TITLE_CHARS = 80;
 
-interface Para { start: number; end: number; text: string }
+/** A paragraph: 1-based inclusive lines and its length joined with newlines (the text itself is not copied). */
+interface Para { start: number; end: number; size: number }
 
 function paragraphs(lines: string[]): Para[] {
   const out: Para[] = [];
   let start = -1;
+  let size = 0;
   lines.forEach((l, i) => {
     if (l.trim() === '') {
-      if (start >= 0) out.push({ start: start + 1, end: i, text: lines.slice(start, i).join('\n') });
+      if (start >= 0) out.push({ start: start + 1, end: i, size: size - 1 });
       start = -1;
-    } else if (start < 0) start = i;
+    } else {
+      if (start < 0) (start = i), (size = 0);
+      size += l.length + 1;
+    }
   });
-  if (start >= 0) out.push({ start: start + 1, end: lines.length, text: lines.slice(start).join('\n') });
+  if (start >= 0) out.push({ start: start + 1, end: lines.length, size: size - 1 });
   return out;
 }
 
-function titleOf(text: string): string {
-  const first = text.split('\n').find((l) => l.trim())?.trim() ?? '';
+/** Title of a group: its first line (paragraphs start with a non-blank line), shortened. */
+function titleOf(lines: string[], p: Para): string {
+  const first = lines[p.start - 1]!.trim();
   return first.length > GROUP_TITLE_CHARS ? first.slice(0, GROUP_TITLE_CHARS - 1).trimEnd() + '…' : first;
 }
 
@@ -37,19 +43,19 @@ export function convertPlainText(text: string, filename: string, target = GROUP_
   let cur: Para[] = [];
   let size = 0;
   for (const p of paras) {
-    if (cur.length > 0 && size + p.text.length > target) {
+    if (cur.length > 0 && size + p.size > target) {
       groups.push(cur);
       cur = [];
       size = 0;
     }
     cur.push(p);
-    size += p.text.length;
+    size += p.size;
   }
   if (cur.length) groups.push(cur);
   const children: ConvertedNode[] = groups.map((g) => {
     const start = g[0]!.start;
     const end = g[g.length - 1]!.end;
-    return { title: titleOf(g[0]!.text), kind: 'paragraphs', line_range: [start, end], content: lines.slice(start - 1, end).join('\n'), children: [] };
+    return { title: titleOf(lines, g[0]!), kind: 'paragraphs', line_range: [start, end], content: lines.slice(start - 1, end).join('\n'), children: [] };
   });
   const firstLine = lines.find((l) => l.trim())?.trim() ?? '';
   const title = firstLine && firstLine.length <= GROUP_TITLE_CHARS && lines.length > 1 ? firstLine : basename(filename, extname(filename));

@@ -26,6 +26,8 @@ export const convertStage: SourceStage = {
     } catch (err) {
       return settle(job, { ...entry, status: 'failed', error: failure(err) });
     }
+    // the source's bytes are not needed after conversion: a large file should not stay in memory twice
+    job.det = { ...det!, bytes: new Uint8Array(0) };
     const result = job.result;
     if (result.pages !== undefined) entry.pages = result.pages;
     if (result.approach) entry.strategy = { ...plan!, recommended_approach: result.approach };

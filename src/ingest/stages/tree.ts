@@ -12,7 +12,7 @@ import { noteFallback } from '../fallbacks.js';
 export async function runEnrichers(job: SourceJob, enrichers: readonly Enricher[], run?: Pick<IngestRun, 'fallbacks'>): Promise<void> {
   for (const e of enrichers) {
     try {
-      const out = await e.enrich({ card: job.det!.card, plan: job.entry!.strategy!, result: job.result!, bytes: job.det!.bytes });
+      const out = await e.enrich({ card: job.det!.card, plan: job.entry!.strategy!, result: job.result! });
       job.result = out.result;
       if (out.llm) job.llm = out.llm;
     } catch (err) {

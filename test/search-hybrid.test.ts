@@ -59,9 +59,15 @@ describe('hybrid search with a real (tiny) transformers.js model and FAISS files
     const before = vectorFiles(root);
     const r = await ingest(root, { paths: [join(root, 'inbox')], llm: 'none', now: () => new Date('2026-01-02T03:04:05Z') });
     expect(vectorFiles(root)).toEqual(before);
-    const stats = r.indexes.find((i) => i.name === 'vectors')!.stats!;
+    // nothing changed since the indexes were built: the builders are skipped altogether
+    const ix = r.indexes.find((i) => i.name === 'vectors')!;
+    expect(ix.summary).toMatch(/up to date/);
+    expect(ix.stats?.['cards_embedded'] ?? 0).toBe(0);
+    const forced = await ingest(root, { paths: [join(root, 'inbox')], llm: 'none', force: true, now: () => new Date('2026-01-02T03:04:05Z') });
+    const stats = forced.indexes.find((i) => i.name === 'vectors')!.stats!;
     expect(stats['cards_embedded']).toBe(0);
     expect(stats['nodes_embedded']).toBe(0);
+    expect(vectorFiles(root)).toEqual(before);
   });
 
   it('an edited source re-embeds only its own texts', async () => {

@@ -138,6 +138,10 @@ function collect(ctx: IndexBuildContext, reuse: ReusableRows | null): { cards: I
 export function vectorIndexBuilder(): IndexBuilder {
   return {
     name: 'vectors',
+    async stampKey(root, config) {
+      const { embedder, reason } = await resolveEmbedder(root, config);
+      return embedder ? JSON.stringify(embedder.identity) : reason;
+    },
     async build(ctx) {
       const prevCards = readCardMetadata(ctx.root);
       const prevNodes = readNodeMetadata(ctx.root);

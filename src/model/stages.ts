@@ -56,6 +56,11 @@ export interface IndexBuildReport {
 export interface IndexBuilder {
   name: string;
   build(ctx: IndexBuildContext): Promise<IndexBuildReport>;
+  /**
+   * What, besides the entries, config and index files, the builder's output depends on (e.g. the
+   * embedding model's identity): part of the stamp that lets an unchanged run skip the builders.
+   */
+  stampKey?(root: string, config: Config): Promise<string>;
 }
 
 /** Post-batch catalog curation (tags, shelves, related sources). May rewrite entries' metadata. */

@@ -9,6 +9,7 @@ import { TreeFile } from '../../store/schemas.js';
 import { compareStrings } from '../../store/json.js';
 import { errorMessage } from '../../store/errors.js';
 import type { IngestRun } from '../run.js';
+import { indexStamp, readIndexStamp, writeIndexStamp } from '../index-stamp.js';
 import type { RunStage } from './types.js';
 
 async function curate(run: IngestRun): Promise<void> {
@@ -40,10 +41,27 @@ function treeLoader(run: IngestRun): (id: string) => TreeFile | null {
   };
 }
 
+/** Each builder's name and what else its output depends on (the embedding model's identity, …). */
+function builderKeys(run: IngestRun): Promise<string[]> {
+  return Promise.all(run.stages.indexBuilders.map(async (b) => `${b.name}:${b.stampKey ? await b.stampKey(run.root, run.config) : ''}`));
+}
+
+/** True when no source changed and the indexes' inputs and outputs are as the last build left them. */
+async function indexesCurrent(run: IngestRun): Promise<boolean> {
+  if (run.opts.force || run.changed.size > 0 || run.removed.size > 0) return false;
+  const previous = readIndexStamp(run.root);
+  if (!previous) return false;
+  return previous === indexStamp(run.root, run.config, run.entries, await builderKeys(run));
+}
+
 export const indexStage: RunStage = {
   name: 'index',
   async run(run) {
     run.entries = [...run.next.values()].sort((a, b) => compareStrings(a.id, b.id));
+    if (await indexesCurrent(run)) {
+      for (const b of run.stages.indexBuilders) run.indexes.push({ name: b.name, summary: 'up to date (no source changed since it was built)' });
+      return;
+    }
     await curate(run);
     const loadTree = treeLoader(run);
     const { root, config, entries, changed, removed, log } = run;
@@ -58,5 +76,8 @@ export const indexStage: RunStage = {
       }
     }
     for (const ix of run.indexes) run.warnings.push(...(ix.warnings ?? []));
+    if (run.indexes.length === run.stages.indexBuilders.length && run.warnings.length === 0) {
+      writeIndexStamp(run.root, indexStamp(run.root, run.config, run.entries, await builderKeys(run)));
+    }
   },
 };

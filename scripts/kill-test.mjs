@@ -11,7 +11,7 @@
  *   - `mhub doctor` calls the store healthy (exit 0),
  *   - the store is byte-identical to the reference (catalog, converted texts, trees, indexes),
  *   - SIGTERM/SIGINT left no lock behind (the rerun could start).
- * FOLDER defaults to ../shared/financebench/pdfs (its first `--files` PDFs by name). Exit 1 on any failure.
+ * FOLDER defaults to ../shared/financebench/pdfs (its `--files` smallest PDFs). Exit 1 on any failure.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -112,7 +112,9 @@ function interruptedRun(dir, delayMs, signal) {
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   if (!existsSync(CLI)) { console.error('run npm run build first'); process.exit(2); }
-  const files = readdirSync(o.folder).filter((f) => /\.pdf$/i.test(f)).sort().slice(0, o.files).map((f) => join(o.folder, f));
+  // the smallest PDFs (by bytes, then name): short runs, so many rounds fit
+  const files = readdirSync(o.folder).filter((f) => /\.pdf$/i.test(f)).map((f) => join(o.folder, f))
+    .sort((a, b) => statSync(a).size - statSync(b).size || (a < b ? -1 : 1)).slice(0, o.files);
   const base = mkdtempSync(join(tmpdir(), 'mhub-kill-'));
   const ref = join(base, 'reference');
   makeStore(ref, files, o.embedding);

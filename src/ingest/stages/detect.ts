@@ -87,13 +87,21 @@ const MB = 1024 * 1024;
 function overLimit(job: SourceJob, run: IngestRun): CatalogEntry | null {
   const limit = run.config.ingest.max_file_mb;
   if (!limit || job.file.member) return null;
-  const size = statSync(job.file.abs).size;
+  let st;
+  try {
+    st = statSync(job.file.abs);
+  } catch {
+    return null; // vanished or unreadable: detection says which
+  }
+  const size = st.size;
   if (size <= limit * MB) return null;
   const rel = job.file.rel;
+  // no hash without reading it: its stat is remembered, so status and doctor can tell whether it changed since
+  run.statCache.files[rel] = { size, mtime_ms: st.mtimeMs, sha256: UNKNOWN_SHA256 };
   const error = `${rel} is ${(size / MB).toFixed(1)} MB, over the ingest.max_file_mb limit of ${limit} MB: not read. Raise ingest.max_file_mb in config.json (0 = no limit) to ingest it.`;
   return CatalogEntry.parse({
     id: job.id, filename: rel.split('/').pop(), original_path: rel, type: 'unknown', size_kb: Math.round((size / 1024) * 10) / 10,
-    sha256: '0'.repeat(64), status: 'skipped', error, strategy: null, title: rel, summary: '', tree_path: null,
+    sha256: UNKNOWN_SHA256, status: 'skipped', error, strategy: null, title: rel, summary: '', tree_path: null,
     converted_path: null, converter: null, indexed_from_sha256: null, indexed_at: job.prev?.error === error ? job.prev.indexed_at : run.nowIso(),
   });
 }

@@ -6,7 +6,7 @@
  * at ingest (`.mhub/stat-cache.json`), falling back to the catalog's size when the cache is absent
  * (e.g. a fresh git clone); new files in the inbox are counted with a bounded walk.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog } from '../store/schemas.js';
 import { STAT_CACHE_FILE } from '../store/layout.js';
@@ -14,7 +14,7 @@ import { CONFIG_FILE } from '../store/layout.js';
 import { compareStrings } from '../store/json.js';
 import { containerPath, readExternalRoots, sourceDiskPath } from '../store/source-path.js';
 import { readCardMetadata } from '../vector/metadata.js';
-import { sourceKeywords } from './keyword-index.js';
+import { KEYWORD_SOURCES_FILE } from '../model/keyword-format.js';
 
 /** File names listed per category in the answer (counts are always complete). */
 export const FRESHNESS_LIST_MAX = 5;
@@ -57,12 +57,44 @@ export function inboxName(root: string): string {
   return 'inbox';
 }
 
+/** Bytes of sources.json read at a time while looking for its "ids" list (written first). */
+const IDS_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * The source ids listed by the keyword index, read from the head of sources.json without parsing
+ * the postings (the writer puts "ids" before them); null when there is no readable index.
+ */
+export function keywordIndexIds(root: string): string[] | null {
+  let fd: number;
+  try {
+    fd = openSync(join(root, KEYWORD_SOURCES_FILE), 'r');
+  } catch {
+    return null;
+  }
+  try {
+    let text = '';
+    const buf = Buffer.alloc(IDS_CHUNK_BYTES);
+    for (let pos = 0; ; pos += IDS_CHUNK_BYTES) {
+      const n = readSync(fd, buf, 0, IDS_CHUNK_BYTES, pos);
+      text += buf.toString('utf8', 0, n);
+      const start = text.indexOf('"ids":[');
+      const end = start >= 0 ? text.indexOf(']', start) : -1;
+      if (end >= 0) return JSON.parse(text.slice(start + 6, end + 1)) as string[];
+      if (n < IDS_CHUNK_BYTES) return null;
+    }
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Indexes whose source list differs from the catalog's indexed sources. */
 export function indexMismatch(root: string, catalog: Catalog): string[] {
   const indexed = catalog.sources.filter((s) => s.status === 'indexed').map((s) => s.id).join();
   const out: string[] = [];
-  const kix = sourceKeywords(root);
-  if (kix && kix.ids.join() !== indexed) out.push('keyword');
+  const ids = keywordIndexIds(root);
+  if (ids && ids.join() !== indexed) out.push('keyword');
   const meta = readCardMetadata(root);
   if (meta && meta.rows.map((r) => r.id).join() !== indexed) out.push('vector');
   return out;

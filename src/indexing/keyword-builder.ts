@@ -162,6 +162,10 @@ function removeStaleNodeFiles(root: string, ids: string[]): number {
 export function keywordIndexBuilder(): IndexBuilder {
   return {
     name: 'keyword',
+    // what the index is made with: a new tokenizer or index layout must rebuild it even when no source changed
+    async stampKey() {
+      return `kw${KEYWORD_FORMAT_VERSION}/tok${TOKENIZER_VERSION}/p${NODE_PATH_BOOST}/rows${ROWS_INDEXED}`;
+    },
     async build(ctx) {
       const indexed = ctx.entries.filter((e) => e.status === 'indexed').sort((a, b) => compareStrings(a.id, b.id));
       const acc = new SourcesAccumulator();

@@ -15,7 +15,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -50,7 +50,7 @@ if (!reuse && !flag('--vectors')) {
   // keyword-only store: measures conversion + tree + keyword index, not the embedding model
   const cfgPath = join(store, 'config.json');
   const cfg = JSON.parse(readFileSync(cfgPath, 'utf8'));
-  cfg.embedding = { ...(cfg.embedding ?? {}), model: 'none' };
+  cfg.embedding = { ...cfg.embedding, model: 'none' };
   writeFileSync(cfgPath, JSON.stringify(cfg, null, 2) + '\n');
 }
 const inbox = join(store, 'inbox');
@@ -124,10 +124,13 @@ const tocSources = {};
 for (const [file, tree] of trees) {
   tocSources[tree.toc_source] = (tocSources[tree.toc_source] ?? 0) + 1;
   const leaves = leavesOf(tree.root);
-  const cover = new Array(tree.page_count + 1).fill(0);
+  const cover = Array.from({ length: tree.page_count + 1 }, () => 0);
   for (const l of leaves) {
     const [a, b] = l.page_range;
-    if (b - a + 1 > largestLeaf) (largestLeaf = b - a + 1), (largestLeafAt = `${file} "${l.title}"`);
+    if (b - a + 1 > largestLeaf) {
+      largestLeaf = b - a + 1;
+      largestLeafAt = `${file} "${l.title}"`;
+    }
     for (let p = a; p <= b; p++) cover[p] = (cover[p] ?? 0) + 1;
   }
   const bad = [];

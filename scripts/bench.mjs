@@ -53,7 +53,6 @@ const pct = (values, p) => {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
 };
 const ms = (x) => `${Math.round(x)} ms`;
-const f3 = (x) => x.toFixed(3);
 
 function dirSize(abs) {
   if (!existsSync(abs)) return 0;

@@ -33,7 +33,7 @@ const byTitle = (r: ConvertResult, title: string) => {
  * sharing at most the page where one ends and the next begins. Returns leaves per page.
  */
 function coverage(r: ConvertResult): number[] {
-  const count = new Array<number>(r.pages! + 1).fill(0);
+  const count = Array.from({ length: r.pages! + 1 }, () => 0);
   const ls = leaves(r.root);
   ls.forEach((l, i) => {
     for (let p = l.page_range![0]; p <= l.page_range![1]; p++) count[p]!++;

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync, symlinkSync, chmodSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync, symlinkSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI } from './helpers/cli.js';
 // @ts-expect-error plain ESM script without types

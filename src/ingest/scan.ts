@@ -241,7 +241,7 @@ export function scanPaths(root: string, paths: string[], cwd = process.cwd(), ex
   const realRoot = safeRealpath(root);
   const storeOwn = new Set([CONVERTED_DIR, TREE_DIR, VECTOR_DIR, LOCAL_DIR, LLM_CACHE_DIR, 'skills'].map((d) => join(realRoot, d)));
   const storeFiles = new Set([CATALOG_FILE, CONFIG_FILE].map((f) => join(realRoot, f)));
-  const externalRoots: ExternalRoots = { ...(opts.externalRoots ?? {}) };
+  const externalRoots: ExternalRoots = { ...opts.externalRoots };
   const out: ScannedFile[] = [];
   const notices: ScanNotice[] = [];
   const roots: string[] = [];

@@ -50,7 +50,7 @@ export async function llmTree(runner: LlmRunner, result: ConvertResult, maxLeafP
   const root = buildSectionTree(result.root.title, v.kept, pages, pageCount, maxLeafPages);
   if (!coversEachPageOnce(root, pageCount)) return { reason: 'tree: the proposed sections did not cover every page exactly once' };
   if (result.root.summary) root.summary = result.root.summary;
-  root.meta = { ...(result.root.meta ?? {}), llm_tree: { groups: groups.length, proposed: proposed.length, kept: v.kept.length, fixed: v.fixed, dropped: v.dropped } };
+  root.meta = { ...result.root.meta, llm_tree: { groups: groups.length, proposed: proposed.length, kept: v.kept.length, fixed: v.fixed, dropped: v.dropped } };
   log(`LLM tree: ${v.kept.length} sections kept of ${proposed.length} proposed (${v.fixed} start pages fixed, ${v.dropped} dropped) over ${groups.length} page groups`);
   return { result: { ...result, toc_source: 'llm', root } };
 }

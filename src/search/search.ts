@@ -158,7 +158,7 @@ function topHits(ctx: SearchContext, sig: Signals, fused: Fused): { hits: Source
 
 function resultWarnings(ctx: SearchContext, hits: SourceHit[], closest: { id: string; rel: number } | null): void {
   const k = ctx.opts.k ?? ctx.config.search.default_k;
-  if (hits.length === 0 || hits.every((h) => h.verdict === 'none')) {
+  if (hits.every((h) => h.verdict === 'none')) {
     const sub = hasFilters(ctx.opts.filters) ? ` among the ${ctx.entries.length} sources passing the filters` : '';
     const near = closest ? ` (closest: ${ctx.byId.get(closest.id)?.title ?? closest.id}, relevance ${round(closest.rel, 2)})` : '';
     ctx.warnings.push(ctx.entries.length === 0 ? 'no sources to search (empty store, or the filters exclude everything)' : `nothing matches this query${sub}${near}`);

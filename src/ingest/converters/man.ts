@@ -138,7 +138,7 @@ function parse(lines: string[]): Page {
   };
   lines.forEach((raw, i) => {
     const ln = i + 1;
-    if (/^[.']\s*\\"/.test(raw) || /^\\"/.test(raw) || /^[.']\s*$/.test(raw)) return; // comment, null request
+    if (/^[.']\s*\\"/.test(raw) || raw.startsWith('\\"') || /^[.']\s*$/.test(raw)) return; // comment, null request
     const req = /^[.']\s*([A-Za-z]{1,3})\b\s*(.*)$/.exec(raw);
     if (req && mdocRequest(req[1]!, req[2]!, ln)) return;
     if (!req) {
@@ -204,7 +204,10 @@ function joinText(lines: string[]): string {
   let cur: string[] = [];
   for (const l of [...lines, '']) {
     if (l) cur.push(l);
-    else if (cur.length) (paras.push(cur.join(' ').replace(/\s+([,.;:)])/g, '$1')), (cur = []));
+    else if (cur.length) {
+      paras.push(cur.join(' ').replace(/\s+([,.;:)])/g, '$1'));
+      cur = [];
+    }
   }
   return paras.join('\n\n');
 }

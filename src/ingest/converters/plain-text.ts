@@ -22,7 +22,10 @@ function paragraphs(lines: string[]): Para[] {
       if (start >= 0) out.push({ start: start + 1, end: i, size: size - 1 });
       start = -1;
     } else {
-      if (start < 0) (start = i), (size = 0);
+      if (start < 0) {
+        start = i;
+        size = 0;
+      }
       size += l.length + 1;
     }
   });

@@ -26,7 +26,7 @@ export function cleanText(text: string): string {
  * capital, digit or quote, so decimals ("14.5 meters") and abbreviations before lower case stay whole.
  */
 export function splitSentences(clean: string): string[] {
-  return clean.split(/(?<=[.!?])\s+(?=["'(\[A-Z0-9])/).filter((x) => x.length > 0);
+  return clean.split(/(?<=[.!?])\s+(?=["'([A-Z0-9])/).filter((x) => x.length > 0);
 }
 
 /** First sentences of `text` that fit in `max` characters (the text itself when short). */

@@ -94,7 +94,7 @@ function symbolNode(lines: string[], s: CodeSymbol): ConvertedNode {
   };
 }
 
-export function symbolResult(originalPath: string, language: string, text: string, lines: string[], fs: FileSymbols): ConvertResult {
+export function symbolResult(originalPath: string, language: string, _text: string, lines: string[], fs: FileSymbols): ConvertResult {
   const name = basename(originalPath);
   const folder = dirname(originalPath) === '.' ? '' : dirname(originalPath).replace(/!$/, '!/');
   const children: ConvertedNode[] = [];
@@ -150,5 +150,4 @@ export function symbolResult(originalPath: string, language: string, text: strin
     },
     meta,
   };
-  void text;
 }

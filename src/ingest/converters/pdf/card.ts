@@ -82,7 +82,7 @@ export function coverFields(page: PageLayout | undefined): Partial<Record<'place
     l.cells.forEach((c, i) => {
       const m = /^([\p{L}][\p{L} .&#/-]{0,30}?)\s*:\s*(.+)$/u.exec(c);
       if (m) pairs.push([m[1]!.trim(), m[2]!.trim()]);
-      else if (/:$/.test(c) && l.cells[i + 1]) pairs.push([c.slice(0, -1).trim(), l.cells[i + 1]!.trim()]);
+      else if (c.endsWith(':') && l.cells[i + 1]) pairs.push([c.slice(0, -1).trim(), l.cells[i + 1]!.trim()]);
     });
   }
   for (const [label, value] of pairs) {

@@ -149,8 +149,13 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   const headings = findHeadings(layouts, furniture, body, tocPages);
   let entries: OutlineEntry[] = [];
   let toc_source: ConvertResult['toc_source'] = 'pages';
-  if (bookmarks.length) (entries = bookmarks), (toc_source = 'bookmarks');
-  else if (toc) (entries = toc.entries), (toc_source = 'printed_toc');
+  if (bookmarks.length) {
+    entries = bookmarks;
+    toc_source = 'bookmarks';
+  } else if (toc) {
+    entries = toc.entries;
+    toc_source = 'printed_toc';
+  }
   else {
     entries = detectOutline(headings, n);
     if (entries.length) toc_source = 'detected';

@@ -130,10 +130,20 @@ export function bodyStyle(pages: PageLayout[], furniture: Furniture): BodyStyle 
   });
   let size = 10;
   let best = -1;
-  for (const [s, n] of [...sizes].sort((a, b) => a[0] - b[0])) if (n > best) (size = s), (best = n);
+  for (const [s, n] of [...sizes].sort((a, b) => a[0] - b[0])) {
+    if (n > best) {
+      size = s;
+      best = n;
+    }
+  }
   let font = '';
   best = -1;
-  for (const [f, n] of [...fonts].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) if (n > best) (font = f), (best = n);
+  for (const [f, n] of [...fonts].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+    if (n > best) {
+      font = f;
+      best = n;
+    }
+  }
   return { size, font };
 }
 

@@ -55,11 +55,14 @@ const LIGATURES: Record<string, string> = {
   '\u001b': 'ff', '\u001c': 'fi', '\u001d': 'fl', '\u001e': 'ffi', '\u001f': 'ffl',
   '\u000b': 'ff', '\u000c': 'fi', '\u000d': 'fl', '\u000e': 'ffi', '\u000f': 'ffl',
 };
+// oxlint-disable-next-line no-control-regex -- TeX fonts without a Unicode map emit ligatures as control codes
 const T1_LIGATURE = /[\u001b-\u001f]/g;
 /** OT1 codes double as white space (\v, \f, \r): only between or next to letters. */
+// oxlint-disable-next-line no-control-regex -- OT1 ligature codes
 const OT1_LIGATURE = /(?<=\p{L})[\u000b-\u000f]|[\u000b-\u000f](?=\p{L})/gu;
 
 export function fixLigatures(s: string): string {
+  // oxlint-disable-next-line no-control-regex -- ligature codes, see above
   if (!/[\u000b-\u000f\u001b-\u001f]/.test(s)) return s;
   return s.replace(T1_LIGATURE, (c) => LIGATURES[c]!).replace(OT1_LIGATURE, (c) => LIGATURES[c]!);
 }
@@ -172,10 +175,20 @@ function dominant(items: Item[]): { size: number; font: string } {
   }
   let size = 0;
   let best = -1;
-  for (const [s, n] of sizes) if (n > best || (n === best && s > size)) (size = s), (best = n);
+  for (const [s, n] of sizes) {
+    if (n > best || (n === best && s > size)) {
+      size = s;
+      best = n;
+    }
+  }
   let font = '';
   best = -1;
-  for (const [f, n] of fonts) if (n > best || (n === best && f < font)) (font = f), (best = n);
+  for (const [f, n] of fonts) {
+    if (n > best || (n === best && f < font)) {
+      font = f;
+      best = n;
+    }
+  }
   return { size, font };
 }
 
@@ -236,7 +249,11 @@ function gutterOf(segs: Cell[], width: number, minLine = 0): number | null {
     run += diff[x]!;
     if (x < lo) continue;
     const dist = Math.abs(x - width / 2);
-    if (run < bestCover || (run === bestCover && dist < bestDist)) (bestCover = run), (bestX = x), (bestDist = dist);
+    if (run < bestCover || (run === bestCover && dist < bestDist)) {
+      bestCover = run;
+      bestX = x;
+      bestDist = dist;
+    }
   }
   if (bestX < 0 || bestCover > 1) return null;
   let left = 0;

@@ -1,5 +1,5 @@
 /**
- * What the indexes were last built from: the catalog entries, the config, the builders and the
+ * What the indexes were last built from: the catalog entries, the embedding config, the builders and the
  * index files themselves (size + mtime). When a run changed and removed no source and the stamp is
  * the same, the index stage has nothing to do and skips the builders (an unchanged re-ingest of
  * hundreds of sources then reads no tree, no node index and no vector file). Local only:
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { LOCAL_DIR, VECTOR_DIR } from '../store/layout.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import type { CatalogEntry, Config } from '../store/schemas.js';
+import { normalizeCatalog } from '../store/catalog.js';
 
 export const INDEX_STAMP_FILE = `${LOCAL_DIR}/index-stamp.json`;
 /** Bump when what the builders write changes for the same inputs (a new index format, tokenizer, …). */
@@ -32,8 +33,10 @@ function outputs(root: string): string[] {
 
 export function indexStamp(root: string, config: Config, entries: CatalogEntry[], builders: string[]): string {
   const h = createHash('sha256');
-  h.update(JSON.stringify({ v: INDEX_STAMP_VERSION, builders, config }));
-  for (const e of entries) h.update(JSON.stringify(e));
+  // only the config the builders read (the scan adds run-time keys such as external_roots to the rest)
+  h.update(JSON.stringify({ v: INDEX_STAMP_VERSION, builders, embedding: config.embedding }));
+  // as the catalog stores them (schema key order, defaults), so a stamp written at build time matches the next run's
+  for (const e of normalizeCatalog(entries).sources) h.update(JSON.stringify(e));
   for (const o of outputs(root)) h.update(o + '\n');
   return h.digest('hex');
 }

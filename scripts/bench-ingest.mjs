@@ -12,7 +12,7 @@
  * embedding.model "auto"). Needs `npm run build` (`npm run bench:ingest` does it).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,7 +62,8 @@ function pdftotextSeconds(files, parallel) {
 
 function mhub(args, cwd) {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', maxBuffer: 256 << 20, env: { ...process.env, MHUB_STORE: '' } });
-  if (r.status !== 0 && r.status !== 1) fail(`mhub ${args.join(' ')} exited ${r.status}: ${r.stderr.slice(0, 2000)}`);
+  if (r.error) fail(`mhub ${args.join(' ')} could not start: ${r.error.message}`);
+  if (r.status !== 0 && r.status !== 1) fail(`mhub ${args.join(' ')} exited ${r.status}: ${(r.stderr ?? '').slice(0, 2000)}`);
   return r;
 }
 
@@ -78,6 +79,7 @@ async function main() {
   if (files.length === 0) fail(`no PDF files in ${o.folder}`);
   const cores = availableParallelism();
   const store = o.store ?? mkdtempSync(join(tmpdir(), 'mhub-bench-ingest-'));
+  mkdirSync(store, { recursive: true });
   const loadBefore = loadavg();
 
   mhub(['init', store], store);

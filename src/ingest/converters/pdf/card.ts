@@ -43,7 +43,7 @@ function docType(text: string): string {
 /** Characters allowed between "…period ended" and its date (a form's other cells printed between). */
 export const PERIOD_DATE_GAP = 40;
 
-function period(text: string, type: string): string {
+function period(text: string): string {
   const t = text.slice(0, 8000).replace(/\s+/g, ' ');
   const fy = new RegExp(String.raw`for the (fiscal year|year|quarterly period|quarter|period) ended\b[^]{0,${PERIOD_DATE_GAP}}?((?:${MONTHS})\s+\d{1,2},?\s+\d{4})`, 'i').exec(t);
   if (fy) return `${/quarter/i.test(fy[1]!) ? 'quarter' : 'fiscal year'} ended ${fy[2]!.replace(/\s+/g, ' ')}`;
@@ -51,7 +51,7 @@ function period(text: string, type: string): string {
   if (q) return `${q[1]!.toLowerCase()} quarter ${q[2]}`;
   const y = /\bfiscal (?:year )?(\d{4})\b/i.exec(t);
   if (y) return `fiscal ${y[1]}`;
-  return type === '8-K' ? '' : '';
+  return '';
 }
 
 /** A metadata title worth using: words, not an accession number or a word-processor file name. */
@@ -173,7 +173,7 @@ export function buildCard(input: CardInput): { title: string; card: Partial<DocC
   const lines = front.flatMap((p) => p.lines.map((l) => l.text));
   const text = lines.join('\n');
   const type = docType(text);
-  const per = period(text, type);
+  const per = period(text);
   const reportDate = /date of report[^:\n]*:?\s*\n?\s*([A-Z][a-z]+\s+\d{1,2},?\s+\d{4})/i.exec(text);
   const date = isoDate(reportDate?.[1] ?? per) || isoDate(text);
   let title = '';

@@ -69,7 +69,6 @@ beforeAll(() => {
 }, 300_000);
 
 afterAll(() => {
-  // eslint-disable-next-line no-console
   console.log(`bad-input corpus: ${outcomes.length} cases checked${c.note ? ` (${c.note})` : ''}\n${outcomes.join('\n')}`);
   spawnSync('chmod', ['-R', 'u+rwX', c.base]);
   rmSync(c.base, { recursive: true, force: true });

@@ -20,9 +20,7 @@ export interface SkillConfig {
 }
 
 declare global {
-  // eslint-disable-next-line no-var
   var __mhubSelfUrl: string | undefined;
-  // eslint-disable-next-line no-var
   var __mhubBaseUrl: string | undefined;
 }
 

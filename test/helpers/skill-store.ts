@@ -36,6 +36,7 @@ export interface Run {
   code: number;
   stdout: string;
   stderr: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed script output, shape checked by each test
   json: any;
 }
 

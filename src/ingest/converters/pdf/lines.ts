@@ -55,14 +55,14 @@ const LIGATURES: Record<string, string> = {
   '\u001b': 'ff', '\u001c': 'fi', '\u001d': 'fl', '\u001e': 'ffi', '\u001f': 'ffl',
   '\u000b': 'ff', '\u000c': 'fi', '\u000d': 'fl', '\u000e': 'ffi', '\u000f': 'ffl',
 };
-// oxlint-disable-next-line no-control-regex -- TeX fonts without a Unicode map emit ligatures as control codes
+// eslint-disable-next-line no-control-regex -- TeX fonts without a Unicode map emit ligatures as control codes
 const T1_LIGATURE = /[\u001b-\u001f]/g;
 /** OT1 codes double as white space (\v, \f, \r): only between or next to letters. */
-// oxlint-disable-next-line no-control-regex -- OT1 ligature codes
+// eslint-disable-next-line no-control-regex -- OT1 ligature codes
 const OT1_LIGATURE = /(?<=\p{L})[\u000b-\u000f]|[\u000b-\u000f](?=\p{L})/gu;
 
 export function fixLigatures(s: string): string {
-  // oxlint-disable-next-line no-control-regex -- ligature codes, see above
+  // eslint-disable-next-line no-control-regex -- ligature codes, see above
   if (!/[\u000b-\u000f\u001b-\u001f]/.test(s)) return s;
   return s.replace(T1_LIGATURE, (c) => LIGATURES[c]!).replace(OT1_LIGATURE, (c) => LIGATURES[c]!);
 }

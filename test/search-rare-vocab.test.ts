@@ -7,6 +7,8 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { searchStore } from '../src/search/search.js';
+import { NO_VOCABULARY, loadVocabulary } from '../src/search/vocabulary.js';
+import { loadConfig } from '../src/store/config.js';
 import { searchStoreFixture } from './helpers/search-store.js';
 import { cleanup } from './helpers/temp-store.js';
 
@@ -85,6 +87,19 @@ describe('vocabulary packs', () => {
     setVocab(['broken']);
     const r = await searchStore(root, 'Hypershow');
     expect(r.warnings.join(' ')).toMatch(/broken\.json is unusable/);
+  });
+
+  it('apply a pack inside the sources of the doc types it declares, unless excluded with "!name"', () => {
+    writeFileSync(join(root, 'vocabularies', 'pumps.json'), JSON.stringify({ name: 'pumps', format: 1, applies_to: { doc_types: ['Pump Manual'] }, query_stopwords: 'schedule' }));
+    const config = (v: string[]) => ({ ...loadConfig(root), vocabularies: v });
+    const inManual = loadVocabulary(root, config([]), 'pump manual');
+    expect(inManual.names).toEqual(['pumps']);
+    expect(inManual.stopwords.has('schedule')).toBe(true);
+    expect(loadVocabulary(root, config([]), 'letter').names).toEqual([]);
+    expect(loadVocabulary(root, config([]), '')).toBe(NO_VOCABULARY);
+    expect(loadVocabulary(root, config(['!pumps']), 'pump manual').names).toEqual([]);
+    expect(loadVocabulary(root, config([]), '10-K').names).toEqual(['finance']);
+    expect(loadVocabulary(root, config(['!finance']), '10-K').names).toEqual([]);
   });
 });
 

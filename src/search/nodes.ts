@@ -9,6 +9,7 @@
  */
 import { nodeVectorsWarning } from './index-health.js';
 import { loadConfig } from '../store/config.js';
+import { readCatalog } from '../store/catalog.js';
 import type { Config } from '../store/schemas.js';
 import type { NodeHit } from './types.js';
 import type { KeywordNodesIndex } from '../model/keyword-format.js';
@@ -195,6 +196,8 @@ export interface RankNodesOptions {
   vectors?: boolean;
   /** gets one line when the store has vectors but node similarity could not be used */
   warnings?: string[];
+  /** the source's doc type (selects the vocabulary packs written for it); read from the catalog when absent */
+  docType?: string;
 }
 
 /** The query vector and the store's node vectors, when both are available. */
@@ -214,6 +217,15 @@ async function nodeVectorQuery(root: string, config: Config, query: string, warn
   return { q, nv };
 }
 
+/** A source's doc type as its catalog card records it ('' when unknown). */
+function sourceDocType(root: string, sourceId: string): string {
+  try {
+    return readCatalog(root).sources.find((s) => s.id === sourceId)?.doc_type ?? '';
+  } catch {
+    return '';
+  }
+}
+
 /**
  * Tier 2, the one entry point (deep_retrieve, `mhub tree --query`, `mhub eval`, the benchmarks):
  * the best nodes of one source for a query. Uses node vectors when the store has them and the
@@ -223,7 +235,7 @@ export async function rankNodes(root: string, sourceId: string, query: string, o
   const ix = nodeKeywords(root, sourceId);
   if (!ix) return [];
   const config = loadConfig(root);
-  const vocabulary = loadVocabulary(root, config);
+  const vocabulary = loadVocabulary(root, config, opts.docType ?? sourceDocType(root, sourceId));
   const v = opts.vectors === false ? null : await nodeVectorQuery(root, config, query, opts.warnings);
   return rankNodesIn(ix, {
     terms: queryTerms(query, vocabulary.stopwords), groups: queryTermGroups(query, vocabulary.stopwords), text: query, vocabulary,

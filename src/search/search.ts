@@ -113,9 +113,11 @@ function buildHit(ctx: SearchContext, sig: Signals, fused: Fused, id: string, sc
   const e = ctx.byId.get(id)!;
   const { strong_threshold: strong, weak_threshold: weak } = ctx.config.search;
   const nix = nodeKeywords(ctx.root, id);
+  const vocabulary = loadVocabulary(ctx.root, ctx.config, e.doc_type ?? '');
+  const groups = vocabulary === ctx.vocabulary ? ctx.groups : queryTermGroups(ctx.query, vocabulary.stopwords);
   const nodes = nix
     ? rankNodesIn(nix, {
-      terms: ctx.groups.flat(), groups: ctx.groups, text: ctx.query, vocabulary: ctx.vocabulary, query: sig.vec?.query ?? null,
+      terms: groups.flat(), groups, text: ctx.query, vocabulary, query: sig.vec?.query ?? null,
       thresholds: { strong, weak }, nodeVectors: sig.vec?.nodeVectors ?? null,
       k: ctx.opts.nodesPerSource ?? DEFAULT_NODES_PER_SOURCE, maxPages: ctx.config.ingest.max_leaf_pages,
     })

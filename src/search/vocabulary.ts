@@ -5,8 +5,12 @@
  * kinds (node titles a query calls for, e.g. "balance sheet" for "quick ratio") and expansions (the
  * words documents print for what questions name). Packs are looked up in the store's
  * `vocabularies/` folder first (a user's own), then among the packs shipped with MetadataHub.
+ *
+ * A pack may also declare the kinds of document it is written for (`applies_to.doc_types`, matched
+ * against the doc type each source's card reads from its content): tier 2 then uses it inside those
+ * sources only, unless config.json lists it as "!name". Sources of other kinds never see it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../store/schemas.js';
@@ -35,6 +39,8 @@ export interface VocabularyFile {
   };
   /** query pattern → words the documents print for it */
   expansions?: Array<{ when: string; add: string }>;
+  /** the documents the pack is written for: used inside sources of these doc types without opting in */
+  applies_to?: { doc_types?: string[] };
 }
 
 export interface SectionLexicon {
@@ -83,7 +89,7 @@ function compileSections(s: NonNullable<VocabularyFile['sections']>): SectionLex
 }
 
 /** Parse and compile one pack file; throws an Error saying what is wrong. */
-export function readVocabularyFile(path: string): Omit<Vocabulary, 'names' | 'warnings'> & { name: string } {
+export function readVocabularyFile(path: string): Omit<Vocabulary, 'names' | 'warnings'> & { name: string; docTypes: string[] } {
   const raw = JSON.parse(readFileSync(path, 'utf8')) as VocabularyFile;
   if (!raw || typeof raw !== 'object' || typeof raw.name !== 'string') throw new Error('expected a JSON object with a "name"');
   if (raw.format !== VOCABULARY_FORMAT) throw new Error(`"format" must be ${VOCABULARY_FORMAT}`);
@@ -93,15 +99,16 @@ export function readVocabularyFile(path: string): Omit<Vocabulary, 'names' | 'wa
     stopwords: new Set(words.flatMap((w) => tokenize(w))),
     sections: raw.sections ? [compileSections(raw.sections)] : [],
     expansions: (raw.expansions ?? []).map((e) => ({ when: new RegExp(e.when), add: e.add })),
+    docTypes: (raw.applies_to?.doc_types ?? []).map((t) => t.toLowerCase()),
   };
 }
 
 const cache = new Map<string, Vocabulary>();
 
-function loadUncached(root: string, names: string[]): Vocabulary {
+function loadUncached(root: string, names: string[], docType = ''): Vocabulary {
   const v: Vocabulary = { names: [], stopwords: new Set(), sections: [], expansions: [], warnings: [] };
   const stop = new Set<string>();
-  for (const name of names) {
+  for (const name of names.filter((n) => !n.startsWith('!'))) {
     const path = vocabularyCandidates(root, name).find((p) => existsSync(p));
     if (!path) {
       v.warnings.push(`vocabulary pack "${name}" (config.json "vocabularies") not found in ${join(root, VOCABULARY_DIR)}/ nor among the shipped packs; searching without it`);
@@ -117,16 +124,52 @@ function loadUncached(root: string, names: string[]): Vocabulary {
       v.warnings.push(`vocabulary pack ${path} is unusable (${(err as Error).message}); searching without it (format: docs/vocabularies.md)`);
     }
   }
+  for (const pack of docTypePacks(root, docType)) {
+    if (v.names.includes(pack.name) || names.includes(`!${pack.name}`)) continue;
+    v.names.push(pack.name);
+    for (const w of pack.stopwords) stop.add(w);
+    v.sections.push(...pack.sections);
+    v.expansions.push(...pack.expansions);
+  }
   v.stopwords = stop;
   return v;
 }
 
-/** The store's vocabulary (config.json `vocabularies`), loaded once per process. */
-export function loadVocabulary(root: string, config: Config): Vocabulary {
+/** Packs (the store's own, then the shipped ones) that declare `docType` in `applies_to.doc_types`. */
+function docTypePacks(root: string, docType: string): Array<ReturnType<typeof readVocabularyFile>> {
+  const want = docType.trim().toLowerCase();
+  if (!want) return [];
+  const out: Array<ReturnType<typeof readVocabularyFile>> = [];
+  for (const dir of [join(root, VOCABULARY_DIR), ...builtInDirs()]) {
+    let files: string[] = [];
+    try {
+      files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+    } catch {
+      continue;
+    }
+    for (const f of files) {
+      try {
+        const pack = readVocabularyFile(join(dir, f));
+        if (pack.docTypes.includes(want) && !out.some((p) => p.name === pack.name)) out.push(pack);
+      } catch {
+        // an unusable pack is reported when a store names it; here it is simply not applied
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The store's vocabulary (config.json `vocabularies`, names starting with "!" excluded), plus, when
+ * `docType` is given (ranking inside one source), the packs written for that kind of document.
+ * Loaded once per process.
+ */
+export function loadVocabulary(root: string, config: Config, docType = ''): Vocabulary {
   const names = config.vocabularies ?? [];
-  if (names.length === 0) return NO_VOCABULARY;
-  const key = `${root}\u0000${names.join('\u0000')}`;
+  const optedIn = names.filter((n) => !n.startsWith('!'));
+  if (optedIn.length === 0 && !docType) return NO_VOCABULARY;
+  const key = `${root}\u0000${names.join('\u0000')}\u0000${docType}`;
   let v = cache.get(key);
-  if (!v) cache.set(key, (v = loadUncached(root, names)));
-  return v;
+  if (!v) cache.set(key, (v = loadUncached(root, names, docType)));
+  return v.names.length === 0 && v.warnings.length === 0 ? NO_VOCABULARY : v;
 }

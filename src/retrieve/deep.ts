@@ -63,7 +63,7 @@ export interface DeepAnswer {
   freshness: Freshness;
 }
 
-async function suggest(root: string, tree: TreeFile, query: string, k: number, vectors: boolean, warnings: string[]): Promise<Suggestion[]> {
+async function suggest(root: string, tree: TreeFile, docType: string, query: string, k: number, vectors: boolean, warnings: string[]): Promise<Suggestion[]> {
   const { rankNodes } = await import('../search/nodes.js');
   const { nodeKeywords } = await import('../search/keyword-index.js');
   const { keywordNodesFile } = await import('../model/keyword-format.js');
@@ -71,7 +71,7 @@ async function suggest(root: string, tree: TreeFile, query: string, k: number, v
     warnings.push(`the node index of ${tree.id} (${keywordNodesFile(tree.id)}) is missing or from an older version, so there are no suggestions; run \`mhub ingest\` to rebuild it. The outline below still works.`);
     return [];
   }
-  const hits: NodeHit[] = await rankNodes(root, tree.id, query, { k, vectors, warnings });
+  const hits: NodeHit[] = await rankNodes(root, tree.id, query, { k, vectors, warnings, docType });
   return hits.slice(0, k).map((h) => {
     const { node, path } = requireNode(tree, h.node_id);
     const s: Suggestion = { ...h, title: h.title || node.title, summary: clip(node.summary ?? '', SUGGESTION_SUMMARY_CHARS), path: path.slice(0, -1).map((p) => p.title) };
@@ -98,7 +98,7 @@ export async function deepRetrieve(root: string, ref: string, opts: DeepOptions 
   if (bounded?.warning) warnings.push(bounded.warning);
   const query = bounded?.query;
   const said = warnings.length;
-  const suggestions = query ? await suggest(root, tree, query, Math.max(1, opts.k ?? DEFAULT_SUGGESTIONS), opts.vectors ?? true, warnings) : [];
+  const suggestions = query ? await suggest(root, tree, entry.doc_type ?? '', query, Math.max(1, opts.k ?? DEFAULT_SUGGESTIONS), opts.vectors ?? true, warnings) : [];
   if (query && suggestions.length === 0 && !warnings.slice(said).some((w) => w.startsWith('the node index of'))) warnings.push(`no node of this source matches "${query}"; browse the outline or try other words`);
 
   let maxNodes = opts.maxNodes ?? DEFAULT_TREE_MAX_NODES;

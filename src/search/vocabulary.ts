@@ -135,11 +135,21 @@ function loadUncached(root: string, names: string[], docType = ''): Vocabulary {
   return v;
 }
 
+type Pack = ReturnType<typeof readVocabularyFile>;
+const declaringPacks = new Map<string, Pack[]>();
+
 /** Packs (the store's own, then the shipped ones) that declare `docType` in `applies_to.doc_types`. */
-function docTypePacks(root: string, docType: string): Array<ReturnType<typeof readVocabularyFile>> {
+function docTypePacks(root: string, docType: string): Pack[] {
   const want = docType.trim().toLowerCase();
   if (!want) return [];
-  const out: Array<ReturnType<typeof readVocabularyFile>> = [];
+  let packs = declaringPacks.get(root);
+  if (!packs) declaringPacks.set(root, (packs = packsDeclaringDocTypes(root)));
+  return packs.filter((p) => p.docTypes.includes(want));
+}
+
+/** Every readable pack that declares doc types, read once per process. */
+function packsDeclaringDocTypes(root: string): Pack[] {
+  const out: Pack[] = [];
   for (const dir of [join(root, VOCABULARY_DIR), ...builtInDirs()]) {
     let files: string[] = [];
     try {
@@ -150,7 +160,7 @@ function docTypePacks(root: string, docType: string): Array<ReturnType<typeof re
     for (const f of files) {
       try {
         const pack = readVocabularyFile(join(dir, f));
-        if (pack.docTypes.includes(want) && !out.some((p) => p.name === pack.name)) out.push(pack);
+        if (pack.docTypes.length > 0 && !out.some((p) => p.name === pack.name)) out.push(pack);
       } catch {
         // an unusable pack is reported when a store names it; here it is simply not applied
       }

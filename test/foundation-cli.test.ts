@@ -57,6 +57,16 @@ describe('mhub ingest exit codes and output', () => {
     expect(q.stdout).toBe('');
   });
 
+  it('refuses a path that does not exist, names it and creates no store', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mhub-nopath-'));
+    roots.push(dir);
+    const r = mhub(['ingest', './no-such-inbox'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no such file or folder: \.\/no-such-inbox/);
+    expect(existsSync(join(dir, 'catalog.json'))).toBe(false);
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
+
   it('refuses a second ingest while the lock is held and names the holder', () => {
     const root = tempStore({ 'guide.md': F('guide.md') });
     roots.push(root);

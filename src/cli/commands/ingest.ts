@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { IngestReport } from '../../ingest/pipeline.js';
 import { findStore } from '../../store/locate.js';
@@ -83,6 +84,12 @@ export function registerIngest(program: Command): void {
     .addHelpText('after', '\nExit codes: 0 every source of this run indexed or skipped (sources that failed in an earlier run and are unchanged do not count), 1 some failed in this run (recorded in the catalog), 2 bad arguments, 3 store locked, 130/143 interrupted by Ctrl-C/SIGTERM (finished sources kept).')
     .action(async (paths: string[], flags: IngestFlags, cmd: Command) => {
       const g = globalOpts(cmd);
+      const missing = paths.filter((p) => !existsSync(resolve(p)));
+      if (missing.length > 0) {
+        eprint(`mhub ingest: no such file or folder: ${missing.join(', ')} (nothing was ingested; check the path, or run from the folder that holds it)`);
+        process.exitCode = EXIT.USAGE;
+        return;
+      }
       let root = findStore({ store: g.store });
       if (!root) root = initStore(process.cwd()).root;
       const list = paths.length > 0 ? paths : [resolve(root, 'inbox')];

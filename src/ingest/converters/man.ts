@@ -76,126 +76,124 @@ interface Page {
   blocks: Block[];
 }
 
-function parse(lines: string[]): Page {
-  const page: Page = { name: '', section: '', blocks: [] };
-  let cur: Block | null = null;
-  let item: Block['items'][number] | null = null;
-  let pendingTag: number | null = null;
-  const emit = (text: string, ln: number) => {
-    if (!cur) cur = { title: '', level: 1, start: ln, end: ln, lines: [], items: [] };
-    if (pendingTag !== null) {
-      item = { term: text, start: pendingTag, end: ln, lines: [] };
-      cur.items.push(item);
-      pendingTag = null;
+/** Builds a Page line by line: blocks from section requests, tagged items, text under the current one. */
+class ManParser {
+  readonly page: Page = { name: '', section: '', blocks: [] };
+  private cur: Block | null = null;
+  private item: Block['items'][number] | null = null;
+  private pendingTag: number | null = null;
+
+  line(raw: string, ln: number): void {
+    if (/^[.']\s*\\"/.test(raw) || raw.startsWith('\\"') || /^[.']\s*$/.test(raw)) return; // comment, null request
+    const req = /^[.']\s*([A-Za-z]{1,3})\b\s*(.*)$/.exec(raw);
+    if (!req) {
+      const t = roffText(raw);
+      if (t) this.emit(t, ln);
+      return;
     }
-    (item ? item.lines : cur.lines).push(text);
-    if (item) item.end = ln;
-    cur.end = ln;
-  };
-  // mdoc (BSD) pages: .Dt/.Sh/.Ss/.It/.Nd/.Pp, other macro lines rendered as text
-  const mdocRequest = (name: string, rest: string, ln: number): boolean => {
+    if (!this.mdocRequest(req[1]!, req[2]!, ln)) this.manRequest(req[1]!, req[2]!, ln);
+  }
+
+  private emit(text: string, ln: number): void {
+    if (!this.cur) this.cur = { title: '', level: 1, start: ln, end: ln, lines: [], items: [] };
+    if (this.pendingTag !== null) {
+      this.item = { term: text, start: this.pendingTag, end: ln, lines: [] };
+      this.cur.items.push(this.item);
+      this.pendingTag = null;
+    }
+    (this.item ? this.item.lines : this.cur.lines).push(text);
+    if (this.item) this.item.end = ln;
+    this.cur.end = ln;
+  }
+
+  private title(rest: string): void {
+    const a = args(rest);
+    this.page.name = roffText(a[0] ?? '');
+    this.page.section = roffText(a[1] ?? '');
+  }
+
+  private section(rest: string, level: number, ln: number): void {
+    this.cur = { title: roffText(args(rest).join(' ')), level, start: ln, end: ln, lines: [], items: [] };
+    this.page.blocks.push(this.cur);
+    this.item = null;
+    this.pendingTag = null;
+  }
+
+  /** A tagged paragraph whose term is on the request line itself. */
+  private taggedTerm(term: string, ln: number): void {
+    this.item = null;
+    this.pendingTag = ln;
+    this.emit(term, ln);
+  }
+
+  private paragraph(): void {
+    this.item = null;
+    if (this.cur) this.cur.lines.push('');
+  }
+
+  /** mdoc (BSD) pages: .Dt/.Sh/.Ss/.It/.Nd/.Pp; other mdoc macro lines rendered as text. */
+  private mdocRequest(name: string, rest: string, ln: number): boolean {
     switch (name) {
-      case 'Dt': {
-        const a = args(rest);
-        page.name = roffText(a[0] ?? '');
-        page.section = roffText(a[1] ?? '');
-        return true;
-      }
-      case 'Sh':
-      case 'Ss':
-        cur = { title: roffText(args(rest).join(' ')), level: name === 'Sh' ? 1 : 2, start: ln, end: ln, lines: [], items: [] };
-        page.blocks.push(cur);
-        item = null;
-        pendingTag = null;
-        return true;
+      case 'Dt': this.title(rest); return true;
+      case 'Sh': case 'Ss': this.section(rest, name === 'Sh' ? 1 : 2, ln); return true;
       case 'It': {
         const term = mdocText(rest);
-        item = null;
-        if (term) {
-          pendingTag = ln;
-          emit(term, ln);
-        }
+        this.item = null;
+        if (term) this.taggedTerm(term, ln);
         return true;
       }
       case 'Nd': {
         const t = mdocText(rest);
-        if (t) emit(`- ${t}`, ln);
+        if (t) this.emit(`- ${t}`, ln);
         return true;
       }
-      case 'Pp':
-        item = null;
-        if (cur) cur.lines.push('');
-        return true;
+      case 'Pp': this.paragraph(); return true;
       case 'Dd': case 'Os': case 'Bl': case 'El': case 'Bd': case 'Ed': case 'Ex': case 'Rv':
         return true;
       default: {
         if (!/^[A-Z][a-z]$/.test(name)) return false;
         const t = mdocText(`${name} ${rest}`);
-        if (t) emit(t, ln);
+        if (t) this.emit(t, ln);
         return true;
       }
     }
-  };
-  lines.forEach((raw, i) => {
-    const ln = i + 1;
-    if (/^[.']\s*\\"/.test(raw) || raw.startsWith('\\"') || /^[.']\s*$/.test(raw)) return; // comment, null request
-    const req = /^[.']\s*([A-Za-z]{1,3})\b\s*(.*)$/.exec(raw);
-    if (req && mdocRequest(req[1]!, req[2]!, ln)) return;
-    if (!req) {
-      const t = roffText(raw);
-      if (t) emit(t, ln);
-      return;
-    }
-    const [, name, rest] = req as unknown as [string, string, string];
+  }
+
+  /** man(7) requests; others (.nf, .fi, .RS, .RE, .in, .ad, .hy, .ds …) carry no text. */
+  private manRequest(name: string, rest: string, ln: number): void {
     switch (name) {
-      case 'TH': {
-        const a = args(rest);
-        page.name = roffText(a[0] ?? '');
-        page.section = roffText(a[1] ?? '');
-        return;
-      }
-      case 'SH':
-      case 'SS':
-        cur = { title: roffText(args(rest).join(' ')), level: name === 'SH' ? 1 : 2, start: ln, end: ln, lines: [], items: [] };
-        page.blocks.push(cur);
-        item = null;
-        pendingTag = null;
-        return;
-      case 'TP':
-      case 'TQ':
-        pendingTag = ln;
-        item = null;
+      case 'TH': this.title(rest); return;
+      case 'SH': case 'SS': this.section(rest, name === 'SH' ? 1 : 2, ln); return;
+      case 'TP': case 'TQ':
+        this.pendingTag = ln;
+        this.item = null;
         return;
       case 'IP': {
         const tag = roffText(args(rest)[0] ?? '');
-        item = null;
-        if (tag && !/^\\\(bu|^[•*-]$|^\d+\.?$/.test(tag)) {
-          pendingTag = ln;
-          emit(tag, ln);
-        } else if (cur) cur.lines.push('');
+        if (tag && !/^\\\(bu|^[•*-]$|^\d+\.?$/.test(tag)) this.taggedTerm(tag, ln);
+        else this.paragraph();
         return;
       }
-      case 'PP':
-      case 'LP':
-      case 'P':
-        item = null;
-        if (cur) cur.lines.push('');
-        return;
+      case 'PP': case 'LP': case 'P': this.paragraph(); return;
       case 'B': case 'I': case 'SM': case 'SB':
       case 'BR': case 'RB': case 'IR': case 'RI': case 'BI': case 'IB': {
         const t = fontMacro(name, rest);
-        if (t) emit(t, ln);
+        if (t) this.emit(t, ln);
         return;
       }
-      case 'br':
-      case 'sp':
-        if (cur) (item ? item.lines : cur.lines).push('');
+      case 'br': case 'sp':
+        if (this.cur) (this.item ? this.item.lines : this.cur.lines).push('');
         return;
       default:
-        return; // other requests (.nf, .fi, .RS, .RE, .in, .ad, .hy, .ds …) carry no text
+        return;
     }
-  });
-  return page;
+  }
+}
+
+function parse(lines: string[]): Page {
+  const p = new ManParser();
+  lines.forEach((raw, i) => p.line(raw, i + 1));
+  return p.page;
 }
 
 /** Source lines of a paragraph joined with spaces (roff fills them); paragraphs apart by a blank line. */

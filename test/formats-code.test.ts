@@ -1,4 +1,4 @@
-import { describe, it, expect, afterEach } from 'vitest';
+import { describe, it, expect, afterEach, vi } from 'vitest';
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ingest } from '../src/ingest/pipeline.js';
@@ -119,6 +119,7 @@ describe('code symbol trees', () => {
     const rep = await ingest(root, { paths: [join(root, 'inbox')] });
     expect(rep.counts.failed).toBe(0);
     expect(rep.counts.indexed).toBe(7);
+    expect(rep.warnings.filter((w) => w.includes('converter'))).toEqual([]);
     const entries = readCatalog(root).sources;
     const byPath = Object.fromEntries(entries.map((e) => [e.original_path, e]));
     expect(byPath['inbox/project/services/cache.go']!.meta).toMatchObject({ language: 'go', folder: 'inbox/project/services', functions: '4' });
@@ -168,5 +169,27 @@ describe('C and C++ headers (issue 14)', () => {
       '      method area',
       '    function clamp',
     ]);
+  });
+});
+
+describe('grammar loading (tree-sitter)', () => {
+  it('grammars requested at the same time all load: no file falls back to line windows', async () => {
+    for (let round = 0; round < 3; round++) {
+      vi.resetModules();
+      const { treeSitterSymbols } = await import('../src/ingest/converters/code/tree-sitter-symbols.js');
+      const files: Array<[string, 'python' | 'go' | 'rust' | 'java']> = [
+        ['services/OrderService.java', 'java'], ['services/cache.go', 'go'], ['services/tokenizer.rs', 'rust'], ['services/inventory.py', 'python'],
+      ];
+      const out = await Promise.allSettled(files.map(([f, l]) => treeSitterSymbols(readFileSync(P(f), 'utf8'), l)));
+      expect(out.map((r) => (r.status === 'fulfilled' ? r.value.parser : String(r.reason)))).toEqual(files.map(([, l]) => `tree-sitter-${l}`));
+    }
+  });
+
+  it('a converter that falls back says so once in the run warnings, naming the first file', async () => {
+    const { noteConverterWarning, fallbackWarnings } = await import('../src/ingest/fallbacks.js');
+    const run = { fallbacks: new Map() };
+    noteConverterWarning(run, 'code', 'inbox/a.java', 'symbol parser failed (boom); indexed as line windows');
+    noteConverterWarning(run, 'code', 'inbox/b.java', 'symbol parser failed (boom); indexed as line windows');
+    expect(fallbackWarnings(run)).toEqual(['code converter fell back for 2 source(s) (first: inbox/a.java: symbol parser failed (boom); indexed as line windows)']);
   });
 });

@@ -11,9 +11,19 @@ export function noteFallback(run: Pick<IngestRun, 'fallbacks'>, kind: string, fi
   else run.fallbacks.set(kind, { count: 1, first: `${file}: ${errorMessage(err)}` });
 }
 
+/** A converter's own fallback (a parser that failed, so a simpler reading was used), said once per converter. */
+export function noteConverterWarning(run: Pick<IngestRun, 'fallbacks'>, converter: string, file: string, warning: string): void {
+  const kind = `${converter} converter`;
+  const f = run.fallbacks.get(kind);
+  if (f) f.count++;
+  else run.fallbacks.set(kind, { count: 1, first: `${file}: ${warning}`, said: 'fell back' });
+}
+
 /** One warning per kind of fallback, in a stable order. */
 export function fallbackWarnings(run: Pick<IngestRun, 'fallbacks'>): string[] {
   return [...run.fallbacks.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([kind, f]) => `${kind} failed for ${f.count} source(s) (first: ${f.first}); the offline result was used instead`);
+    .map(([kind, f]) =>
+      f.said ? `${kind} ${f.said} for ${f.count} source(s) (first: ${f.first})` : `${kind} failed for ${f.count} source(s) (first: ${f.first}); the offline result was used instead`,
+    );
 }

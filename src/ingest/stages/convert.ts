@@ -6,6 +6,7 @@
 import { errorMessage } from '../../store/errors.js';
 import { ConvertError } from '../../model/convert.js';
 import { converterFor, skipReasonFor } from '../converters/index.js';
+import { noteConverterWarning } from '../fallbacks.js';
 import { settle, type SourceStage } from './types.js';
 
 function failure(err: unknown): string {
@@ -29,6 +30,7 @@ export const convertStage: SourceStage = {
     // the source's bytes are not needed after conversion: a large file should not stay in memory twice
     job.det = { ...det!, bytes: new Uint8Array(0) };
     const result = job.result;
+    for (const w of result.warnings ?? []) noteConverterWarning(run, converter.name, job.file.rel, w);
     if (result.pages !== undefined) entry.pages = result.pages;
     if (result.approach) entry.strategy = { ...plan!, recommended_approach: result.approach };
     if (result.skip_reason) settle(job, { ...entry, status: 'skipped', error: result.skip_reason }, result.pages ?? 0);

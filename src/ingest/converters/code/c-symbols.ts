@@ -144,22 +144,26 @@ function walk(nodes: (TSNode | null)[], text: string, inRecord: boolean, imports
       out.push(r ? { ...r, name: name || r.name } : symbol('type', name || '?', node, text));
       continue;
     }
-    if (t === 'declaration' || t === 'field_declaration') {
-      const decl = node.childForFieldName('declarator');
-      const type = node.childForFieldName('type');
-      if (type && RECORDS[type.type]) {
-        const r = record(type, text, node);
-        if (r) out.push(r);
-      }
-      if (!decl) continue;
-      const name = declaredName(decl);
-      if (!name) continue;
-      if (hasFunctionDeclarator(decl)) out.push(symbol(inRecord ? 'method' : 'function', name, node, text));
-      else if (inRecord) continue; // fields stay in their struct's/class's own text
-      else if (!/^\s*extern\b/.test(node.text) || /\bconst\b/.test(node.text)) out.push(symbol(/\bconst\b/.test(node.text) ? 'constant' : 'variable', name, node, text));
-      else out.push(symbol('variable', name, node, text));
-    }
+    if (t === 'declaration' || t === 'field_declaration') out.push(...declarationSymbols(node, text, inRecord));
   }
+  return out;
+}
+
+/** A declaration's symbols: a record declared inline, then the declared function or variable (fields stay in their record's text). */
+function declarationSymbols(node: TSNode, text: string, inRecord: boolean): CodeSymbol[] {
+  const out: CodeSymbol[] = [];
+  const decl = node.childForFieldName('declarator');
+  const type = node.childForFieldName('type');
+  if (type && RECORDS[type.type]) {
+    const r = record(type, text, node);
+    if (r) out.push(r);
+  }
+  const name = decl ? declaredName(decl) : '';
+  if (!decl || !name) return out;
+  if (hasFunctionDeclarator(decl)) out.push(symbol(inRecord ? 'method' : 'function', name, node, text));
+  else if (inRecord) return out;
+  else if (!/^\s*extern\b/.test(node.text) || /\bconst\b/.test(node.text)) out.push(symbol(/\bconst\b/.test(node.text) ? 'constant' : 'variable', name, node, text));
+  else out.push(symbol('variable', name, node, text));
   return out;
 }
 

@@ -67,11 +67,20 @@ function wasmDir(): string {
   return join(dirname(require.resolve('tree-sitter-wasms/package.json')), 'out');
 }
 
+/** Grammar loads, chained so that they never overlap. */
+let loadQueue: Promise<unknown> = Promise.resolve();
+
 async function loadLanguage(lang: TreeSitterLanguage): Promise<{ Parser: TSParserClass; language: TSLanguage }> {
   const mod = await import('web-tree-sitter');
   if (!parserReady) parserReady = mod.Parser.init().then(() => mod.Parser);
   const Parser = await parserReady;
-  if (!languages.has(lang)) languages.set(lang, mod.Language.load(join(wasmDir(), `tree-sitter-${lang}.wasm`)));
+  if (!languages.has(lang)) {
+    // one load at a time: web-tree-sitter links each grammar's wasm into shared state, and two loads
+    // in flight mix up their exports ("bad export type for 'tree_sitter_python_external_scanner_create'")
+    const load = loadQueue.then(() => mod.Language.load(join(wasmDir(), `tree-sitter-${lang}.wasm`)));
+    loadQueue = load.catch(() => undefined);
+    languages.set(lang, load);
+  }
   return { Parser, language: await languages.get(lang)! };
 }
 
@@ -164,6 +173,50 @@ function goTypeSymbols(node: TSNode, text: string): CodeSymbol[] {
     });
 }
 
+interface WalkContext {
+  lang: TreeSitterLanguage;
+  spec: (typeof SPECS)[SpecLanguage];
+  text: string;
+  imports: CodeImport[];
+}
+
+/** Whether a symbol is part of the file's public surface, by each language's convention. */
+function isExportedSymbol(lang: TreeSitterLanguage, node: TSNode, name: string): boolean {
+  if (lang === 'go') return /^[A-Z]/.test(name.split('.').pop() ?? '');
+  if (lang === 'rust') return /^pub\b/.test(node.text);
+  if (lang === 'java') return /\bpublic\b/.test(node.childForFieldName('modifiers')?.text ?? node.namedChildren.find((c) => c?.type === 'modifiers')?.text ?? '');
+  return !name.startsWith('_');
+}
+
+/** The symbol one top-level or member node defines (imports are collected on the way), or none. */
+function nodeSymbols(ctx: WalkContext, raw: TSNode, inContainer: boolean): CodeSymbol[] {
+  const { lang, spec, text } = ctx;
+  // Python decorators wrap the definition: the symbol spans the decorators too
+  const node = lang === 'python' && raw.type === 'decorated_definition' ? raw.childForFieldName('definition') ?? raw : raw;
+  if (spec.imports.has(node.type)) {
+    for (const m of importModule(node, lang)) ctx.imports.push({ module: m, line: line(node), endLine: line(node, true) });
+    return [];
+  }
+  if (lang === 'go' && node.type === 'type_declaration') return goTypeSymbols(node, text);
+  const containerKind = spec.containers[node.type];
+  const leafKind = spec.leaves[node.type];
+  if (!containerKind && !leafKind) return [];
+  const docInfo = lang === 'python' ? { doc: pythonDocstring(node), start: line(raw) } : leadingComments(raw, lang);
+  const name = nameOf(node, lang);
+  let kind: SymbolKind = containerKind ?? leafKind!;
+  if (inContainer && kind === 'function') kind = spec.methodKind;
+  if (lang === 'python' && kind === 'method' && name === '__init__') kind = 'constructor';
+  let children: CodeSymbol[] = [];
+  const body = containerKind ? node.childForFieldName('body') ?? node.namedChildren.find((c) => c && spec.bodies.has(c.type)) ?? null : null;
+  if (body) children = walkSymbols(ctx, body.namedChildren.flatMap((c) => (c && spec.bodies.has(c.type) ? c.namedChildren : [c])), true);
+  const exported = isExportedSymbol(lang, node, name);
+  return [{ kind, name, signature: signatureOf(node, text), doc: docInfo.doc, start: docInfo.start, end: line(raw, true), ...(exported ? { exported: true } : {}), children }];
+}
+
+function walkSymbols(ctx: WalkContext, nodes: (TSNode | null)[], inContainer: boolean): CodeSymbol[] {
+  return nodes.flatMap((n) => (n ? nodeSymbols(ctx, n, inContainer) : []));
+}
+
 export async function treeSitterSymbols(text: string, lang: TreeSitterLanguage): Promise<FileSymbols> {
   const { Parser, language } = await loadLanguage(lang);
   const parser = new Parser();
@@ -178,52 +231,12 @@ export async function treeSitterSymbols(text: string, lang: TreeSitterLanguage):
     parser.delete();
     return { ...out, parser: `tree-sitter-${lang}` };
   }
-  const spec = SPECS[lang as SpecLanguage];
-  const imports: CodeImport[] = [];
-
-  const walk = (nodes: (TSNode | null)[], inContainer: boolean): CodeSymbol[] => {
-    const out: CodeSymbol[] = [];
-    for (const raw of nodes) {
-      if (!raw) continue;
-      let node = raw;
-      // Python decorators wrap the definition: the symbol spans the decorators too
-      if (lang === 'python' && node.type === 'decorated_definition') node = node.childForFieldName('definition') ?? node;
-      const outer = raw;
-      if (spec.imports.has(node.type)) {
-        for (const m of importModule(node, lang)) imports.push({ module: m, line: line(node), endLine: line(node, true) });
-        continue;
-      }
-      if (lang === 'go' && node.type === 'type_declaration') {
-        out.push(...goTypeSymbols(node, text));
-        continue;
-      }
-      const containerKind = spec.containers[node.type];
-      const leafKind = spec.leaves[node.type];
-      if (!containerKind && !leafKind) continue;
-      const docInfo = lang === 'python' ? { doc: pythonDocstring(node), start: line(outer) } : leadingComments(outer, lang);
-      let kind: SymbolKind = containerKind ?? leafKind!;
-      if (inContainer && (kind === 'function')) kind = spec.methodKind;
-      if (lang === 'python' && kind === 'method' && nameOf(node, lang) === '__init__') kind = 'constructor';
-      const name = nameOf(node, lang);
-      let children: CodeSymbol[] = [];
-      if (containerKind) {
-        const body = node.childForFieldName('body') ?? node.namedChildren.find((c) => c && spec.bodies.has(c.type)) ?? null;
-        if (body) {
-          const members = body.namedChildren.flatMap((c) => (c && spec.bodies.has(c.type) ? c.namedChildren : [c]));
-          children = walk(members, true);
-        }
-      }
-      const exported =
-        lang === 'go' ? /^[A-Z]/.test(name.split('.').pop() ?? '') : lang === 'rust' ? /^pub\b/.test(node.text) : lang === 'java' ? /\bpublic\b/.test(node.childForFieldName('modifiers')?.text ?? node.namedChildren.find((c) => c?.type === 'modifiers')?.text ?? '') : !name.startsWith('_');
-      out.push({ kind, name, signature: signatureOf(node, text), doc: docInfo.doc, start: docInfo.start, end: line(outer, true), ...(exported ? { exported: true } : {}), children });
-    }
-    return out;
-  };
-  let symbols = walk(tree.rootNode.namedChildren, false);
+  const ctx: WalkContext = { lang, spec: SPECS[lang as SpecLanguage], text, imports: [] };
+  let symbols = walkSymbols(ctx, tree.rootNode.namedChildren, false);
   if (lang === 'go') symbols = nestGoMethods(symbols);
   tree.delete();
   parser.delete();
-  return { imports, symbols, parser: `tree-sitter-${lang}` };
+  return { imports: ctx.imports, symbols, parser: `tree-sitter-${lang}` };
 }
 
 /** Go declares methods at top level: show them under their receiver type when it is in the same file. */

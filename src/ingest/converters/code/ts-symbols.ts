@@ -13,84 +13,139 @@ function scriptKind(ts: TS, filename: string): import('typescript').ScriptKind {
   return ts.ScriptKind.TS;
 }
 
-export async function tsSymbols(text: string, filename: string): Promise<FileSymbols> {
-  const ts = (await import('typescript')).default;
-  const sf = ts.createSourceFile(filename, text, ts.ScriptTarget.Latest, true, scriptKind(ts, filename));
-  const line = (pos: number) => sf.getLineAndCharacterOfPosition(pos).line + 1;
+type Statement = import('typescript').Statement;
+type Members = import('typescript').NodeArray<import('typescript').ClassElement | import('typescript').TypeElement>;
 
-  const docOf = (node: Node): { doc: string; start: number } => {
-    const ranges = ts.getLeadingCommentRanges(text, node.getFullStart()) ?? [];
-    const jsdoc = [...ranges].reverse().find((r) => text.startsWith('/**', r.pos));
-    if (!jsdoc) return { doc: '', start: line(node.getStart(sf)) };
-    return { doc: cleanDoc(text.slice(jsdoc.pos, jsdoc.end)), start: line(jsdoc.pos) };
-  };
-  const isExported = (node: Node): boolean => {
+/** Reads one parsed file's declarations as symbols and its imports, statement by statement. */
+class TsSymbolReader {
+  readonly imports: CodeImport[] = [];
+  constructor(
+    private readonly ts: TS,
+    private readonly sf: SourceFile,
+    private readonly text: string,
+  ) {}
+
+  private line(pos: number): number {
+    return this.sf.getLineAndCharacterOfPosition(pos).line + 1;
+  }
+
+  private docOf(node: Node): { doc: string; start: number } {
+    const ranges = this.ts.getLeadingCommentRanges(this.text, node.getFullStart()) ?? [];
+    const jsdoc = [...ranges].reverse().find((r) => this.text.startsWith('/**', r.pos));
+    if (!jsdoc) return { doc: '', start: this.line(node.getStart(this.sf)) };
+    return { doc: cleanDoc(this.text.slice(jsdoc.pos, jsdoc.end)), start: this.line(jsdoc.pos) };
+  }
+
+  isExported(node: Node): boolean {
+    const ts = this.ts;
     const mods = ts.canHaveModifiers(node) ? ts.getModifiers(node) : undefined;
     return !!mods?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword || m.kind === ts.SyntaxKind.DefaultKeyword);
-  };
-  /** Text from the declaration's start (after its doc comment) to its body. */
-  const signature = (node: Node, body: Node | undefined): string => {
-    const start = node.getStart(sf);
-    const end = body ? body.getStart(sf) : Math.min(node.getEnd(), text.indexOf('\n', start) === -1 ? node.getEnd() : text.indexOf('\n', start));
-    return collapseSignature(text.slice(start, end).replace(/\s*(=>)?\s*$/, (m) => (m.includes('=>') ? ' =>' : '')));
-  };
-  const make = (kind: SymbolKind, name: string, node: Node, body: Node | undefined, children: CodeSymbol[] = []): CodeSymbol => {
-    const { doc, start } = docOf(node);
-    return { kind, name, signature: signature(node, body), doc, start, end: line(node.getEnd()), ...(isExported(node) ? { exported: true } : {}), children };
-  };
-  const nameOf = (n: { name?: import('typescript').Node | undefined }): string => (n.name ? n.name.getText(sf) : 'default');
+  }
 
-  const classMembers = (members: import('typescript').NodeArray<import('typescript').ClassElement | import('typescript').TypeElement>): CodeSymbol[] => {
+  /** Text from the declaration's start (after its doc comment) to its body. */
+  private signature(node: Node, body: Node | undefined): string {
+    const text = this.text;
+    const start = node.getStart(this.sf);
+    const nl = text.indexOf('\n', start);
+    const end = body ? body.getStart(this.sf) : Math.min(node.getEnd(), nl === -1 ? node.getEnd() : nl);
+    return collapseSignature(text.slice(start, end).replace(/\s*(=>)?\s*$/, (m) => (m.includes('=>') ? ' =>' : '')));
+  }
+
+  private make(kind: SymbolKind, name: string, node: Node, body: Node | undefined, children: CodeSymbol[] = []): CodeSymbol {
+    const { doc, start } = this.docOf(node);
+    return { kind, name, signature: this.signature(node, body), doc, start, end: this.line(node.getEnd()), ...(this.isExported(node) ? { exported: true } : {}), children };
+  }
+
+  private nameOf(n: { name?: Node | undefined }): string {
+    return n.name ? n.name.getText(this.sf) : 'default';
+  }
+
+  private classMembers(members: Members): CodeSymbol[] {
+    const ts = this.ts;
     const out: CodeSymbol[] = [];
     for (const m of members) {
-      if (ts.isMethodDeclaration(m) || ts.isMethodSignature(m)) out.push(make('method', nameOf(m), m, ts.isMethodDeclaration(m) ? m.body : undefined));
-      else if (ts.isConstructorDeclaration(m)) out.push(make('constructor', 'constructor', m, m.body));
-      else if (ts.isGetAccessorDeclaration(m) || ts.isSetAccessorDeclaration(m)) out.push(make('method', `${ts.isGetAccessor(m) ? 'get' : 'set'} ${nameOf(m)}`, m, m.body));
+      if (ts.isMethodDeclaration(m) || ts.isMethodSignature(m)) out.push(this.make('method', this.nameOf(m), m, ts.isMethodDeclaration(m) ? m.body : undefined));
+      else if (ts.isConstructorDeclaration(m)) out.push(this.make('constructor', 'constructor', m, m.body));
+      else if (ts.isGetAccessorDeclaration(m) || ts.isSetAccessorDeclaration(m)) out.push(this.make('method', `${ts.isGetAccessor(m) ? 'get' : 'set'} ${this.nameOf(m)}`, m, m.body));
       else if (ts.isPropertyDeclaration(m) && m.initializer && (ts.isArrowFunction(m.initializer) || ts.isFunctionExpression(m.initializer))) {
-        out.push(make('method', nameOf(m), m, m.initializer.body));
+        out.push(this.make('method', this.nameOf(m), m, m.initializer.body));
       }
     }
     return out;
-  };
+  }
 
-  const imports: CodeImport[] = [];
-  const visitStatements = (statements: import('typescript').NodeArray<import('typescript').Statement>): CodeSymbol[] => {
-    const out: CodeSymbol[] = [];
-    for (const s of statements) {
-      if (ts.isImportDeclaration(s) || (ts.isExportDeclaration(s) && s.moduleSpecifier)) {
-        const spec = s.moduleSpecifier;
-        imports.push({ module: spec && ts.isStringLiteral(spec) ? spec.text : spec?.getText(sf) ?? '', line: line(s.getStart(sf)), endLine: line(s.getEnd()) });
-      } else if (ts.isImportEqualsDeclaration(s)) {
-        imports.push({ module: s.moduleReference.getText(sf).replace(/^require\((['"])(.*)\1\)$/, '$2'), line: line(s.getStart(sf)), endLine: line(s.getEnd()) });
-      } else if (ts.isFunctionDeclaration(s)) out.push(make('function', nameOf(s), s, s.body));
-      else if (ts.isClassDeclaration(s)) out.push(make('class', nameOf(s), s, undefined, classMembers(s.members)));
-      else if (ts.isInterfaceDeclaration(s)) out.push(make('interface', nameOf(s), s, undefined, classMembers(s.members)));
-      else if (ts.isTypeAliasDeclaration(s)) out.push(make('type', nameOf(s), s, undefined));
-      else if (ts.isEnumDeclaration(s)) out.push(make('enum', nameOf(s), s, undefined));
-      else if (ts.isModuleDeclaration(s)) {
-        const body = s.body && ts.isModuleBlock(s.body) ? s.body : undefined;
-        out.push(make('namespace', nameOf(s), s, body, body ? visitStatements(body.statements) : []));
-      } else if (ts.isVariableStatement(s)) {
-        for (const d of s.declarationList.declarations) {
-          const init = d.initializer;
-          const name = d.name.getText(sf);
-          if (init && ts.isCallExpression(init) && ts.isIdentifier(init.expression) && init.expression.text === 'require' && init.arguments[0] && ts.isStringLiteral(init.arguments[0])) {
-            imports.push({ module: init.arguments[0].text, line: line(s.getStart(sf)), endLine: line(s.getEnd()) });
-            continue;
-          }
-          const target = s.declarationList.declarations.length === 1 ? s : d;
-          if (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) out.push({ ...make('function', name, target, init.body), exported: isExported(s) || undefined } as CodeSymbol);
-          else if (init && ts.isClassExpression(init)) out.push(make('class', name, target, undefined, classMembers(init.members)));
-          else if (isExported(s) || (s.declarationList.flags & ts.NodeFlags.Const) !== 0) {
-            const sym = make((s.declarationList.flags & ts.NodeFlags.Const) !== 0 ? 'constant' : 'variable', name, target, undefined);
-            if (isExported(s)) sym.exported = true;
-            out.push(sym);
-          }
-        }
+  private addImport(module: string, s: Statement): void {
+    this.imports.push({ module, line: this.line(s.getStart(this.sf)), endLine: this.line(s.getEnd()) });
+  }
+
+  /** An import statement's module, or null when the statement imports nothing. */
+  private importOf(s: Statement): string | null {
+    const ts = this.ts;
+    if (ts.isImportDeclaration(s) || (ts.isExportDeclaration(s) && s.moduleSpecifier)) {
+      const spec = s.moduleSpecifier;
+      return spec && ts.isStringLiteral(spec) ? spec.text : spec?.getText(this.sf) ?? '';
+    }
+    if (ts.isImportEqualsDeclaration(s)) return s.moduleReference.getText(this.sf).replace(/^require\((['"])(.*)\1\)$/, '$2');
+    return null;
+  }
+
+  /** The symbol a declaration statement defines, or null. */
+  private declaration(s: Statement): CodeSymbol | null {
+    const ts = this.ts;
+    if (ts.isFunctionDeclaration(s)) return this.make('function', this.nameOf(s), s, s.body);
+    if (ts.isClassDeclaration(s)) return this.make('class', this.nameOf(s), s, undefined, this.classMembers(s.members));
+    if (ts.isInterfaceDeclaration(s)) return this.make('interface', this.nameOf(s), s, undefined, this.classMembers(s.members));
+    if (ts.isTypeAliasDeclaration(s)) return this.make('type', this.nameOf(s), s, undefined);
+    if (ts.isEnumDeclaration(s)) return this.make('enum', this.nameOf(s), s, undefined);
+    if (ts.isModuleDeclaration(s)) {
+      const body = s.body && ts.isModuleBlock(s.body) ? s.body : undefined;
+      return this.make('namespace', this.nameOf(s), s, body, body ? this.statements(body.statements) : []);
+    }
+    return null;
+  }
+
+  /** `const f = () => …`, `const C = class …`, exported or const values; `require()` calls as imports. */
+  private variables(s: import('typescript').VariableStatement, out: CodeSymbol[]): void {
+    const ts = this.ts;
+    const isConst = (s.declarationList.flags & ts.NodeFlags.Const) !== 0;
+    for (const d of s.declarationList.declarations) {
+      const init = d.initializer;
+      const name = d.name.getText(this.sf);
+      if (init && ts.isCallExpression(init) && ts.isIdentifier(init.expression) && init.expression.text === 'require' && init.arguments[0] && ts.isStringLiteral(init.arguments[0])) {
+        this.addImport(init.arguments[0].text, s);
+        continue;
+      }
+      const target = s.declarationList.declarations.length === 1 ? s : d;
+      if (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) out.push({ ...this.make('function', name, target, init.body), exported: this.isExported(s) || undefined } as CodeSymbol);
+      else if (init && ts.isClassExpression(init)) out.push(this.make('class', name, target, undefined, this.classMembers(init.members)));
+      else if (this.isExported(s) || isConst) {
+        const sym = this.make(isConst ? 'constant' : 'variable', name, target, undefined);
+        if (this.isExported(s)) sym.exported = true;
+        out.push(sym);
       }
     }
+  }
+
+  statements(statements: import('typescript').NodeArray<Statement>): CodeSymbol[] {
+    const out: CodeSymbol[] = [];
+    for (const s of statements) {
+      const module = this.importOf(s);
+      if (module !== null) {
+        this.addImport(module, s);
+        continue;
+      }
+      const sym = this.declaration(s);
+      if (sym) out.push(sym);
+      else if (this.ts.isVariableStatement(s)) this.variables(s, out);
+    }
     return out.map((x) => (x.exported === undefined ? (delete x.exported, x) : x));
-  };
-  const symbols = visitStatements((sf as SourceFile).statements);
-  return { imports, symbols, parser: 'typescript' };
+  }
+}
+
+export async function tsSymbols(text: string, filename: string): Promise<FileSymbols> {
+  const ts = (await import('typescript')).default;
+  const sf = ts.createSourceFile(filename, text, ts.ScriptTarget.Latest, true, scriptKind(ts, filename));
+  const reader = new TsSymbolReader(ts, sf, text);
+  const symbols = reader.statements(sf.statements);
+  return { imports: reader.imports, symbols, parser: 'typescript' };
 }

@@ -6,6 +6,7 @@ import { viewTree, type ViewNode } from '../src/retrieve/tree-view.js';
 import { deepRetrieve } from '../src/retrieve/deep.js';
 import type { TreeFile, TreeNode } from '../src/store/schemas.js';
 import { skillStore } from './helpers/skill-store.js';
+import { keywordNodesFile } from '../src/model/keyword-format.js';
 
 /** A tree of `fan` children per node, `levels` deep, ids in pre-order like the store's. */
 function synthetic(fan: number, levels: number): TreeFile {
@@ -104,7 +105,7 @@ describe('deepRetrieve', () => {
 
   it('says the node index must be rebuilt when it is missing, and still shows the outline', async () => {
     const e = await deepRetrieve(root, 'release-runbook.md', {});
-    rmSync(join(root, 'vector_store', 'keyword', 'nodes', `${e.id}.json`));
+    rmSync(join(root, keywordNodesFile(e.id)));
     const a = await deepRetrieve(root, 'release-runbook.md', { query: 'metrics exporter port' });
     expect(a.suggestions).toEqual([]);
     expect(a.warnings.join(' ')).toMatch(/node index .* missing or from an older version.*mhub ingest/);

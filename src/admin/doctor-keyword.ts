@@ -1,10 +1,13 @@
 /**
- * Keyword index audit: vector_store/keyword/sources.json lists exactly the indexed sources, and each
- * indexed source has a readable node file with one row per tree node.
+ * Keyword index audit: vector_store/keyword/sources.json lists exactly the indexed sources and its
+ * term shards exist, each indexed source has a readable node file with one row per tree node, and
+ * nothing else lies under keyword/ (older shard folders, node files of removed sources).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KEYWORD_DIR, KEYWORD_FORMAT_VERSION, KEYWORD_SOURCES_FILE, keywordNodesFile } from '../model/keyword-format.js';
+import {
+  KEYWORD_DIR, KEYWORD_FORMAT_VERSION, KEYWORD_NODES_EXT, KEYWORD_SOURCES_FILE, KEYWORD_TERMS_PREFIX, keywordNodesFile, keywordShardFile, nodesBodyOffset,
+} from '../model/keyword-format.js';
 import { compareStrings } from '../store/json.js';
 import type { CatalogEntry } from '../store/schemas.js';
 import { namedList as named, problem, type Problem } from './problems.js';
@@ -18,6 +21,60 @@ function readJson(abs: string): { value: Record<string, unknown> | null; error: 
   } catch (err) {
     return { value: null, error: (err as Error).message };
   }
+}
+
+/** Shard files sources.json names that are missing (a damaged or half-removed index). */
+function missingShards(root: string, meta: Record<string, unknown>): string[] {
+  const shards = Number(meta['shards']);
+  const dir = String(meta['terms_dir']);
+  if (!Number.isInteger(shards) || shards < 1 || !dir.startsWith(KEYWORD_TERMS_PREFIX)) return ['(no shard list)'];
+  const out: string[] = [];
+  for (let i = 0; i < shards; i++) {
+    const rel = keywordShardFile(dir, i, shards);
+    if (!existsSync(join(root, rel))) out.push(rel);
+  }
+  return out;
+}
+
+/** Files and folders under keyword/ that the current index does not use. */
+function strayKeywordFiles(root: string, want: Set<string>, termsDir: string): string[] {
+  const out: string[] = [];
+  const dir = join(root, KEYWORD_DIR);
+  for (const f of readdirSync(dir).sort(compareStrings)) {
+    if (f.startsWith(KEYWORD_TERMS_PREFIX) && f !== termsDir) out.push(`${KEYWORD_DIR}/${f}`);
+  }
+  const nodesDir = join(dir, 'nodes');
+  if (existsSync(nodesDir)) {
+    for (const f of readdirSync(nodesDir).sort(compareStrings)) {
+      if (!f.endsWith(KEYWORD_NODES_EXT) || !want.has(f.slice(0, -KEYWORD_NODES_EXT.length))) out.push(`${KEYWORD_DIR}/nodes/${f}`);
+    }
+  }
+  return out;
+}
+
+/** Problems of one source's node file (missing, unreadable, other version, node count off). */
+function auditNodeFile(root: string, id: string, expected: number | undefined, bad: (code: string, subject: string, message: string) => void): void {
+  const rel = keywordNodesFile(id);
+  let text: string;
+  try {
+    text = readFileSync(join(root, rel), 'utf8');
+  } catch {
+    bad('keyword_nodes_missing', rel, `Keyword node index ${rel} is missing.`);
+    return;
+  }
+  let header: Record<string, unknown> | null = null;
+  try {
+    header = JSON.parse(text.slice(0, nodesBodyOffset(text))) as Record<string, unknown>;
+  } catch (err) {
+    bad('keyword_index_invalid', rel, `Keyword node index ${rel} is unreadable: ${(err as Error).message}.`);
+    return;
+  }
+  const rows = header?.['nodes'];
+  if (!header || !Array.isArray(rows)) return bad('keyword_index_invalid', rel, `Keyword node index ${rel} is unreadable: no nodes array.`);
+  if (header['format'] !== KEYWORD_FORMAT_VERSION) return bad('keyword_index_invalid', rel, `Keyword node index ${rel} has format ${String(header['format'])}, expected ${KEYWORD_FORMAT_VERSION}.`);
+  // spreadsheet data rows are extra entries under their sheet node's id: count distinct nodes
+  const nodes = new Set(rows.map((r: unknown) => (Array.isArray(r) ? r[0] : r))).size;
+  if (expected !== undefined && nodes !== expected) bad('keyword_rows', rel, `Keyword node index ${rel} has ${nodes} nodes for a tree of ${expected} nodes.`);
 }
 
 export function auditKeywordIndex(root: string, entries: CatalogEntry[], nodeCounts: Map<string, number>): { problems: Problem[]; present: boolean } {
@@ -38,6 +95,8 @@ export function auditKeywordIndex(root: string, entries: CatalogEntry[], nodeCou
     bad('keyword_index_invalid', KEYWORD_SOURCES_FILE, `Keyword index ${KEYWORD_SOURCES_FILE} has format ${String(value['format'])}, expected ${KEYWORD_FORMAT_VERSION}.`);
     return { problems, present: true };
   }
+  const lost = missingShards(root, value);
+  if (lost.length) bad('keyword_index_invalid', KEYWORD_SOURCES_FILE, `Keyword index ${KEYWORD_SOURCES_FILE} names term shards that are missing: ${named(lost)}.`);
   const ids = (value['ids'] as unknown[]).map(String);
   const have = new Set(ids);
   const want = new Set(indexed);
@@ -46,34 +105,9 @@ export function auditKeywordIndex(root: string, entries: CatalogEntry[], nodeCou
   if (missing.length || extra.length) {
     bad('keyword_rows', KEYWORD_SOURCES_FILE, `Keyword index lists ${ids.length} sources for ${indexed.length} indexed${missing.length ? `; missing ${named(missing)}` : ''}${extra.length ? `; not in the catalog: ${named(extra)}` : ''}.`);
   }
-  for (const id of indexed) {
-    const rel = keywordNodesFile(id);
-    if (!existsSync(join(root, rel))) {
-      bad('keyword_nodes_missing', rel, `Keyword node index ${rel} is missing.`);
-      continue;
-    }
-    const n = readJson(join(root, rel));
-    const rows = n.value?.['nodes'];
-    if (!n.value || !Array.isArray(rows)) {
-      bad('keyword_index_invalid', rel, `Keyword node index ${rel} is unreadable: ${n.error ?? 'no nodes array'}.`);
-      continue;
-    }
-    if (n.value['format'] !== KEYWORD_FORMAT_VERSION) {
-      bad('keyword_index_invalid', rel, `Keyword node index ${rel} has format ${String(n.value['format'])}, expected ${KEYWORD_FORMAT_VERSION}.`);
-      continue;
-    }
-    const expected = nodeCounts.get(id);
-    // spreadsheet data rows are extra entries under their sheet node's id: count distinct nodes
-    const nodes = new Set(rows.map((r: unknown) => (Array.isArray(r) ? r[0] : r))).size;
-    if (expected !== undefined && nodes !== expected) bad('keyword_rows', rel, `Keyword node index ${rel} has ${nodes} nodes for a tree of ${expected} nodes.`);
-  }
-  const nodesDir = join(root, KEYWORD_DIR, 'nodes');
-  if (existsSync(nodesDir)) {
-    const stray = readdirSync(nodesDir).filter((f) => f.endsWith('.json') && !want.has(f.slice(0, -5))).sort(compareStrings);
-    for (const f of stray) {
-      const rel = `${KEYWORD_DIR}/nodes/${f}`;
-      problems.push(problem('orphan', 'error', rel, `${rel} indexes a source that is not in the catalog.`, `delete ${rel} (\`mhub doctor --fix\`)`, { kind: 'remove', path: rel }));
-    }
+  for (const id of indexed) auditNodeFile(root, id, nodeCounts.get(id), bad);
+  for (const rel of strayKeywordFiles(root, want, String(value['terms_dir']))) {
+    problems.push(problem('orphan', 'error', rel, `${rel} is not part of the current keyword index.`, `delete ${rel} (\`mhub doctor --fix\`)`, { kind: 'remove', path: rel }));
   }
   return { problems, present: true };
 }

@@ -11,9 +11,10 @@ import { writeIfChanged } from '../store/atomic.js';
 import type { IndexBuilder, IndexBuildContext } from '../model/stages.js';
 import { TOKENIZER_VERSION, termFrequencies, tokenize } from '../model/tokenize.js';
 import {
-  KEYWORD_DIR, KEYWORD_FORMAT_VERSION, KEYWORD_SOURCES_FILE, keywordNodesFile, readNodesIndex, serializeIndex,
+  KEYWORD_DIR, KEYWORD_FORMAT_VERSION, KEYWORD_NODES_EXT, keywordNodesFile, readNodesIndex, serializeNodesIndex,
   type KeywordNodesIndex, type KeywordSourcesIndex, type NodeRow,
 } from '../model/keyword-format.js';
+import { writeSourcesIndex } from './keyword-shards.js';
 import { aboutText, identityText, nodeTexts, rowTexts } from './source-text.js';
 
 /** The ancestors' titles count once in a node's text (context: "Item 7 > Liquidity"). */
@@ -129,7 +130,7 @@ class SourcesAccumulator {
   index(): KeywordSourcesIndex {
     const p = this.postings;
     return {
-      format: KEYWORD_FORMAT_VERSION, tokenizer: TOKENIZER_VERSION, ids: this.ids, lengths: this.lengths,
+      ids: this.ids, lengths: this.lengths,
       fields: { identity: sortedPostings(p.identity), opening: sortedPostings(p.opening), card: sortedPostings(p.card), body: sortedPostings(p.body) },
     };
   }
@@ -141,13 +142,13 @@ function nodesIndexFor(ctx: IndexBuildContext, e: CatalogEntry): { ix: KeywordNo
   const old = ctx.changed.has(e.id) ? null : readNodesIndex(ctx.root, e.id);
   if (old && old.input_sha === sha && old.tokenizer === TOKENIZER_VERSION) return { ix: old, rebuilt: false };
   const ix = buildNodesIndex(ctx, e, sha);
-  writeIfChanged(join(ctx.root, keywordNodesFile(e.id)), serializeIndex(ix));
+  writeIfChanged(join(ctx.root, keywordNodesFile(e.id)), serializeNodesIndex(ix));
   return { ix, rebuilt: true };
 }
 
 /** Drop node files of sources no longer indexed; returns how many. */
 function removeStaleNodeFiles(root: string, ids: string[]): number {
-  const keep = new Set(ids.map((id) => `${id}.json`));
+  const keep = new Set(ids.map((id) => `${id}${KEYWORD_NODES_EXT}`));
   const dir = join(root, KEYWORD_DIR, 'nodes');
   let removed = 0;
   if (!existsSync(dir)) return 0;
@@ -175,14 +176,12 @@ export function keywordIndexBuilder(): IndexBuilder {
         if (n.rebuilt) rebuilt++;
         acc.add(e, n.ix);
       }
-      const index = acc.index();
-      writeIfChanged(join(ctx.root, KEYWORD_SOURCES_FILE), serializeIndex(index));
+      const meta = writeSourcesIndex(ctx.root, acc.index());
       const removed = removeStaleNodeFiles(ctx.root, acc.ids);
-      const terms = Object.keys(index.fields.body).length;
       return {
         name: 'keyword',
-        summary: `${acc.ids.length} sources, ${terms} terms; ${rebuilt} node indexes rebuilt${removed ? `, ${removed} removed` : ''}`,
-        stats: { sources: acc.ids.length, terms, rebuilt },
+        summary: `${acc.ids.length} sources, ${meta.terms} terms in ${meta.shards} shards; ${rebuilt} node indexes rebuilt${removed ? `, ${removed} removed` : ''}`,
+        stats: { sources: acc.ids.length, terms: meta.terms, shards: meta.shards, rebuilt },
       };
     },
   };

@@ -5,10 +5,9 @@
  * similarity when vectors were used. A node holding every distinctive word of the query is `strong`;
  * one sharing only common words is `weak` or `none`, whatever its rank.
  */
-import type { KeywordNodesIndex } from '../model/keyword-format.js';
 import { docFreq, idf, termFreq } from './bm25.js';
 import { combineRelevance, keywordRelevance, NODE_COS_CEILING, NODE_COS_FLOOR, clamp01, verdictOf } from './confidence.js';
-import { nodeFields } from './keyword-index.js';
+import { nodeFields, type NodeKeywords } from './keyword-index.js';
 import type { Verdict } from './types.js';
 
 export interface NodeConfidence {
@@ -18,7 +17,7 @@ export interface NodeConfidence {
 
 /** Relevance and verdict of node i of a source for the query's word groups. */
 export function nodeConfidence(
-  ix: KeywordNodesIndex, groups: string[][], i: number, cosine: number | undefined, thresholds: { strong: number; weak: number },
+  ix: NodeKeywords, groups: string[][], i: number, cosine: number | undefined, thresholds: { strong: number; weak: number },
 ): NodeConfidence {
   const f = nodeFields(ix);
   const n = ix.nodes.length;

@@ -12,14 +12,13 @@ import { loadConfig } from '../store/config.js';
 import { readCatalog } from '../store/catalog.js';
 import type { Config } from '../store/schemas.js';
 import type { NodeHit } from './types.js';
-import type { KeywordNodesIndex } from '../model/keyword-format.js';
 import { tokenize } from '../model/tokenize.js';
 import { isQueryStopword, queryTermGroups, queryTerms } from './query.js';
 import { nodeConfidence } from './node-confidence.js';
 import { expansionText, queryKinds, titleKind } from './sections.js';
 import { NO_VOCABULARY, loadVocabulary, type Vocabulary } from './vocabulary.js';
 import { bm25Field, docFreq } from './bm25.js';
-import { nodeFields, nodeKeywords } from './keyword-index.js';
+import { nodeFields, nodeKeywords, type NodeKeywords } from './keyword-index.js';
 import { loadCardVectors, loadNodeVectors, nodeScores, queryVector, type NodeVectors } from './vectors.js';
 import { fuseNodeRanks, ranked } from './fusion.js';
 
@@ -79,7 +78,7 @@ export interface NodeRankInput {
  * root title: company name, form, fiscal year), not terms found in most of its nodes. Falls back to
  * all terms when that leaves none (unless `fallback` is false).
  */
-export function nodeQueryTerms(ix: KeywordNodesIndex, terms: string[], fallback = true): string[] {
+export function nodeQueryTerms(ix: NodeKeywords, terms: string[], fallback = true): string[] {
   const n = ix.nodes.length;
   if (n < 2) return terms;
   const rootTerms = new Set(tokenize(ix.nodes[0]![1]));
@@ -92,7 +91,7 @@ export function nodeQueryTerms(ix: KeywordNodesIndex, terms: string[], fallback 
 }
 
 /** Nodes that may be suggested: not the root (unless it is the only node), at most `maxPages` pages. */
-function eligibleNodes(ix: KeywordNodesIndex, maxPages: number): Uint8Array {
+function eligibleNodes(ix: NodeKeywords, maxPages: number): Uint8Array {
   const n = ix.nodes.length;
   const eligible = new Uint8Array(n);
   ix.nodes.forEach(([, , kind, start, end], i) => {
@@ -104,7 +103,7 @@ function eligibleNodes(ix: KeywordNodesIndex, maxPages: number): Uint8Array {
 }
 
 /** BM25 of each eligible node over titles and texts: typed terms, then the metric expansions. */
-function keywordNodeScores(ix: KeywordNodesIndex, input: NodeRankInput, eligible: Uint8Array): Map<number, number> {
+function keywordNodeScores(ix: NodeKeywords, input: NodeRankInput, eligible: Uint8Array): Map<number, number> {
   const terms = nodeQueryTerms(ix, input.terms);
   const f = nodeFields(ix);
   const kw = new Float64Array(ix.nodes.length);
@@ -126,7 +125,7 @@ function keywordNodeScores(ix: KeywordNodesIndex, input: NodeRankInput, eligible
 }
 
 /** Node-vector cosine of each eligible node that matched a keyword or is close enough on its own. */
-function vectorNodeScores(ix: KeywordNodesIndex, input: NodeRankInput, eligible: Uint8Array, kw: Map<number, number>): Map<number, number> {
+function vectorNodeScores(ix: NodeKeywords, input: NodeRankInput, eligible: Uint8Array, kw: Map<number, number>): Map<number, number> {
   const out = new Map<number, number>();
   if (!input.query || !input.nodeVectors) return out;
   const byId = nodeScores(input.nodeVectors, ix.id, input.query);
@@ -138,7 +137,7 @@ function vectorNodeScores(ix: KeywordNodesIndex, input: NodeRankInput, eligible:
 }
 
 /** Bonus of nodes titled as a section kind the query calls for (vocabulary packs, sections.ts). */
-function sectionBonus(ix: KeywordNodesIndex, input: NodeRankInput, eligible: Uint8Array): Map<number, number> {
+function sectionBonus(ix: NodeKeywords, input: NodeRankInput, eligible: Uint8Array): Map<number, number> {
   const out = new Map<number, number>();
   const vocab = input.vocabulary ?? NO_VOCABULARY;
   const wanted = input.text && vocab.sections.length > 0 ? queryKinds(vocab, input.text) : new Set<string>();
@@ -158,7 +157,7 @@ function sectionBonus(ix: KeywordNodesIndex, input: NodeRankInput, eligible: Uin
   return out;
 }
 
-function nodeHit(ix: KeywordNodesIndex, i: number, score: number): NodeHit {
+function nodeHit(ix: NodeKeywords, i: number, score: number): NodeHit {
   const [node_id, title, kind, start, end] = ix.nodes[i]!;
   const hit: NodeHit = { node_id, title, score: Math.round(score * 1e6) / 1e6 };
   if (kind === 'p') hit.page_range = [start, end];
@@ -168,14 +167,14 @@ function nodeHit(ix: KeywordNodesIndex, i: number, score: number): NodeHit {
 }
 
 /** The query's word groups that can tell the source's nodes apart (as ranking uses them); all when none can. */
-function distinctiveGroups(ix: KeywordNodesIndex, groups: string[][], terms: string[]): string[][] {
+function distinctiveGroups(ix: NodeKeywords, groups: string[][], terms: string[]): string[][] {
   const kept = new Set(nodeQueryTerms(ix, terms, false));
   const out = groups.map((g) => g.filter((t) => kept.has(t))).filter((g) => g.length > 0);
   return out.length > 0 ? out : groups;
 }
 
 /** Rank nodes of an already loaded node index (shared by rankNodes and searchStore). */
-export function rankNodesIn(ix: KeywordNodesIndex, input: NodeRankInput): NodeHit[] {
+export function rankNodesIn(ix: NodeKeywords, input: NodeRankInput): NodeHit[] {
   const eligible = eligibleNodes(ix, input.maxPages);
   const kw = keywordNodeScores(ix, input, eligible);
   const vec = vectorNodeScores(ix, input, eligible, kw);

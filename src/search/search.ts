@@ -12,7 +12,7 @@ import type { Catalog, CatalogEntry, Config } from '../store/schemas.js';
 import type { SearchOptions, SearchResult, SourceHit } from './types.js';
 import { applyFilters, hasFilters } from './filters.js';
 import { queryTermGroups } from './query.js';
-import { sourceKeywords, nodeKeywords, type SourceKeywords } from './keyword-index.js';
+import { KeywordShardError, sourceKeywords, nodeKeywords, type SourceKeywords } from './keyword-index.js';
 import { combineRelevance, vectorRelevance, verdictOf } from './confidence.js';
 import { allowedRows, keywordSignals, type KeywordSignals } from './signals/keyword.js';
 import { identitySignal, periodSignal } from './signals/metadata.js';
@@ -68,21 +68,33 @@ async function vectorPart(ctx: SearchContext): Promise<VectorSignals | null> {
   return null;
 }
 
+/** The keyword signals (null when the index is missing, damaged or the mode is vector-only). */
+function keywordPart(ctx: SearchContext, kix: SourceKeywords | null): Pick<Signals, 'kw' | 'rare'> & { mask: Uint8Array | null } {
+  if (!kix || ctx.mode === 'vector') return { kw: null, rare: null, mask: null };
+  const mask = allowedRows(kix, new Set(ctx.byId.keys()));
+  return { kw: keywordSignals(kix, ctx.groups, mask, !!ctx.opts.explain), rare: rarestTerm(kix, ctx.groups, mask), mask };
+}
+
 async function gatherSignals(ctx: SearchContext): Promise<Signals> {
   const vec = await vectorPart(ctx);
-  const kix = sourceKeywords(ctx.root);
+  let kix = sourceKeywords(ctx.root);
+  let part: ReturnType<typeof keywordPart>;
+  try {
+    part = keywordPart(ctx, kix);
+  } catch (err) {
+    if (!(err instanceof KeywordShardError)) throw err;
+    kix = null;
+    part = keywordPart(ctx, null);
+  }
   if (!kix && ctx.populated) ctx.warnings.push(keywordIndexWarning(ctx.root));
-  const useKeywords = kix !== null && ctx.mode !== 'vector';
-  const mask = useKeywords ? allowedRows(kix, new Set(ctx.byId.keys())) : null;
-  const kw = useKeywords ? keywordSignals(kix, ctx.groups, mask!, !!ctx.opts.explain) : null;
-  const rare = useKeywords ? rarestTerm(kix, ctx.groups, mask!) : null;
+  const { kw, rare, mask } = part;
   const lists: SignalLists = { keyword: kw?.bm25, coverage: kw?.coverage, card_vector: vec?.card, node_vector: vec?.node };
   const candidates = new Set([...(kw?.bm25.keys() ?? []), ...(vec?.card.keys() ?? []), ...(vec?.node.keys() ?? [])]);
-  if (useKeywords) {
+  if (kix && mask) {
     lists.period = periodSignal(ctx.query, candidates, ctx.byId);
-    lists.identity = identitySignal(kix, ctx.groups, mask!);
+    lists.identity = identitySignal(kix, ctx.groups, mask);
   }
-  return { kix, kw, rare, vec, lists };
+  return { kix: mask ? kix : null, kw, rare, vec, lists };
 }
 
 function relevanceOf(ctx: SearchContext, sig: Signals, id: string): { kw: number | null; vec: number | null; rel: number } {

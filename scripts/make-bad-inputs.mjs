@@ -312,7 +312,7 @@ export function makeBadInputs(base = mkdtempSync(join(tmpdir(), 'mhub-bad-'))) {
     { name: 'read an unknown source', args: ['read', 'no-such-source'], code: 4, message: /No source/ },
     { name: 'read a failed source', args: ['read', 'inbox/empty.txt'], code: 4, message: /failed|empty/i },
     { name: 'tree of an unknown source', args: ['tree', 'src_ffffffff'], code: 4, message: /No source/ },
-    { name: 'ingest a path that does not exist', args: ['ingest', 'no/such/folder'], code: 2, message: /Path not found/ },
+    { name: 'ingest a path that does not exist', args: ['ingest', 'no/such/folder'], code: 2, message: /Path not found|no such file or folder/ },
     { name: 'ingest the store\'s own catalog.json', args: ['ingest', 'catalog.json', '--json'], code: 0, json: true, message: /part of the store itself/ },
     { name: 'status', args: ['status', '--json'], code: 0, json: true, message: /"failed"/ },
     { name: 'doctor', args: ['doctor', '--json'], code: 0, json: true, message: /"healthy": true/ },

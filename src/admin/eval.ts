@@ -25,6 +25,8 @@ export interface Suggestion {
   node_id: string;
   title: string;
   page_range?: [number, number] | undefined;
+  /** text and Markdown sources: the node's lines */
+  line_range?: [number, number] | undefined;
   score: number;
 }
 
@@ -79,16 +81,21 @@ function sameFile(a: string, b: string): boolean {
   return basename(a).toLowerCase() === basename(b).toLowerCase();
 }
 
-function covers(s: Suggestion, pages: number[]): boolean {
-  return !!s.page_range && pages.some((p) => p >= s.page_range![0] && p <= s.page_range![1]);
+/** Where the answer is: pages of a paged source, lines of a text source. */
+interface Target { pages: number[]; lines: number[] }
+
+const within = (r: [number, number] | undefined, xs: number[]) => !!r && xs.some((x) => x >= r[0] && x <= r[1]);
+
+function covers(s: Suggestion, t: Target): boolean {
+  return within(s.page_range, t.pages) || within(s.line_range, t.lines);
 }
 
 /** The store's entries for the expected files (matched by file name). */
-function expectedEntries(q: Question, entries: CatalogEntry[]): Array<{ entry: CatalogEntry; pages: number[] }> {
-  const out: Array<{ entry: CatalogEntry; pages: number[] }> = [];
+function expectedEntries(q: Question, entries: CatalogEntry[]): Array<{ entry: CatalogEntry } & Target> {
+  const out: Array<{ entry: CatalogEntry } & Target> = [];
   for (const x of q.expected) {
     const e = entries.find((en) => en.status === 'indexed' && (sameFile(en.original_path, x.file) || sameFile(en.filename, x.file)));
-    if (e) out.push({ entry: e, pages: x.pages });
+    if (e) out.push({ entry: e, pages: x.pages, lines: x.lines ?? [] });
   }
   return out;
 }
@@ -107,7 +114,7 @@ export async function evaluate(root: string, questions: Question[], retriever: R
     for (const t of targets) {
       const s = await retriever.suggest(t.entry.id, q.query, TIER2_K);
       if (suggestions.length === 0) suggestions = s;
-      const r = s.findIndex((x) => covers(x, t.pages));
+      const r = s.findIndex((x) => covers(x, t));
       if (r >= 0 && (node_rank === null || r + 1 < node_rank)) {
         node_rank = r + 1;
         suggestions = s;
@@ -136,6 +143,7 @@ export async function evaluate(root: string, questions: Question[], retriever: R
 }
 
 function pages(s: Suggestion): string {
+  if (s.line_range) return `lines ${s.line_range[0]}-${s.line_range[1]}`;
   if (!s.page_range) return 'no pages';
   return s.page_range[0] === s.page_range[1] ? `p${s.page_range[0]}` : `pp${s.page_range[0]}-${s.page_range[1]}`;
 }
@@ -155,7 +163,7 @@ export function formatEval(reports: EvalReport[], explain: boolean): string {
       const miss1 = o.rank !== 1;
       const miss2 = o.node_rank === null;
       if (!explain && !miss1 && !miss2) continue;
-      const exp = o.expected.map((x) => `${x.file} p${x.pages.join(',')}`).join('; ');
+      const exp = o.expected.map((x) => `${x.file} ${x.lines?.length ? `line ${x.lines.join(',')}` : `p${x.pages.join(',')}`}`).join('; ');
       const tag = [miss1 ? (o.rank ? `tier-1 rank ${o.rank}` : 'tier-1 MISS') : 'tier-1 hit', miss2 ? 'tier-2 MISS' : `tier-2 rank ${o.node_rank}`].join(', ');
       lines.push(`${o.id} (${tag}): ${o.query.length > 100 ? o.query.slice(0, 99) + '…' : o.query}`);
       lines.push(`    expected: ${exp}${o.note ? ` (${o.note})` : ''}`);

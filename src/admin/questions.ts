@@ -1,7 +1,8 @@
 /**
  * Question sets for `mhub eval`: JSON Lines, one object a line —
- * `{"id", "query", "expected": [{"file", "pages": [1-based physical pages]}], …}` (the FinanceBench
- * format; other fields are kept). Bad lines are reported with their line number.
+ * `{"id", "query", "expected": [{"file", "pages": [1-based physical pages], "lines": [1-based lines]}], …}`
+ * (the FinanceBench format; `lines` is for text and Markdown sources, which have no pages; other
+ * fields are kept). Bad lines are reported with their line number.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -13,7 +14,11 @@ export const Question = z
     id: z.string().min(1),
     query: z.string().min(1),
     expected: z
-      .array(z.object({ file: z.string().min(1), pages: z.array(z.number().int().positive()).default([]) }))
+      .array(z.object({
+        file: z.string().min(1),
+        pages: z.array(z.number().int().positive()).default([]),
+        lines: z.array(z.number().int().positive()).optional(),
+      }))
       .min(1),
   })
   .passthrough();

@@ -42,6 +42,26 @@ function previousVectors(root: string, indexFile: string, model: ModelIdentity |
   return out;
 }
 
+/**
+ * `previous` plus the vectors of the donor stores (`mhub merge`: the partial stores), by text sha,
+ * when the same model made them: merged sources are not embedded again.
+ */
+function withDonors(previous: Map<string, Float32Array>, ctx: IndexBuildContext, kind: 'cards' | 'nodes', want: ModelIdentity): Map<string, Float32Array> {
+  for (const donor of ctx.donors ?? []) {
+    const card = kind === 'cards' ? readCardMetadata(donor) : null;
+    const node = kind === 'nodes' ? readNodeMetadata(donor) : null;
+    const shas = card ? card.rows.map((r) => r.text_sha) : node?.rows.map((r) => r[2]);
+    const file = kind === 'cards' ? CARD_INDEX_FILE : NODE_INDEX_FILE;
+    for (const [sha, v] of previousVectors(donor, file, card?.model ?? node?.model, shas, want)) if (!previous.has(sha)) previous.set(sha, v);
+  }
+  return previous;
+}
+
+/** The model the store's vectors were made with; null when it has none. */
+export function storedVectorModel(root: string): ModelIdentity | null {
+  return readCardMetadata(root)?.model ?? readNodeMetadata(root)?.model ?? null;
+}
+
 /** Texts embedded per embedder call: progress and the checkpoint advance this often. */
 export const EMBED_CHUNK = 512;
 
@@ -159,8 +179,9 @@ export function vectorIndexBuilder(): IndexBuilder {
       const { cards, nodes } = collect(ctx, prevNodeVectors.size > 0 ? rowsBySource(prevNodes) : null);
       const pending = readEmbedCheckpoint(ctx.root, id);
       const er = (what: string): EmbedRun => ({ embedder, root: ctx.root, pending, progress: (d, t) => ctx.progress?.('embed', d, t, what) });
-      const c = await embedAll(cards, previousVectors(ctx.root, CARD_INDEX_FILE, prevCards?.model, prevCards?.rows.map((r) => r.text_sha), id), er('card vectors'));
-      const n = await embedAll(nodes, prevNodeVectors, er('node vectors'));
+      const prevCardVectors = previousVectors(ctx.root, CARD_INDEX_FILE, prevCards?.model, prevCards?.rows.map((r) => r.text_sha), id);
+      const c = await embedAll(cards, withDonors(prevCardVectors, ctx, 'cards', id), er('card vectors'));
+      const n = await embedAll(nodes, withDonors(prevNodeVectors, ctx, 'nodes', id), er('node vectors'));
       const cw = await writeFlatIndex(join(ctx.root, CARD_INDEX_FILE), { dims: id.dims, count: cards.length, data: c.data });
       await writeFlatIndex(join(ctx.root, NODE_INDEX_FILE), { dims: id.dims, count: nodes.length, data: n.data });
       const cardMeta: CardMetadata = {

@@ -19,6 +19,8 @@ export interface GatherOptions {
   cwd?: string | undefined;
   /** follow links to targets outside the ingested folder (overrides config ingest.follow_external_links) */
   followLinks?: boolean | undefined;
+  /** only files whose store-relative path passes (a shard's slice); applied before archives are opened */
+  keep?: ((rel: string) => boolean) | undefined;
 }
 
 export async function gatherSources(root: string, paths: string[], config: Config, opts: GatherOptions = {}): Promise<Gathered> {
@@ -27,8 +29,9 @@ export async function gatherSources(root: string, paths: string[], config: Confi
     externalRoots: known,
     followExternalLinks: opts.followLinks ?? config.ingest.follow_external_links,
   });
-  const notices = [...scan.notices];
-  const files = await expandArchives(scan.files, notices);
+  const keep = opts.keep ?? (() => true);
+  const notices = scan.notices.filter((n) => keep(n.path));
+  const files = await expandArchives(scan.files.filter((f) => keep(f.rel)), notices);
   if (Object.keys(scan.externalRoots).length !== Object.keys(known).length) writeExternalRoots(root, scan.externalRoots);
   return { files, notices, externalRoots: scan.externalRoots };
 }

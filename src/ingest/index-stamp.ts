@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { LOCAL_DIR, VECTOR_DIR } from '../store/layout.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import type { CatalogEntry, Config } from '../store/schemas.js';
-import { normalizeCatalog } from '../store/catalog.js';
 
 export const INDEX_STAMP_FILE = `${LOCAL_DIR}/index-stamp.json`;
 /** Bump when what the builders write changes for the same inputs (a new index format, tokenizer, …). */
@@ -31,12 +30,13 @@ function outputs(root: string): string[] {
   return out;
 }
 
+/** `entries`: normalized (`normalizeCatalog(…).sources`: sorted by id, schema key order, defaults), as the catalog stores them. */
 export function indexStamp(root: string, config: Config, entries: CatalogEntry[], builders: string[]): string {
   const h = createHash('sha256');
   // only the config the builders read (the scan adds run-time keys such as external_roots to the rest)
   h.update(JSON.stringify({ v: INDEX_STAMP_VERSION, builders, embedding: config.embedding }));
-  // as the catalog stores them (schema key order, defaults), so a stamp written at build time matches the next run's
-  for (const e of normalizeCatalog(entries).sources) h.update(JSON.stringify(e));
+  // normalized, so a stamp written at build time matches the next run's
+  for (const e of entries) h.update(JSON.stringify(e));
   for (const o of outputs(root)) h.update(o + '\n');
   return h.digest('hex');
 }

@@ -9,6 +9,7 @@ import { loadConfig } from '../store/config.js';
 import { readCatalog } from '../store/catalog.js';
 import { readStatCache } from './stat-cache.js';
 import { readJournal } from './journal.js';
+import { checkShardTarget, writeShardFile } from './shard.js';
 import type { CatalogEntry, StatCache } from '../store/schemas.js';
 import { resolveStages } from './stages/registry.js';
 import { buildReport } from './report.js';
@@ -46,10 +47,12 @@ function previousState(root: string): { previous: CatalogEntry[]; statCache: Sta
   return { previous: [...byId.values()], statCache };
 }
 
-async function openRun(root: string, opts: IngestOptions): Promise<IngestRun> {
+export async function openRun(root: string, opts: IngestOptions): Promise<IngestRun> {
   const log = opts.log ?? (() => {});
   const config = loadConfig(root);
   const { previous, statCache } = previousState(root);
+  checkShardTarget(root, opts.shard, previous.length > 0);
+  if (opts.shard) writeShardFile(root, opts.shard);
   return {
     root, opts, log, config, previous, statCache,
     started: Date.now(),

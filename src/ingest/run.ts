@@ -8,6 +8,7 @@ import type { IndexBuildReport } from '../model/stages.js';
 import type { ScannedFile, ScanNotice } from './scan.js';
 import type { ExternalRoots } from '../store/source-path.js';
 import type { Stages } from './stages/registry.js';
+import type { Shard } from './shard.js';
 
 export type SourceAction = 'added' | 'updated' | 'unchanged' | 'removed';
 
@@ -73,6 +74,8 @@ export interface IngestOptions {
   now?: () => Date;
   /** follow links whose target lies outside the ingested folder (default: config ingest.follow_external_links) */
   followLinks?: boolean;
+  /** ingest only this slice of the paths into a partial store (`mhub ingest --shard i/N`; ../shard.ts) */
+  shard?: Shard;
 }
 
 export interface IngestRun {
@@ -104,6 +107,8 @@ export interface IngestRun {
   removed: Set<string>;
   reports: SourceReport[];
   pages: number;
+  /** index stage: stores whose index outputs the builders may reuse (`mhub merge`: the partial stores) */
+  donors?: string[];
   /** index stage: the final entries, sorted by id */
   entries: CatalogEntry[];
   indexes: IndexBuildReport[];

@@ -12,7 +12,7 @@
 import picomatch from 'picomatch';
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { CONVERTED_DIR, TREE_DIR, VECTOR_DIR, LOCAL_DIR, LLM_CACHE_DIR, CATALOG_FILE, CONFIG_FILE } from '../store/layout.js';
+import { CONVERTED_DIR, TREE_DIR, VECTOR_DIR, LOCAL_DIR, LLM_CACHE_DIR, CATALOG_FILE, CONFIG_FILE, SHARD_FILE } from '../store/layout.js';
 import { compareStrings } from '../store/json.js';
 import { UserError, errorMessage } from '../store/errors.js';
 import { isWithin, storeRelativePath, type ExternalRoots } from '../store/source-path.js';
@@ -240,7 +240,7 @@ export function scanPaths(root: string, paths: string[], cwd = process.cwd(), ex
   const excluded = excludeAll.length > 0 ? picomatch(excludeAll, { dot: true }) : () => false;
   const realRoot = safeRealpath(root);
   const storeOwn = new Set([CONVERTED_DIR, TREE_DIR, VECTOR_DIR, LOCAL_DIR, LLM_CACHE_DIR, 'skills'].map((d) => join(realRoot, d)));
-  const storeFiles = new Set([CATALOG_FILE, CONFIG_FILE].map((f) => join(realRoot, f)));
+  const storeFiles = new Set([CATALOG_FILE, CONFIG_FILE, SHARD_FILE].map((f) => join(realRoot, f)));
   const externalRoots: ExternalRoots = { ...opts.externalRoots };
   const out: ScannedFile[] = [];
   const notices: ScanNotice[] = [];

@@ -40,6 +40,11 @@ export interface IndexBuildContext {
   removed: Set<string>;
   /** loads a tree from the store (cached) */
   loadTree(id: string): TreeFile | null;
+  /**
+   * Other stores whose index outputs a builder may reuse for the same inputs (`mhub merge`: the
+   * partial stores, whose vectors are taken by text instead of embedding the texts again).
+   */
+  donors?: string[];
   log(message: string): void;
   /** reports work done inside a builder: `done` of `total` items (texts embedded, sources indexed) */
   progress?(phase: 'embed' | 'index', done: number, total: number, what: string): void;

@@ -5,6 +5,8 @@ export const CONVERTED_DIR = 'converted';
 export const TREE_DIR = 'tree_index';
 export const VECTOR_DIR = 'vector_store';
 export const LLM_CACHE_DIR = 'llm_cache';
+/** Present only in a partial store made by `mhub ingest --shard i/N`: which slice of the inbox it holds. */
+export const SHARD_FILE = 'shard.json';
 /** Local-only state (lock, stat cache): git-ignored. */
 export const LOCAL_DIR = '.mhub';
 export const LOCK_FILE = `${LOCAL_DIR}/ingest.lock`;

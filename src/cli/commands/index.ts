@@ -10,6 +10,7 @@ import { registerEval } from './eval.js';
 import { registerTree } from './tree.js';
 import { registerRead } from './read.js';
 import { registerSkill } from './skill.js';
+import { registerMerge } from './merge.js';
 
 export function registerAll(program: Command): void {
   registerSearch(program);
@@ -22,5 +23,6 @@ export function registerAll(program: Command): void {
   registerTree(program);
   registerRead(program);
   registerSkill(program);
-  // search, tree, read, status, doctor, list, catalog, eval, auth, skill: added by their modules
+  registerMerge(program);
+  // search, tree, read, status, doctor, list, catalog, eval, auth, skill, merge: added by their modules
 }

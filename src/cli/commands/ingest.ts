@@ -15,6 +15,7 @@ interface IngestFlags {
   maxCalls?: string;
   force?: boolean;
   followLinks?: boolean;
+  shard?: string;
 }
 
 /**
@@ -80,6 +81,7 @@ export function registerIngest(program: Command): void {
     .option('--llm <provider>', 'auto | anthropic | claude-cli | none')
     .option('--max-calls <n>', 'upper bound on LLM calls for this run')
     .option('--force', 're-process every source even when unchanged')
+    .option('--shard <i/N>', 'ingest only slice i of N (by a hash of each file\'s path) into a partial store; combine the partial stores with `mhub merge`')
     .option('--follow-links', 'also follow symbolic links whose target lies outside the ingested folder (default: config ingest.follow_external_links, off)')
     .addHelpText('after', '\nExit codes: 0 every source of this run indexed or skipped (sources that failed in an earlier run and are unchanged do not count), 1 some failed in this run (recorded in the catalog), 2 bad arguments, 3 store locked, 130/143 interrupted by Ctrl-C/SIGTERM (finished sources kept).')
     .action(async (paths: string[], flags: IngestFlags, cmd: Command) => {
@@ -96,6 +98,7 @@ export function registerIngest(program: Command): void {
       const progress = makeProgress(!flags.quiet && !flags.json && !!process.stderr.isTTY);
       // loaded here, not at start-up: the other commands (search, read, tree) never pay for ingest code
       const { ingest } = await import('../../ingest/pipeline.js');
+      const shard = flags.shard !== undefined ? (await import('../../ingest/shard.js')).parseShard(flags.shard) : undefined;
       const restoreSignals = exitOnSignals(progress);
       const report = await ingest(root, {
         paths: list,
@@ -103,6 +106,7 @@ export function registerIngest(program: Command): void {
         maxCalls: flags.maxCalls !== undefined ? Number(flags.maxCalls) : undefined,
         force: !!flags.force,
         ...(flags.followLinks ? { followLinks: true } : {}),
+        ...(shard ? { shard } : {}),
         onProgress: (ev) => progress.update(ev),
         log: flags.quiet
           ? () => {}

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TreeFile } from '../../store/schemas.js';
-import { compareStrings } from '../../store/json.js';
+import { normalizeCatalog } from '../../store/catalog.js';
 import { errorMessage } from '../../store/errors.js';
 import type { IngestRun } from '../run.js';
 import { indexStamp, readIndexStamp, writeIndexStamp } from '../index-stamp.js';
@@ -15,7 +15,7 @@ import type { RunStage } from './types.js';
 async function curate(run: IngestRun): Promise<void> {
   for (const c of run.stages.curators) {
     try {
-      run.entries = await c.curate(run.entries, run.log);
+      run.entries = normalizeCatalog(await c.curate(run.entries, run.log)).sources;
     } catch (err) {
       run.warnings.push(`curation (${c.name}) failed: ${errorMessage(err)}; offline tags kept`);
     }
@@ -57,7 +57,8 @@ async function indexesCurrent(run: IngestRun): Promise<boolean> {
 export const indexStage: RunStage = {
   name: 'index',
   async run(run) {
-    run.entries = [...run.next.values()].sort((a, b) => compareStrings(a.id, b.id));
+    // normalized once here: the index stamp hashes them as the catalog will store them
+    run.entries = normalizeCatalog([...run.next.values()]).sources;
     if (await indexesCurrent(run)) {
       for (const b of run.stages.indexBuilders) run.indexes.push({ name: b.name, summary: 'up to date (no source changed since it was built)' });
       return;
@@ -70,7 +71,7 @@ export const indexStage: RunStage = {
       const progress = (phase: 'embed' | 'index', done: number, total: number, what: string) =>
         run.opts.onProgress?.({ phase, done, total, file: what, pages: run.pages, elapsedMs: Date.now() - run.started, phaseElapsedMs: Date.now() - t0 });
       try {
-        run.indexes.push(await b.build({ root, config, entries, changed, removed, loadTree, log, progress }));
+        run.indexes.push(await b.build({ root, config, entries, changed, removed, loadTree, log, progress, ...(run.donors ? { donors: run.donors } : {}) }));
       } catch (err) {
         run.warnings.push(`index ${b.name} not rebuilt: ${errorMessage(err)}`);
       }

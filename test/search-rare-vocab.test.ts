@@ -7,6 +7,10 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { searchStore } from '../src/search/search.js';
+import { queryTermGroups } from '../src/search/query.js';
+import { passageSignal } from '../src/search/signals/passage.js';
+import { sourceKeywords } from '../src/search/keyword-index.js';
+import { readCatalog } from '../src/store/catalog.js';
 import { NO_VOCABULARY, loadVocabulary } from '../src/search/vocabulary.js';
 import { loadConfig } from '../src/store/config.js';
 import { searchStoreFixture } from './helpers/search-store.js';
@@ -127,5 +131,33 @@ describe('spreadsheet rows and code symbols', () => {
     expect(r.results[0]?.file).toBe('inbox/code/ledger.py');
     const r2 = await searchStore(root, 'LedgerBook');
     expect(r2.results[0]?.file).toBe('inbox/code/ledger.py');
+  });
+});
+
+describe('query words as typed', () => {
+  it('drop a possessive "’s", so a name ending in a digit is not searched as a rarer spelling', () => {
+    expect(queryTermGroups("lme4's theory")).toEqual([['lme4', 'lme'], ['theory']]);
+    expect(queryTermGroups('Rcpp’s modules')).toEqual([['rcpp'], ['module']]);
+    expect(queryTermGroups('FY2018 10-K')).toEqual([['fy2018', '2018'], ['10k', '10']]);
+  });
+});
+
+describe('passage signal', () => {
+  it('a section holding every query word outranks one whose heading names one of them', async () => {
+    const filler = (i: number) => Array.from({ length: 12 }, (_, j) => `Routine inspection note ${i}.${j} on the site logbook.`).join('\n');
+    const d: Record<string, string> = {};
+    for (let i = 0; i < 6; i++) d[`site/log-${i}.md`] = `# Site log ${i}\n\n## Inspections\n\n${filler(i)}\n`;
+    d['site/log-1.md'] += '\n## Flange\n\nThe flange was repainted.\n';
+    d['site/log-4.md'] += '\n## Week 30\n\nWe tightened each flange gasket bolt to the torque the vendor gives, then checked the gasket again.\n';
+    const { root } = await searchStoreFixture('none', { docs: d });
+    try {
+      const kix = sourceKeywords(root)!;
+      const cat = readCatalog(root).sources;
+      const id = (f: string) => cat.find((e) => e.original_path.endsWith(f))!.id;
+      const p = passageSignal(root, kix, ['flange', 'gasket', 'bolt', 'torque'], [id('log-1.md'), id('log-4.md')]);
+      expect(p.get(id('log-4.md'))!).toBeGreaterThan(3 * p.get(id('log-1.md'))!);
+    } finally {
+      cleanup(root);
+    }
   });
 });

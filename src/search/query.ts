@@ -3,13 +3,23 @@
  * out — the general English list (stopwords.ts) plus those of the store's vocabulary packs. Indexed
  * text is tokenized by the same `tokenize` and keeps every word, so a query made only of stopwords
  * still finds what holds them.
+ *
+ * A possessive's "'s" is not asked for ("lme4's" → lme4, as plural stemming already makes "Rcpp's"
+ * rcpp): a document about lme4 need not write "lme4's", and the joined spelling would count as a
+ * rare word of its own.
  */
 import { WORD_RE, tokenize } from '../model/tokenize.js';
 import { QUERY_STOPWORDS } from './stopwords.js';
 
+const POSSESSIVE_RE = /['’]s$/u;
 /** True when a term is a stopword of the query (general list or one of `extra`). */
 export function isQueryStopword(t: string, extra?: ReadonlySet<string>): boolean {
   return QUERY_STOPWORDS.has(t) || (extra?.has(t) ?? false);
+}
+
+/** The terms a typed word is searched by (before stopwords). */
+export function wordTerms(word: string): string[] {
+  return tokenize(word.replace(POSSESSIVE_RE, ''));
 }
 
 /**
@@ -21,7 +31,7 @@ export function queryTermGroups(query: string, stopwords?: ReadonlySet<string>):
     const groups: string[][] = [];
     const seen = new Set<string>();
     for (const m of query.toLowerCase().matchAll(WORD_RE)) {
-      const g = tokenize(m[0]).filter((t) => !seen.has(t) && !skip(t));
+      const g = wordTerms(m[0]).filter((t) => !seen.has(t) && !skip(t));
       g.forEach((t) => seen.add(t));
       if (g.length) groups.push([...new Set(g)]);
     }
@@ -33,8 +43,5 @@ export function queryTermGroups(query: string, stopwords?: ReadonlySet<string>):
 
 /** Distinct query terms in first-seen order, stopwords left out (unless that is all there is). */
 export function queryTerms(query: string, stopwords?: ReadonlySet<string>): string[] {
-  const all = [...new Set(tokenize(query))];
-  const kept = all.filter((t) => !isQueryStopword(t, stopwords));
-  return kept.length > 0 ? kept : all;
+  return queryTermGroups(query, stopwords).flat();
 }
-

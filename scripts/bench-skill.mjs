@@ -4,6 +4,8 @@
  * runs, each run a different financebench question. Needs an ingested store, e.g.
  *   node dist/cli/main.js ingest ../shared/financebench/pdfs --store /tmp/fb
  *   node scripts/bench-skill.mjs --store /tmp/fb [--runs 10] [--questions ../shared/financebench/questions.jsonl]
+ * Questions may point at pages (PDFs) or lines (text and Markdown: `"lines": [N]`, as the libraries of
+ * scripts/make-library.mjs do); with GNU time, each call's peak RSS is reported too.
  * Targets: read_source and deep_retrieve < 150 ms, keyword search < 200 ms, hybrid search < 600 ms.
  */
 import { spawnSync } from 'node:child_process';
@@ -41,18 +43,25 @@ const CPU_MARK = 'MHUB_CPU ';
 
 function spawnTimed(argv) {
   const cmd = TIME ? TIME : argv[0];
-  const args = TIME ? ['-f', `${CPU_MARK}%U %S`, ...argv] : argv.slice(1);
+  const args = TIME ? ['-f', `${CPU_MARK}%U %S %M`, ...argv] : argv.slice(1);
   const t0 = performance.now();
   const r = spawnSync(cmd, args, { encoding: 'utf8', env: { ...process.env, MHUB_STORE: '' }, maxBuffer: 64 * 1024 * 1024 });
   const ms = performance.now() - t0;
-  const m = TIME ? new RegExp(`${CPU_MARK}([\\d.]+) ([\\d.]+)`).exec(r.stderr) : null;
-  return { r, ms, cpu: m ? (Number(m[1]) + Number(m[2])) * 1000 : null };
+  const m = TIME ? new RegExp(`${CPU_MARK}([\\d.]+) ([\\d.]+) (\\d+)`).exec(r.stderr) : null;
+  return { r, ms, cpu: m ? (Number(m[1]) + Number(m[2])) * 1000 : null, rssMb: m ? Math.round(Number(m[3]) / 1024) : null };
 }
 
 function run(script, args) {
-  const { r, ms, cpu } = spawnTimed([process.execPath, join(SKILL, script), ...args, '--store', store]);
+  const { r, ms, cpu, rssMb } = spawnTimed([process.execPath, join(SKILL, script), ...args, '--store', store]);
   if (r.status !== 0) throw new Error(`${script} ${args.join(' ')} exited ${r.status}: ${r.stdout.slice(0, 300)} ${r.stderr.slice(0, 300)}`);
-  return { ms, cpu, out: JSON.parse(r.stdout) };
+  return { ms, cpu, rssMb, out: JSON.parse(r.stdout) };
+}
+
+/** A range to read where the answer is: pages of a PDF, lines of a text source. */
+function rangeArgs(q) {
+  const x = q.expected[0];
+  if (x.lines?.length) return ['--lines', `${x.lines[0]}-${x.lines[0] + 5}`];
+  return ['--pages', `${x.pages[0]}-${x.pages[0] + 1}`];
 }
 
 const pct = (xs, p) => {
@@ -68,7 +77,7 @@ const cases = [
   ['deep_retrieve --query', (q) => ['deep_retrieve.js', [idByFile.get(q.expected[0].file), '--query', q.query]], 150],
   ['deep_retrieve --query --vectors', (q) => ['deep_retrieve.js', [idByFile.get(q.expected[0].file), '--query', q.query, '--vectors']], null],
   ['read_source <node>', (q) => ['read_source.js', [idByFile.get(q.expected[0].file), q.node]], 150],
-  ['read_source --pages', (q) => ['read_source.js', [idByFile.get(q.expected[0].file), '--pages', `${q.expected[0].pages[0]}-${q.expected[0].pages[0] + 1}`]], 150],
+  ['read_source --pages/--lines', (q) => ['read_source.js', [idByFile.get(q.expected[0].file), ...rangeArgs(q)]], 150],
 ];
 
 // Untimed: the node each question would read (first keyword suggestion), and one warm-up call.
@@ -79,9 +88,10 @@ for (const q of questions) {
 run('search.js', ['warm up', '--mode', 'keyword']);
 
 const rows = [];
-const summarize = (name, times, cpus, target, mode) => ({
+const summarize = (name, times, cpus, target, mode, rss = []) => ({
   name, p50: Math.round(pct(times, 50)), p95: Math.round(pct(times, 95)),
   cpu_p50: cpus.every((c) => c !== null) ? Math.round(pct(cpus, 50)) : null, target, ...(mode ? { mode } : {}),
+  ...(rss.length && rss.every((x) => x !== null) ? { rss_max_mb: Math.max(...rss) } : {}),
 });
 {
   const times = [];
@@ -96,15 +106,17 @@ const summarize = (name, times, cpus, target, mode) => ({
 for (const [name, make, target] of cases) {
   const times = [];
   const cpus = [];
+  const rss = [];
   let mode = '';
   for (const q of questions) {
     const [script, args] = make(q);
-    const { ms, cpu, out } = run(script, args);
+    const { ms, cpu, rssMb, out } = run(script, args);
     times.push(ms);
     cpus.push(cpu);
+    rss.push(rssMb);
     if (out.mode) mode = out.mode;
   }
-  rows.push(summarize(name, times, cpus, target, mode));
+  rows.push(summarize(name, times, cpus, target, mode, rss));
 }
 
 if (values.json) console.log(JSON.stringify({ store, runs: questions.length, sources: catalog.sources.length, rows }, null, 2));
@@ -112,7 +124,7 @@ else {
   console.log(`skill scripts, fresh process each call, ${questions.length} runs, store ${store} (${catalog.sources.length} sources), load average ${(await import('node:os')).loadavg()[0].toFixed(2)}`);
   for (const r of rows) {
     const ok = r.target ? (r.p50 < r.target ? 'ok' : 'OVER') : '';
-    const cpu = r.cpu_p50 !== null ? `   cpu p50 ${String(r.cpu_p50).padStart(5)} ms` : '';
+    const cpu = (r.cpu_p50 !== null ? `   cpu p50 ${String(r.cpu_p50).padStart(5)} ms` : '') + (r.rss_max_mb ? `   peak RSS ${String(r.rss_max_mb).padStart(4)} MB` : '');
     console.log(`${r.name.padEnd(34)} wall p50 ${String(r.p50).padStart(5)} ms   p95 ${String(r.p95).padStart(5)} ms${cpu}   ${r.target ? `target < ${r.target} ms ${ok}` : ''}${r.mode ? `   mode ${r.mode}` : ''}`);
   }
 }

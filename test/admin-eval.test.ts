@@ -68,6 +68,24 @@ describe('mhub eval', () => {
     expect(percentile([5, 1, 4, 2, 3], 50)).toBe(3);
   });
 
+  it('scores text sources by the lines a node covers (expected lines instead of pages)', async () => {
+    const qs = parseQuestions(
+      [
+        { id: 'l1', query: 'q1', expected: [{ file: 'notes.txt', pages: [], lines: [12] }] },
+        { id: 'l2', query: 'q2', expected: [{ file: 'notes.txt', lines: [40] }] },
+      ].map((q) => JSON.stringify(q)).join('\n'),
+    );
+    const lines = (a: number, b: number) => ({ node_id: `l${a}`, title: 't', line_range: [a, b] as [number, number], score: 1 });
+    const fake: Retriever = {
+      name: 'fake',
+      searchSources: async () => [{ id: ids['notes.txt']!, file: 'inbox/notes.txt', score: 1 }],
+      suggest: async (_id, q) => (q === 'q1' ? [lines(1, 5), lines(10, 14)] : [lines(1, 20), lines(21, 30)]),
+    };
+    const r = await evaluate(root, qs, fake, 5);
+    expect(r.outcomes.map((o) => o.node_rank)).toEqual([2, null]);
+    expect(r.figures.tier2).toEqual({ hit1: 0, hit3: 0.5 });
+  });
+
   it('builds ~512-token chunks with page ranges for the baseline', () => {
     const ix = ChunkBm25.build(root);
     const harbor = ix.ids.indexOf(ids['harbor-2019.pdf']!);

@@ -142,7 +142,8 @@ function nodesIndexFor(ctx: IndexBuildContext, e: CatalogEntry): { ix: KeywordNo
   const old = ctx.changed.has(e.id) ? null : readNodesIndex(ctx.root, e.id);
   if (old && old.input_sha === sha && old.tokenizer === TOKENIZER_VERSION) return { ix: old, rebuilt: false };
   const ix = buildNodesIndex(ctx, e, sha);
-  writeIfChanged(join(ctx.root, keywordNodesFile(e.id)), serializeNodesIndex(ix));
+  // one file per source, redone by the next build or `doctor --fix` if torn: no fsync (10,000 of them cost minutes)
+  writeIfChanged(join(ctx.root, keywordNodesFile(e.id)), serializeNodesIndex(ix), false);
   return { ix, rebuilt: true };
 }
 

@@ -81,7 +81,7 @@ function copySourceFiles(from: string, to: string, e: CatalogEntry): boolean {
   const before = listFiles(join(to, convertedDir(e.id))).length;
   pruneConverted(to, e.id, keep);
   changed = changed || before !== keep.size;
-  return copyFile(from, to, treePath(e.id), true) || changed;
+  return copyFile(from, to, treePath(e.id), false) || changed;
 }
 
 /** config.json: the partial stores' config, with every folder outside the store they registered (this store's paths win). */

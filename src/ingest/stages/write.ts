@@ -43,7 +43,8 @@ export const writeStage: SourceStage = {
       keep.add(rel);
     }
     pruneConverted(run.root, job.id, keep);
-    writeIfChanged(join(run.root, treePath(job.id)), canonicalJson(TreeFile.parse(tree)));
+    // like the node texts, no fsync: a torn tree is found by doctor and redone by `doctor --fix` or the next run
+    writeIfChanged(join(run.root, treePath(job.id)), canonicalJson(TreeFile.parse(tree)), false);
     settle(job, job.entry!, job.result!.pages ?? 0);
   },
 };

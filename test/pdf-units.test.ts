@@ -73,6 +73,33 @@ describe('outline titles, ligatures, heading positions (issue 14)', async () => 
     expect(out.map((e) => e.line)).toEqual([0, 1, 1]);
   });
 
+  it('finds a bookmark whose printed heading carries a number the bookmark leaves out', () => {
+    const page = [line(['the previous section ends here and runs on.']), line(['4.2. Splitting criteria']), line(['Body text.'])];
+    expect(locateEntries([{ title: 'Splitting criteria', level: 2, page: 1 }], [page])[0]!.line).toBe(1);
+    const r = [line(['text above']), line(['8.1 R as a set of statistical tables']), line(['Body'])];
+    expect(locateEntries([{ title: 'R as a set of statistical tables', level: 2, page: 1 }], [r])[0]!.line).toBe(1);
+  });
+
+  it("uses a bookmark destination's position: the title-like line there, else the (run-in) heading line at it", () => {
+    const at = (text: string, y: number): Line => ({ ...line([text]), y });
+    // a cross-reference higher up reads like the title; the heading is where the destination points
+    const page = [at('Column', 700), at('Body text of the previous entry that is long.', 680), at('Column', 410), at('Text.', 396)];
+    expect(locateEntries([{ title: 'Column', level: 2, page: 1, top: 420 }], [page])[0]!.line).toBe(2);
+    const runIn = [at('Body of the previous entry, long enough to be prose here.', 700), at('Column The column(x) function may be used only in the using specifier of a plot.', 410)];
+    expect(locateEntries([{ title: 'Column', level: 2, page: 1, top: 420 }], [runIn])[0]!.line).toBe(1);
+    // no destination position: as before, the top of the page when no line matches
+    expect(locateEntries([{ title: 'Column', level: 2, page: 1 }], [runIn])[0]!.line).toBe(0);
+  });
+
+  it('reads the position of XYZ, FitH, FitBH and FitR destinations', async () => {
+    const { destinationTop } = await import('../src/ingest/converters/pdf/bookmarks.js');
+    expect(destinationTop([{ num: 1 }, { name: 'XYZ' }, 72, 510.5, null])).toBe(510.5);
+    expect(destinationTop([{ num: 1 }, { name: 'FitBH' }, 645.7])).toBe(645.7);
+    expect(destinationTop([{ num: 1 }, { name: 'FitR' }, 10, 20, 300, 400])).toBe(400);
+    expect(destinationTop([{ num: 1 }, { name: 'Fit' }])).toBeUndefined();
+    expect(destinationTop([{ num: 1 }, { name: 'XYZ' }, 72, null, null])).toBeUndefined();
+  });
+
   it('keeps decimal numbering that reads as a sequence, not street numbers', () => {
     const h = (title: string, number: string, page: number) => ({ page, line: 0, bodyLine: 0, title, level: number.split('.').length, kind: 'numbered' as const, score: 0.9, top: true, number });
     const out = detectOutline([h('83 Tower Road North', '83', 1), h('1 Scope', '1', 1), h('2 Method', '2', 2), h('2.1 Sampling', '2.1', 3), h('7.4 Stray', '7.4', 3), h('3 Results', '3', 4)], 4);

@@ -24,17 +24,31 @@ interface OutlineItem {
   items: OutlineItem[];
 }
 
-async function resolvePage(doc: PdfDocument, dest: string | unknown[] | null): Promise<number | null> {
+interface Target {
+  page: number | null;
+  top?: number;
+}
+
+/** The vertical position an explicit destination points at ([page, {name}, …args]), when it names one. */
+export function destinationTop(explicit: unknown[]): number | undefined {
+  const kind = (explicit[1] as { name?: string } | undefined)?.name;
+  const at = kind === 'XYZ' ? explicit[3] : kind === 'FitH' || kind === 'FitBH' ? explicit[2] : kind === 'FitR' ? explicit[5] : undefined;
+  return typeof at === 'number' && Number.isFinite(at) ? at : undefined;
+}
+
+async function resolveTarget(doc: PdfDocument, dest: string | unknown[] | null): Promise<Target> {
   try {
     const explicit = typeof dest === 'string' ? await doc.getDestination(dest) : dest;
-    if (!Array.isArray(explicit) || explicit.length === 0) return null;
+    if (!Array.isArray(explicit) || explicit.length === 0) return { page: null };
     const ref = explicit[0];
-    if (typeof ref === 'number') return ref + 1;
-    if (ref && typeof ref === 'object') return (await doc.getPageIndex(ref as { num: number; gen: number })) + 1;
+    const top = destinationTop(explicit);
+    const at = top === undefined ? {} : { top };
+    if (typeof ref === 'number') return { page: ref + 1, ...at };
+    if (ref && typeof ref === 'object') return { page: (await doc.getPageIndex(ref as { num: number; gen: number })) + 1, ...at };
   } catch {
     /* unresolvable target */
   }
-  return null;
+  return { page: null };
 }
 
 export interface BookmarkResult {
@@ -47,10 +61,10 @@ export interface BookmarkResult {
 export async function readBookmarks(doc: PdfDocument): Promise<BookmarkResult> {
   const outline = ((await doc.getOutline().catch(() => null)) ?? []) as OutlineItem[];
   if (outline.length === 0) return { entries: [] };
-  const flat: Array<{ title: string; level: number; page: number | null }> = [];
+  const flat: Array<{ title: string; level: number; page: number | null; top?: number }> = [];
   const walk = async (items: OutlineItem[], level: number) => {
     for (const it of items) {
-      flat.push({ title: (it.title ?? '').replace(/\s+/g, ' ').trim(), level, page: await resolvePage(doc, it.dest) });
+      flat.push({ title: (it.title ?? '').replace(/\s+/g, ' ').trim(), level, ...(await resolveTarget(doc, it.dest)) });
       if (level < MAX_BOOKMARK_DEPTH && it.items?.length) await walk(it.items, level + 1);
     }
   };
@@ -69,7 +83,7 @@ export async function readBookmarks(doc: PdfDocument): Promise<BookmarkResult> {
   for (const f of resolved) {
     const prev = entries[entries.length - 1];
     if (prev && f.page! < prev.page) continue;
-    entries.push({ title: f.title, level: f.level, page: f.page! });
+    entries.push({ title: f.title, level: f.level, page: f.page!, ...(f.top !== undefined ? { top: f.top } : {}) });
   }
   return { entries };
 }

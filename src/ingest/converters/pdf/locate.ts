@@ -2,9 +2,13 @@
  * Where on its page an outline entry's heading is printed. Bookmarks and printed-TOC entries give a
  * page only; the section must start at the heading's line, not at the top of the page, so the text
  * above it stays with the previous section. The heading is the first body line (after the previous
- * entry's) whose text starts with the entry's title, or whose text the title starts with when the
- * heading wraps onto the next line. Not found: the top of the page, or the previous entry's line
- * when that one is on the same page (the two then share a node, as before).
+ * entry's) whose text starts with the entry's title — also when the printed heading carries a
+ * number the bookmark leaves out ("4.2. Splitting criteria" for "Splitting criteria") — or whose
+ * text the title starts with when the heading wraps onto the next line. A bookmark whose destination
+ * names a position on the page is matched near that position, and when no line there reads like its
+ * title (a run-in heading: "Column The column(x) function…"), the first line at the position is the
+ * heading. Not found: the top of the page, or the previous entry's line when that one is on the same
+ * page (the two then share a node, as before).
  */
 import type { Line } from './layout-types.js';
 import type { OutlineEntry } from './outline-types.js';
@@ -16,20 +20,58 @@ export const LOCATE_KEY_CHARS = 40;
 export const LOCATE_MIN_PARTIAL = 8;
 /** A matching line may be at most this many normalised characters longer than the title (not prose). */
 export const LOCATE_LINE_SLACK = 24;
+/**
+ * A bookmark's heading may sit this far above its destination (PDF units): the destination is
+ * usually at or above the heading's top, but rounding and large capitals can put the baseline higher.
+ */
+export const DEST_ABOVE_SLACK = 6;
+/** A bookmark's heading lies at most this far below its destination (PDF units; about four lines). */
+export const DEST_BELOW_WINDOW = 60;
 
-function matches(title: string, lines: Line[], i: number): boolean {
-  const key = normTitle(title).slice(0, LOCATE_KEY_CHARS);
-  if (key.length < 2) return false;
-  const text = normTitle(lines[i]!.text);
-  if (text.length > normTitle(title).length + LOCATE_LINE_SLACK) return false;
+/** A section number printed before a heading's title: "4.2.", "A.1", "IV", "Chapter 3:". */
+const HEADING_NUMBER = /^\s*(?:(?:chapter|section|appendix|part)\s+)?(?:\d+(?:[.-]\d+)*|[A-Z](?:\.\d+)*|[IVXLC]+)[.:)]?\s+(?=\S)/i;
+
+/** The line's normalised text, and the same without a leading section number. */
+function lineKeys(text: string): string[] {
+  const stripped = text.replace(HEADING_NUMBER, '');
+  return stripped === text ? [normTitle(text)] : [normTitle(text), normTitle(stripped)];
+}
+
+function matchesText(key: string, titleLen: number, text: string, next: Line | undefined): boolean {
+  if (text.length > titleLen + LOCATE_LINE_SLACK) return false;
   if (text.startsWith(key)) return true;
   if (text.length >= LOCATE_MIN_PARTIAL && key.startsWith(text)) {
-    const joined = text + normTitle(lines[i + 1]?.text ?? '');
+    const joined = text + normTitle(next?.text ?? '');
     return joined.startsWith(key) || key.startsWith(joined);
   }
   // numbering printed apart from the title ("3.5" in one item, "Withdrawal" in the next line)
-  const next = lines[i + 1];
   return text.length > 0 && text.length <= 6 && next !== undefined && (text + normTitle(next.text)).startsWith(key);
+}
+
+export function matches(title: string, lines: Line[], i: number): boolean {
+  const key = normTitle(title).slice(0, LOCATE_KEY_CHARS);
+  if (key.length < 2) return false;
+  const titleLen = normTitle(title).length;
+  return lineKeys(lines[i]!.text).some((text) => matchesText(key, titleLen, text, lines[i + 1]));
+}
+
+/** True when line `l` lies where a destination at `top` points (at it or a few lines below). */
+function nearTop(l: Line, top: number): boolean {
+  return l.y <= top + DEST_ABOVE_SLACK && l.y >= top - DEST_BELOW_WINDOW;
+}
+
+/** The heading line of an entry on its page, from `startAt`; -1 when not found. */
+function findHeading(e: OutlineEntry, lines: Line[], startAt: number): number {
+  let firstMatch = -1;
+  for (let i = startAt; i < lines.length; i++) {
+    if (!matches(e.title, lines, i)) continue;
+    if (e.top === undefined || nearTop(lines[i]!, e.top)) return i;
+    if (firstMatch < 0) firstMatch = i;
+  }
+  if (e.top === undefined) return firstMatch;
+  // a destination with no title-like line near it: the first line there is the (run-in) heading
+  for (let i = startAt; i < lines.length; i++) if (nearTop(lines[i]!, e.top)) return i;
+  return firstMatch;
 }
 
 /** Sets `line` on entries that have none, from the body lines of their pages. */
@@ -43,9 +85,7 @@ export function locateEntries(entries: OutlineEntry[], body: Line[][]): OutlineE
     const prev = out[out.length - 1];
     const samePage = prev !== undefined && prev.page === e.page;
     const startAt = samePage ? (prev.line ?? 0) + 1 : 0;
-    const lines = body[e.page - 1] ?? [];
-    let found = -1;
-    for (let i = startAt; i < lines.length && found < 0; i++) if (matches(e.title, lines, i)) found = i;
+    const found = findHeading(e, body[e.page - 1] ?? [], startAt);
     const line = found >= 0 ? found : samePage ? (prev.line ?? 0) : 0;
     out.push({ ...e, line });
   }

@@ -7,5 +7,10 @@ export interface OutlineEntry {
   page: number;
   /** index of the heading among the page's body lines (furniture left out), when known */
   line?: number;
+  /**
+   * Where a bookmark's destination points on its page (PDF units from the page bottom; XYZ, FitH,
+   * FitBH and FitR destinations): the heading is printed at or just below it.
+   */
+  top?: number;
   kind?: string;
 }

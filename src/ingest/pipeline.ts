@@ -58,7 +58,7 @@ export async function openRun(root: string, opts: IngestOptions): Promise<Ingest
     started: Date.now(),
     nowIso: () => (opts.now ? opts.now() : clockFromEnv() ?? new Date()).toISOString(),
     prevById: new Map(previous.map((e) => [e.id, e])),
-    stages: await resolveStages(root, config, { llm: opts.llm, maxCalls: opts.maxCalls, log }),
+    stages: await resolveStages(root, config, { llm: opts.llm, maxCalls: opts.maxCalls, plans: opts.plans, log }),
     files: [], notices: [], externalRoots: {}, fallbacks: new Map(), next: new Map(), changed: new Set(), removed: new Set(), reports: [], pages: 0,
     entries: [], indexes: [], phases: {}, warnings: [],
   };

@@ -66,6 +66,8 @@ export interface IngestOptions {
   cwd?: string;
   llm?: string | undefined;
   maxCalls?: number | undefined;
+  /** a recorded plans file (docs/plan.md): its plans replace the planner's for the sources it names */
+  plans?: string | undefined;
   onProgress?: (ev: ProgressEvent) => void;
   log?: (message: string) => void;
   /** forces re-processing of every source */

@@ -13,7 +13,7 @@ import { LlmRunner } from './runner.js';
 import { SourceRecord } from './record.js';
 import { samplingInput } from './sample-input.js';
 import { samplingRole, toStrategy } from './roles/sampling.js';
-import { llmTree, needsLlmTree } from './enrich-tree.js';
+import { llmTree, treeHints, wantsLlmTree } from './enrich-tree.js';
 import { llmCard } from './enrich-card.js';
 import { curateCatalog } from './curate.js';
 
@@ -53,17 +53,18 @@ function samplingPlanner(sh: Shared): Planner {
       try {
         input = await samplingInput(sh.root, sample);
       } catch (err) {
-        rec.fallback(`sampling: could not sample the file (${(err as Error).message})`);
-        return offline;
+        const reason = `sampling: could not sample the file (${(err as Error).message})`;
+        rec.fallback(reason);
+        throw new Error(reason);
       }
       if (input === null) return offline; // no cheap sample for this type: the offline planner decides
       const r = await sh.runner.run(samplingRole, input);
       if (!r.ok) {
         rec.fallback(r.reason);
-        return offline;
+        throw new Error(r.reason); // the plan stage uses the offline plan and the run says so once
       }
       rec.ok('sampling');
-      return toStrategy(r.value, sample.card.type, offline, sh.provider.model);
+      return toStrategy(r.value, offline, sh.provider.model);
     },
   };
 }
@@ -71,20 +72,22 @@ function samplingPlanner(sh: Shared): Planner {
 function treeEnricher(sh: Shared): Enricher {
   return {
     name: 'llm-tree',
-    async enrich({ card, result }) {
+    async enrich({ card, plan, result }) {
       const rec = recordOf(sh, card.id);
-      if (!needsLlmTree(result)) return { result };
+      if (!wantsLlmTree(plan, result)) return { result };
+      let reason: string;
       try {
-        const t = await llmTree(sh.runner, result, sh.config.ingest.max_leaf_pages, sh.log);
+        const t = await llmTree(sh.runner, result, sh.config.ingest.max_leaf_pages, sh.log, treeHints(plan));
         if ('result' in t) {
           rec.ok('tree');
           return { result: t.result };
         }
-        rec.fallback(t.reason);
+        reason = t.reason;
       } catch (err) {
-        rec.fallback(`tree: ${(err as Error).message}`);
+        reason = `tree: ${(err as Error).message}`;
       }
-      return { result };
+      rec.fallback(reason);
+      return { result, fallback: reason };
     },
   };
 }
@@ -96,16 +99,18 @@ function cardEnricher(sh: Shared): Enricher {
       const rec = recordOf(sh, card.id);
       sh.records.delete(card.id);
       let out = result;
+      let fallback: string | undefined;
       try {
         const c = await llmCard(sh.runner, card, out);
         if ('result' in c) {
           out = c.result;
           rec.ok('card');
-        } else rec.fallback(c.reason);
+        } else fallback = c.reason;
       } catch (err) {
-        rec.fallback(`card: ${(err as Error).message}`);
+        fallback = `card: ${(err as Error).message}`;
       }
-      return { result: out, llm: rec.toEntry(sh.provider.name, sh.provider.model) };
+      if (fallback) rec.fallback(fallback);
+      return { result: out, llm: rec.toEntry(sh.provider.name, sh.provider.model), ...(fallback ? { fallback } : {}) };
     },
   };
 }
@@ -138,7 +143,7 @@ export async function buildActiveStages(
     log,
   });
   const sh: Shared = { root, config, provider, runner, log, records: new Map() };
-  const curator: Curator = { name: 'llm-curation', curate: (entries, log) => curateCatalog(runner, entries, log) };
+  const curator: Curator = { name: 'llm-curation', curate: (entries, log, fallback) => curateCatalog(runner, entries, log, fallback) };
   return {
     planner: samplingPlanner(sh),
     treeEnrichers: [treeEnricher(sh)],

@@ -52,7 +52,12 @@ function withStep(e: CatalogEntry, provider: string, model: string, fallback: st
   return { provider: prev.provider, model: prev.model, steps: LLM_STEP_ORDER.filter((s) => steps.has(s)), fallbacks };
 }
 
-export async function curateCatalog(runner: LlmRunner, entries: CatalogEntry[], log: (m: string) => void): Promise<CatalogEntry[]> {
+export async function curateCatalog(
+  runner: LlmRunner,
+  entries: CatalogEntry[],
+  log: (m: string) => void,
+  fallback: (file: string, reason: string) => void = () => {},
+): Promise<CatalogEntry[]> {
   const indexed = entries.filter((e) => e.status === 'indexed');
   if (indexed.length === 0) return entries;
   const ids = new Set(indexed.map((e) => e.id));
@@ -75,6 +80,7 @@ export async function curateCatalog(runner: LlmRunner, entries: CatalogEntry[], 
     for (const e of batch) if (!curated.has(e.id)) failed.set(e.id, 'curation: the reply left this source out');
   });
   if (failed.size) log(`LLM curation: ${failed.size} source(s) kept their previous tags`);
+  for (const e of indexed) if (failed.has(e.id)) fallback(e.original_path, failed.get(e.id)!);
   const provider = runner.provider.name;
   const model = runner.model;
   return entries.map((e) => {

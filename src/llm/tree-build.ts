@@ -26,6 +26,74 @@ export interface VerifyReport {
   kept: ProposedSection[];
   fixed: number;
   dropped: number;
+  /** key sections of the plan: proposed and verified, added from the pages, or not found */
+  keys?: { proposed: number; added: number; missing: number };
+}
+
+/** What the plan adds to the tree step: key sections (top level) and the expected number of sections. */
+export interface TreeHints {
+  keySections: string[];
+  estimatedNodes: number | null;
+}
+
+/** Sections kept are at most this many times the plan's estimate (deepest levels dropped first). */
+export const ESTIMATE_SLACK = 3;
+/** A page naming this many key sections is a contents page: key sections are not placed there. */
+export const CONTENTS_PAGE_KEYS = 3;
+
+function keyMatches(norm: string, key: string): boolean {
+  return norm === key || norm.startsWith(key) || key.startsWith(norm);
+}
+
+/** Pages naming several key sections (a contents page lists them all). */
+function contentsPages(keys: string[], pages: Map<number, string>): Set<number> {
+  const out = new Set<number>();
+  for (const [p, text] of pages) if (keys.filter((k) => titleOnPage(k, text)).length >= CONTENTS_PAGE_KEYS) out.add(p);
+  return out;
+}
+
+/** Proposed sections that are key sections become level 1; key sections the reply missed are placed where printed. */
+function placeKeys(v: VerifyReport, keyTitles: Array<{ norm: string; title: string }>, pages: Map<number, string>, pageCount: number): VerifyReport {
+  const keys = keyTitles.map((k) => k.norm);
+  const kept = [...v.kept];
+  let proposed = 0;
+  let added = 0;
+  const skip = contentsPages(keys, pages);
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k]!;
+    const i = kept.findIndex((s) => keyMatches(normalizeForMatch(s.title), key));
+    if (i >= 0) {
+      kept[i] = { ...kept[i]!, level: 1 };
+      proposed++;
+      continue;
+    }
+    for (let p = 1; p <= pageCount; p++) {
+      if (skip.has(p) || !titleOnPage(key, pages.get(p))) continue;
+      kept.push({ title: keyTitles[k]!.title, start_page: p, level: 1, summary: '' });
+      added++;
+      break;
+    }
+  }
+  const order = kept.map((s, i) => ({ s, i })).sort((a, b) => a.s.start_page - b.s.start_page || a.s.level - b.s.level || a.i - b.i);
+  return { ...v, kept: order.map((o) => o.s), keys: { proposed, added, missing: keys.length - proposed - added } };
+}
+
+/** Deepest sections dropped until no more than ESTIMATE_SLACK × the estimate remain (level 1 always kept). */
+function capToEstimate(v: VerifyReport, estimate: number | null): VerifyReport {
+  if (!estimate) return v;
+  let kept = v.kept;
+  const limit = Math.max(MIN_TITLE_CHARS, estimate * ESTIMATE_SLACK);
+  for (let level = MAX_LEVEL; level > 1 && kept.length > limit; level--) kept = kept.filter((s) => s.level < level);
+  return { ...v, kept, dropped: v.dropped + (v.kept.length - kept.length) };
+}
+
+/** The plan's hints applied to verified sections: key sections at the top level, granularity near the estimate. */
+export function applyTreeHints(v: VerifyReport, hints: TreeHints, pages: Map<number, string>, pageCount: number): VerifyReport {
+  const keys = hints.keySections
+    .map((k) => ({ norm: normalizeForMatch(k), title: k.replace(/\s+/g, ' ').trim() }))
+    .filter((k) => k.norm.length >= MIN_TITLE_CHARS);
+  const placed = keys.length ? placeKeys(v, keys, pages, pageCount) : v;
+  return capToEstimate(placed, hints.estimatedNodes);
 }
 
 export function normalizeForMatch(s: string): string {

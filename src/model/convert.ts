@@ -5,6 +5,7 @@
  * each node's content under converted/<id>/ and fills summaries and parent ranges.
  */
 import type { DocCard, FileCard, Strategy, TocSource, Approach } from '../store/schemas.js';
+import type { PlanDirectives, PlanNote } from './plan.js';
 
 export interface ConvertedNode {
   title: string;
@@ -51,6 +52,8 @@ export interface ConvertResult {
   skip_reason?: string;
   /** extra key=value metadata for filters (`--meta key=value`) */
   meta?: Record<string, string>;
+  /** plan fields the converter could not honour, with why (recorded in the catalog entry) */
+  plan_notes?: PlanNote[];
 }
 
 export interface ConvertInput {
@@ -65,6 +68,8 @@ export interface ConvertInput {
 export interface ConvertOptions {
   /** leaves no longer than this many pages */
   maxLeafPages: number;
+  /** the plan as directives (approach, key sections, special handling, granularity); absent: the converter's defaults */
+  plan?: PlanDirectives;
 }
 
 export interface Converter {

@@ -8,6 +8,10 @@ export interface Sample {
   /** markdown/setext-style headings spotted in the sample */
   heading_count: number;
   line_count: number;
+  /** characters of the whole text (text-like formats; 0 otherwise) */
+  char_count?: number;
+  /** the store's ingest.max_leaf_pages: the offline planner's granularity for pages */
+  maxLeafPages?: number;
   /** PDFs only: opens the document for its outline and first pages (lazy: only the LLM planner asks) */
   pdfPreview?: (limits: PdfPreviewLimits) => Promise<PdfPreview>;
 }

@@ -9,7 +9,10 @@ import type { ConvertResult } from './convert.js';
 
 export interface Planner {
   name: string;
-  /** `offline` is the offline planner's strategy for the same sample: the fallback on any failure */
+  /**
+   * `offline` is the offline planner's strategy for the same sample. A planner that cannot plan a
+   * source throws (with why): the plan stage uses `offline` and the run says so once.
+   */
   plan(sample: Sample, offline: Strategy): Promise<Strategy>;
 }
 
@@ -26,7 +29,8 @@ export interface EnrichInput {
  */
 export interface Enricher {
   name: string;
-  enrich(input: EnrichInput): Promise<{ result: ConvertResult; llm?: CatalogEntry['llm'] }>;
+  /** `fallback`: why the enricher kept the result it was given (said once per run in the report) */
+  enrich(input: EnrichInput): Promise<{ result: ConvertResult; llm?: CatalogEntry['llm']; fallback?: string }>;
 }
 
 export interface IndexBuildContext {
@@ -71,5 +75,6 @@ export interface IndexBuilder {
 /** Post-batch catalog curation (tags, shelves, related sources). May rewrite entries' metadata. */
 export interface Curator {
   name: string;
-  curate(entries: CatalogEntry[], log: (m: string) => void): Promise<CatalogEntry[]>;
+  /** `fallback` is told each source that kept its previous curation, with why (said once per run in the report) */
+  curate(entries: CatalogEntry[], log: (m: string) => void, fallback?: (file: string, reason: string) => void): Promise<CatalogEntry[]>;
 }

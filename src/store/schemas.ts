@@ -46,7 +46,7 @@ export const FileCard = z.object({
 });
 export type FileCard = z.infer<typeof FileCard>;
 
-export const TocSource = z.enum(['bookmarks', 'printed_toc', 'detected', 'pages', 'headings', 'symbols', 'schema', 'paragraphs', 'llm']);
+export const TocSource = z.enum(['bookmarks', 'printed_toc', 'detected', 'pages', 'headings', 'symbols', 'schema', 'paragraphs', 'llm', 'plan']);
 export type TocSource = z.infer<typeof TocSource>;
 
 const Range = z.tuple([z.number().int(), z.number().int()]);
@@ -130,6 +130,8 @@ export const CatalogEntry = z.object({
   status: SourceStatus,
   error: z.string().nullable(),
   strategy: Strategy.nullable(),
+  /** plan fields the converter or tree builder could not honour, with why (sorted by field, then reason) */
+  plan_notes: z.array(z.object({ field: z.string(), reason: z.string() })).optional(),
   ...DocCard.shape,
   tags: z.array(z.string()).default([]),
   shelf: z.string().optional(),

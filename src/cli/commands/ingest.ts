@@ -16,6 +16,7 @@ interface IngestFlags {
   force?: boolean;
   followLinks?: boolean;
   shard?: string;
+  plans?: string;
 }
 
 /**
@@ -82,6 +83,7 @@ export function registerIngest(program: Command): void {
     .option('--max-calls <n>', 'upper bound on LLM calls for this run')
     .option('--force', 're-process every source even when unchanged')
     .option('--shard <i/N>', 'ingest only slice i of N (by a hash of each file\'s path) into a partial store; combine the partial stores with `mhub merge`')
+    .option('--plans <file>', 'recorded plans (JSON, see docs/plan.md) replacing the planner\'s for the files they name; add --force to re-plan unchanged files')
     .option('--follow-links', 'also follow symbolic links whose target lies outside the ingested folder (default: config ingest.follow_external_links, off)')
     .addHelpText('after', '\nExit codes: 0 every source of this run indexed or skipped (sources that failed in an earlier run and are unchanged do not count), 1 some failed in this run (recorded in the catalog), 2 bad arguments, 3 store locked, 130/143 interrupted by Ctrl-C/SIGTERM (finished sources kept).')
     .action(async (paths: string[], flags: IngestFlags, cmd: Command) => {
@@ -105,6 +107,7 @@ export function registerIngest(program: Command): void {
         llm: flags.llm,
         maxCalls: flags.maxCalls !== undefined ? Number(flags.maxCalls) : undefined,
         force: !!flags.force,
+        ...(flags.plans ? { plans: resolve(flags.plans) } : {}),
         ...(flags.followLinks ? { followLinks: true } : {}),
         ...(shard ? { shard } : {}),
         onProgress: (ev) => progress.update(ev),

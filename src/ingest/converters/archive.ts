@@ -11,6 +11,7 @@ import type { Converter, ConvertedNode } from './types.js';
 import { PRIORITY_GENERIC, type ConverterRegistration } from './types.js';
 import { ConvertError } from './types.js';
 import { openZip, type ZipEntryInfo } from './zip-reader.js';
+import { followPlan, type Capabilities } from './plan-shape.js';
 
 /** Most members an archive may have. */
 export const MAX_ARCHIVE_ENTRIES = 10_000;
@@ -92,10 +93,20 @@ export async function planArchive(bytes: Uint8Array): Promise<ArchivePlan> {
   return { members, skipped, total_bytes: total };
 }
 
+/** What this converter does with each plan field (see plan-shape.ts). */
+const ARCHIVE_CAPS: Capabilities = {
+  approaches: ['tree_index'],
+  keySections: 'an archive lists its members, each ingested as its own source',
+  tablesAsRows: 'an archive has no tables; its members follow their own plans',
+  twoColumns: 'an archive has no page layout; its members follow their own plans',
+  plaintext: { native: null, reason: '' },
+  estimatedNodes: 'an archive is one node per member',
+};
+
 export const archiveConverter: Converter = {
   name: 'archive',
   version: 1,
-  async convert({ bytes, card }) {
+  async convert({ bytes, card, options }) {
     const plan = await planArchive(bytes);
     const title = basename(card.filename, extname(card.filename));
     const children: ConvertedNode[] = plan.members.map((m) => ({
@@ -114,14 +125,14 @@ export const archiveConverter: Converter = {
       '',
       `Archives inside this archive are expanded as their own sources, up to ${MAX_ARCHIVE_DEPTH} levels deep.`,
     ];
-    return {
+    return followPlan({
       title,
       toc_source: 'detected',
       approach: 'tree_index',
       root: { title, kind: 'archive', summary: lines[0]!, content: lines.join('\n'), children },
       card: { sections_overview: plan.members.map((m) => m.name).slice(0, 20) },
       meta: { members: String(plan.members.length), skipped_members: String(plan.skipped.length) },
-    };
+    }, options.plan, ARCHIVE_CAPS, 'an archive');
   },
 };
 

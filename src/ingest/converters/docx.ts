@@ -10,6 +10,7 @@ import { PRIORITY_SPECIFIC, type ConverterRegistration } from './types.js';
 import { ooxmlPartNames } from './zip-sniff.js';
 import { ConvertError } from './types.js';
 import { htmlSections } from './html-tree.js';
+import { DOCUMENT_CAPS, followPlan } from './plan-shape.js';
 
 /** Style names (case-insensitive) read as heading level N. */
 const HEADING_STYLE_PATTERNS: RegExp[] = [
@@ -64,7 +65,7 @@ function normalizeHeadings(doc: MammothElement, out: HeadingInfo[]): MammothElem
 
 const STYLE_MAP = ["p[style-name='Title'] => h1.doc-title:fresh", "p[style-name='Subtitle'] => p.doc-subtitle:fresh"];
 
-export async function convertDocxBytes(bytes: Uint8Array, filename: string): Promise<ConvertResult> {
+export async function convertDocxBytes(bytes: Uint8Array, filename: string, opts: { tablesAsRows?: boolean } = {}): Promise<ConvertResult> {
   const mammoth = (await import('mammoth')).default;
   const cheerio = await import('cheerio');
   const headings: HeadingInfo[] = [];
@@ -94,7 +95,7 @@ export async function convertDocxBytes(bytes: Uint8Array, filename: string): Pro
     const info = headings[headingIndex++];
     const n = info && info.level === level ? info.number : null;
     return n && !text.startsWith(n) ? `${n} ${text}` : text;
-  });
+  }, opts);
   const single = t.sections.length === 1 && t.sections[0]!.meta?.level === 1 && !t.lead ? t.sections[0]! : null;
   const title = docTitle || single?.title || basename(filename, extname(filename));
   let root: ConvertedNode = { title, kind: 'document', children: t.sections };
@@ -114,8 +115,9 @@ export async function convertDocxBytes(bytes: Uint8Array, filename: string): Pro
 export const docxConverter: Converter = {
   name: 'docx',
   version: 2,
-  async convert({ bytes, card }) {
-    return convertDocxBytes(bytes, card.filename);
+  async convert({ bytes, card, options }) {
+    const result = await convertDocxBytes(bytes, card.filename, { tablesAsRows: options.plan?.tablesAsRows ?? false });
+    return followPlan(result, options.plan, DOCUMENT_CAPS, 'a Word document');
   },
 };
 

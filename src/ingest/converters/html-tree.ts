@@ -44,6 +44,8 @@ interface Ctx {
   imageAlts: string[];
   links: number;
   tables: number;
+  /** the plan's "tables as rows with header": each data row labelled with its column headers */
+  tablesAsRows: boolean;
 }
 
 /** Inline text of an element: links as their text, images as `[image: alt]`, <br> as a newline. */
@@ -81,6 +83,16 @@ function lineText(ctx: Ctx, el: Element): string {
     .join('\n');
 }
 
+/** Rows as `header: value; header: value` lines, the first row being the header (empty cells left out). */
+function labelledRows(rows: string[][]): string {
+  const head = rows[0]!;
+  return rows
+    .slice(1)
+    .map((r) => r.map((v, i) => (v ? (head[i] ? `${head[i]}: ${v}` : v) : '')).filter(Boolean).join('; '))
+    .filter(Boolean)
+    .join('\n');
+}
+
 function tableRows(ctx: Ctx, table: Element): string {
   const $ = ctx.$;
   ctx.tables++;
@@ -96,6 +108,7 @@ function tableRows(ctx: Ctx, table: Element): string {
       if (cells.some(Boolean)) rows.push(cells);
     });
   if (rows.length === 0) return '';
+  if (ctx.tablesAsRows && rows.length > 1) return labelledRows(rows);
   const width = Math.max(...rows.map((r) => r.length));
   const pad = (r: string[]) => [...r, ...Array(width - r.length).fill('')];
   const lines = [`| ${pad(rows[0]!).join(' | ')} |`, `|${Array(width).fill(' --- ').join('|')}|`];
@@ -197,8 +210,13 @@ interface Open {
 }
 
 /** Walk the blocks under `root` into a heading tree. `headingTitle` may rewrite titles (e.g. to add numbers). */
-export function htmlSections($: CheerioAPI, root: Cheerio<AnyNode>, headingTitle?: (text: string, level: number, index: number) => string): HtmlTree {
-  const ctx: Ctx = { $, imageAlts: [], links: 0, tables: 0 };
+export function htmlSections(
+  $: CheerioAPI,
+  root: Cheerio<AnyNode>,
+  headingTitle?: (text: string, level: number, index: number) => string,
+  opts: { tablesAsRows?: boolean } = {},
+): HtmlTree {
+  const ctx: Ctx = { $, imageAlts: [], links: 0, tables: 0, tablesAsRows: opts.tablesAsRows ?? false };
   const lead: string[] = [];
   const top: ConvertedNode[] = [];
   const stack: Open[] = [];

@@ -8,6 +8,7 @@ import { PRIORITY_SPECIFIC, type ConverterRegistration } from './types.js';
 import { ConvertError } from './types.js';
 import { decodeText } from './text-util.js';
 import { htmlSections } from './html-tree.js';
+import { DOCUMENT_CAPS, followPlan } from './plan-shape.js';
 
 /** Elements never part of the content. */
 export const DROP_SELECTORS = [
@@ -20,7 +21,7 @@ export const DROP_SELECTORS = [
 /** Main-content candidates, in order of trust. */
 const MAIN_SELECTORS = ['main', '[role=main]', 'article'];
 
-export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string, filename: string): ConvertResult {
+export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string, filename: string, opts: { tablesAsRows?: boolean } = {}): ConvertResult {
   const $ = cheerio.load(html);
   const docTitle = $('head > title').first().text().replace(/\s+/g, ' ').trim();
   const description = $('meta[name=description]').attr('content')?.trim() ?? '';
@@ -35,7 +36,7 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
     }
   }
   if (main.length === 0) main = $.root();
-  const t = htmlSections($, main);
+  const t = htmlSections($, main, undefined, opts);
   const only = t.sections.length === 1 ? t.sections[0]! : null;
   const title = docTitle || (only?.meta?.level === 1 ? only.title : '') || basename(filename, extname(filename));
   let root: ConvertedNode = { title, kind: 'document', children: t.sections };
@@ -60,11 +61,12 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
 export const htmlConverter: Converter = {
   name: 'html',
   version: 2,
-  async convert({ bytes, card }) {
+  async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');
     const cheerio = await import('cheerio');
-    return convertHtmlWith(cheerio, text, card.filename);
+    const result = convertHtmlWith(cheerio, text, card.filename, { tablesAsRows: options.plan?.tablesAsRows ?? false });
+    return followPlan(result, options.plan, DOCUMENT_CAPS, 'a web page');
   },
 };
 

@@ -7,6 +7,7 @@
 import { gunzipSync } from 'node:zlib';
 import { PRIORITY_GENERIC, ConvertError, type ConvertedNode, type Converter, type ConverterRegistration } from './types.js';
 import { decodeText, splitLines } from './text-util.js';
+import { followPlan, type Capabilities } from './plan-shape.js';
 
 /** A section becomes one node per tagged paragraph from this many tags. */
 export const MIN_TAGGED_ITEMS = 4;
@@ -245,10 +246,20 @@ export function isGzip(bytes: Uint8Array): boolean {
   return bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
+/** What this converter does with each plan field (see plan-shape.ts). */
+const MAN_CAPS: Capabilities = {
+  approaches: ['tree_index', 'chunk_embed'],
+  keySections: 'a manual page is split at its own .SH/.SS sections',
+  tablesAsRows: 'manual-page tables are kept as text lines',
+  twoColumns: 'a manual page has no page layout',
+  plaintext: { native: null, reason: '' },
+  estimatedNodes: 'a manual page tree follows its .SH/.SS sections',
+};
+
 export const manConverter: Converter = {
   name: 'man',
   version: 1,
-  async convert({ bytes, card }) {
+  async convert({ bytes, card, options }) {
     let raw = bytes;
     if (isGzip(bytes)) {
       try {
@@ -265,14 +276,14 @@ export const manConverter: Converter = {
     const ident = page.name ? `${page.name.toLowerCase()}${page.section ? `(${page.section})` : ''}` : card.filename;
     const title = purpose ? `${ident} — ${purpose}` : ident;
     const root: ConvertedNode = { title, kind: 'document', line_range: [1, Math.max(1, lines.length)], children: outline(page.blocks) };
-    return {
+    return followPlan({
       title,
       toc_source: 'headings',
       root,
       line_count: lines.length,
       card: { title, doc_type: 'manual page', sections_overview: page.blocks.filter((b) => b.level === 1).map((b) => b.title) },
       meta: { man_section: page.section || 'unknown' },
-    };
+    }, options.plan, MAN_CAPS, 'a manual page');
   },
 };
 

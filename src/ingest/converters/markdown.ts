@@ -8,6 +8,11 @@ import { PRIORITY_LOOSE, type ConverterRegistration } from './types.js';
 import { ConvertError } from './types.js';
 import { decodeText, splitLines } from './text-util.js';
 import { basename, extname } from 'node:path';
+import type { PlanDirectives } from '../../model/plan.js';
+import { approachFor, chunkChars, declined, missingNote, type Capabilities } from './plan-shape.js';
+
+/** Characters per paragraph group when markdown is read in chunks (the plain-text converter's size). */
+export const GROUP_TARGET_CHARS = 2500;
 
 /** Words a paragraph needs to count as prose (badge rows and link lists do not). */
 export const PROSE_MIN_WORDS = 8;
@@ -83,13 +88,48 @@ export function convertMarkdownText(text: string, filename: string): ConvertResu
   };
 }
 
+/** What the markdown converter does with each plan field (see ./plan-shape.ts). */
+const MARKDOWN_CAPS: Capabilities = {
+  approaches: ['tree_index', 'chunk_embed'],
+  keySections: null,
+  tablesAsRows: 'markdown tables are kept as written so quoted lines match the file',
+  twoColumns: 'markdown has no page layout',
+  plaintext: { native: false, reason: 'markdown is kept as written so line ranges and quotes match the file' },
+  estimatedNodes: null,
+};
+
+/** Markdown as the plan says: the heading tree (key sections when it has no headings), or paragraph chunks. */
+export async function convertMarkdownByPlan(text: string, filename: string, plan: PlanDirectives | undefined): Promise<ConvertResult> {
+  const tree = convertMarkdownText(text, filename);
+  if (!plan) return tree;
+  const notes = declined(plan, MARKDOWN_CAPS, 'markdown');
+  const target = chunkChars(text.length, plan.targetNodes, GROUP_TARGET_CHARS);
+  let result: ConvertResult = { ...tree, approach: 'tree_index' };
+  if (approachFor(plan, MARKDOWN_CAPS) === 'chunk_embed') {
+    const { convertPlainText } = await import('./plain-text.js');
+    result = { ...convertPlainText(text, filename, target), title: tree.title, card: tree.card, approach: 'chunk_embed' };
+    if (plan.keySections.length) notes.push({ field: 'key_sections', reason: 'not used: the plan asks for chunk_embed (flat chunks)' });
+  } else if (tree.toc_source !== 'headings' && plan.keySections.length) {
+    const { keySectionTree } = await import('./plain-text.js');
+    const k = keySectionTree(text, filename, plan.keySections, target);
+    const m = k ? missingNote(k.missing, plan.keySections.length, 'at the start of a line') : { field: 'key_sections', reason: `none of ${plan.keySections.length} found at the start of a line` };
+    if (k) result = { ...k.result, title: tree.title, card: tree.card };
+    if (m) notes.push(m);
+  } else if (tree.toc_source !== 'headings') {
+    notes.push({ field: 'recommended_approach', reason: 'tree_index: the document has no headings and no key section was given; its text is one node' });
+  } else if (plan.targetNodes !== null) {
+    notes.push({ field: 'estimated_nodes', reason: 'a markdown tree follows the document\'s own headings' });
+  }
+  return notes.length ? { ...result, plan_notes: notes } : result;
+}
+
 export const markdownConverter: Converter = {
   name: 'markdown',
-  version: 1,
-  async convert({ bytes, card }) {
+  version: 2,
+  async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');
-    return convertMarkdownText(text, card.filename);
+    return convertMarkdownByPlan(text, card.filename, options.plan);
   },
 };
 

@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import type { Converter, ConvertResult } from './types.js';
 import { PRIORITY_SPECIFIC, type ConverterRegistration } from './types.js';
 import { convertPlainText } from './plain-text.js';
+import { followPlan, type Capabilities } from './plan-shape.js';
 
 const run = promisify(execFile);
 
@@ -139,10 +140,20 @@ export function ocrResult(pages: string[], filename: string): ConvertResult {
   };
 }
 
+/** What this converter does with each plan field (see plan-shape.ts). */
+const IMAGE_CAPS: Capabilities = {
+  approaches: ['ocr'],
+  keySections: 'an image is read by OCR as one node per image or page',
+  tablesAsRows: 'OCR text has no table structure',
+  twoColumns: 'OCR reads the text in tesseract\'s own reading order',
+  plaintext: { native: true, reason: 'OCR yields plain text only' },
+  estimatedNodes: 'an image is one node per page',
+};
+
 export const imageConverter: Converter = {
   name: 'image-ocr',
   version: 1,
-  async convert({ bytes, card }) {
+  async convert({ bytes, card, options }) {
     const title = card.filename;
     const avail = await ocrAvailable();
     if (avail.missing.includes('tesseract')) {
@@ -161,7 +172,7 @@ export const imageConverter: Converter = {
     }
     const result = ocrResult(pages, card.filename);
     if (result.root.children.length === 0 && !result.root.content) result.root.content = pages.join('\n\n');
-    return result;
+    return followPlan(result, options.plan, IMAGE_CAPS, 'an image');
   },
 };
 

@@ -4,6 +4,9 @@ import { PRIORITY_GENERIC, type ConverterRegistration } from './types.js';
 import { ConvertError } from './types.js';
 import { decodeText, splitLines } from './text-util.js';
 import { basename, extname } from 'node:path';
+import type { PlanDirectives, PlanNote } from '../../model/plan.js';
+import { anchorKeySections, approachFor, chunkChars, declined, missingNote, type Capabilities } from './plan-shape.js';
+import { convertMarkdownText } from './markdown.js';
 
 /** Target characters per paragraph group. */
 export const GROUP_TARGET_CHARS = 2500;
@@ -39,9 +42,9 @@ function titleOf(lines: string[], p: Para): string {
   return first.length > GROUP_TITLE_CHARS ? first.slice(0, GROUP_TITLE_CHARS - 1).trimEnd() + '…' : first;
 }
 
-export function convertPlainText(text: string, filename: string, target = GROUP_TARGET_CHARS): ConvertResult {
-  const lines = splitLines(text);
-  const paras = paragraphs(lines);
+/** Paragraph groups of about `target` characters over lines [from, to] (1-based, inclusive). */
+export function paragraphNodes(lines: string[], target: number, from = 1, to = lines.length): ConvertedNode[] {
+  const paras = paragraphs(lines.slice(from - 1, to)).map((p) => ({ start: p.start + from - 1, end: p.end + from - 1, size: p.size }));
   const groups: Para[][] = [];
   let cur: Para[] = [];
   let size = 0;
@@ -55,32 +58,118 @@ export function convertPlainText(text: string, filename: string, target = GROUP_
     size += p.size;
   }
   if (cur.length) groups.push(cur);
-  const children: ConvertedNode[] = groups.map((g) => {
+  return groups.map((g) => {
     const start = g[0]!.start;
     const end = g[g.length - 1]!.end;
     return { title: titleOf(lines, g[0]!), kind: 'paragraphs', line_range: [start, end], content: lines.slice(start - 1, end).join('\n'), children: [] };
   });
+}
+
+function documentTitle(lines: string[], filename: string): string {
   const firstLine = lines.find((l) => l.trim())?.trim() ?? '';
-  const title = firstLine && firstLine.length <= GROUP_TITLE_CHARS && lines.length > 1 ? firstLine : basename(filename, extname(filename));
+  return firstLine && firstLine.length <= GROUP_TITLE_CHARS && lines.length > 1 ? firstLine : basename(filename, extname(filename));
+}
+
+/** A root over `children`; a single child is folded into the root. */
+function rootOver(title: string, lines: string[], children: ConvertedNode[]): ConvertedNode {
   const root: ConvertedNode = { title, kind: 'document', line_range: [1, Math.max(1, lines.length)], children };
-  if (children.length === 1) {
+  if (children.length === 1 && children[0]!.children.length === 0) {
     root.content = children[0]!.content;
     root.children = [];
   }
-  return { title, toc_source: 'paragraphs', root, line_count: lines.length };
+  return root;
+}
+
+export function convertPlainText(text: string, filename: string, target = GROUP_TARGET_CHARS): ConvertResult {
+  const lines = splitLines(text);
+  const title = documentTitle(lines, filename);
+  return { title, toc_source: 'paragraphs', root: rootOver(title, lines, paragraphNodes(lines, target)), line_count: lines.length };
+}
+
+/**
+ * Top-level sections at the lines where the plan's key sections start (text before the first is
+ * the document's own text); a section longer than `target` characters is read in paragraph groups.
+ * Null when no key section is found.
+ */
+export function keySectionTree(text: string, filename: string, keys: string[], target: number): { result: ConvertResult; missing: string[] } | null {
+  const lines = splitLines(text);
+  const { anchors, missing } = anchorKeySections(keys, lines);
+  if (anchors.length === 0) return null;
+  const title = documentTitle(lines, filename);
+  const children = anchors.map((a, i): ConvertedNode => {
+    const start = a.index + 1;
+    const end = i + 1 < anchors.length ? anchors[i + 1]!.index : lines.length;
+    const body = lines.slice(start - 1, end).join('\n');
+    const node: ConvertedNode = { title: lines[a.index]!.trim(), kind: 'section', line_range: [start, end], children: [] };
+    if (body.length <= target) node.content = body;
+    else node.children = paragraphNodes(lines, target, start, end);
+    return node;
+  });
+  const root = rootOver(title, lines, children);
+  const front = anchors[0]!.index;
+  if (front > 0 && lines.slice(0, front).some((l) => l.trim())) root.content = lines.slice(0, front).join('\n');
+  return { result: { title, toc_source: 'plan', approach: 'tree_index', root, line_count: lines.length }, missing };
+}
+
+/** Headings (markdown or setext) this text needs before it is read as a heading tree. */
+export const MIN_TEXT_HEADINGS = 2;
+
+/** What the plain-text converter does with each plan field (see ./plan-shape.ts). */
+const TEXT_CAPS: Capabilities = {
+  approaches: ['chunk_embed', 'tree_index'],
+  keySections: null,
+  tablesAsRows: 'plain text has no table markup to read rows from',
+  twoColumns: 'plain text has no page layout',
+  plaintext: { native: null, reason: '' },
+  estimatedNodes: null,
+};
+
+/** The tree the plan asks for: key sections, else the text's own headings, else null. */
+function planTree(text: string, filename: string, plan: PlanDirectives, target: number, notes: PlanNote[]): ConvertResult | null {
+  if (plan.keySections.length) {
+    const k = keySectionTree(text, filename, plan.keySections, target);
+    if (k) {
+      const m = missingNote(k.missing, plan.keySections.length, 'at the start of a line');
+      if (m) notes.push(m);
+      return k.result;
+    }
+    notes.push({ field: 'key_sections', reason: `none of ${plan.keySections.length} found at the start of a line` });
+  }
+  const md = convertMarkdownText(text, filename);
+  if (md.toc_source === 'headings' && countSections(md.root) >= MIN_TEXT_HEADINGS) return { ...md, approach: 'tree_index' };
+  return null;
+}
+
+function countSections(n: ConvertedNode): number {
+  return n.children.reduce((s, c) => s + 1 + countSections(c), 0);
+}
+
+/** Plain text as the plan says: a tree (key sections or headings) or paragraph chunks sized to estimated_nodes. */
+export function convertTextByPlan(text: string, filename: string, plan: PlanDirectives | undefined): ConvertResult {
+  if (!plan) return convertPlainText(text, filename);
+  const notes = declined(plan, TEXT_CAPS, 'plain text');
+  const target = chunkChars(text.length, plan.targetNodes, GROUP_TARGET_CHARS);
+  let result: ConvertResult | null = null;
+  if (approachFor(plan, TEXT_CAPS) === 'tree_index') {
+    result = planTree(text, filename, plan, target, notes);
+    if (!result) notes.push({ field: 'recommended_approach', reason: 'tree_index: the text has no headings and no key section was found; read in paragraph groups (chunk_embed)' });
+  } else if (plan.keySections.length) {
+    notes.push({ field: 'key_sections', reason: 'not used: the plan asks for chunk_embed (flat chunks)' });
+  }
+  result ??= { ...convertPlainText(text, filename, target), approach: 'chunk_embed' };
+  return notes.length ? { ...result, plan_notes: notes } : result;
 }
 
 export const plainTextConverter: Converter = {
   name: 'text',
-  version: 1,
-  async convert({ bytes, card }) {
+  version: 2,
+  async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');
-    return convertPlainText(text, card.filename);
+    return convertTextByPlan(text, card.filename, options.plan);
   },
 };
 
-/** Plain text and logs by name; any other text file whose name says nothing is plain text (the catch-all). */
 export const plainTextRegistration: ConverterRegistration = {
   converter: plainTextConverter,
   formats: [

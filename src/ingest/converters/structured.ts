@@ -6,9 +6,11 @@
  */
 import { basename, extname } from 'node:path';
 import type { Converter, ConvertedNode, ConvertResult } from './types.js';
+import type { FileCard } from '../../store/schemas.js';
 import { PRIORITY_SPECIFIC, type ConverterRegistration } from './types.js';
 import { ConvertError } from './types.js';
 import { decodeText, splitLines } from './text-util.js';
+import { followPlan, type Capabilities } from './plan-shape.js';
 
 /** Array items (or JSONL records, or repeated XML siblings) per node. */
 export const ITEMS_PER_NODE = 50;
@@ -271,19 +273,34 @@ async function convertXml(text: string, filename: string): Promise<ConvertResult
   return { title, toc_source: 'detected', root, line_count: lines.length, card: { key_topics: names.slice(0, 20) }, meta: { format: 'xml', root: rootName } };
 }
 
+/** What this converter does with each plan field (see plan-shape.ts). */
+const STRUCTURED_CAPS: Capabilities = {
+  approaches: ['tree_index', 'chunk_embed'],
+  keySections: 'structured data is indexed by its own keys or elements',
+  tablesAsRows: 'structured data has no tables to read rows from',
+  twoColumns: 'structured data has no page layout',
+  plaintext: { native: false, reason: 'structured data is kept as written so line ranges match the file' },
+  estimatedNodes: 'a structured-data tree follows its keys or elements',
+};
+
 export const structuredConverter: Converter = {
   name: 'structured',
   version: 1,
-  async convert({ bytes, card }) {
-    const text = decodeText(bytes);
-    if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');
-    const ext = extname(card.filename).toLowerCase();
-    if (card.type === 'xml') return convertXml(text, card.filename);
-    if (card.type === 'json' && (ext === '.jsonl' || ext === '.ndjson')) return convertJsonl(text, card.filename);
-    if (card.type === 'json' && bytes.length > MAX_RANGED_PARSE_BYTES) return convertBigJson(text, card.filename);
-    return convertYamlLike(text, card.filename, card.type === 'json' ? 'json' : 'yaml');
+  async convert({ bytes, card, options }) {
+    const result = await convertStructured(bytes, card);
+    return followPlan(result, options.plan, STRUCTURED_CAPS, `${card.type.toUpperCase()} data`);
   },
 };
+
+async function convertStructured(bytes: Uint8Array, card: FileCard): Promise<ConvertResult> {
+  const text = decodeText(bytes);
+  if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');
+  const ext = extname(card.filename).toLowerCase();
+  if (card.type === 'xml') return convertXml(text, card.filename);
+  if (card.type === 'json' && (ext === '.jsonl' || ext === '.ndjson')) return convertJsonl(text, card.filename);
+  if (card.type === 'json' && bytes.length > MAX_RANGED_PARSE_BYTES) return convertBigJson(text, card.filename);
+  return convertYamlLike(text, card.filename, card.type === 'json' ? 'json' : 'yaml');
+}
 
 /** JSON, YAML and XML by name; JSON and XML also by their opening characters. */
 export const structuredRegistration: ConverterRegistration = {

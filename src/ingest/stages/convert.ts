@@ -2,12 +2,15 @@
  * Convert stage: the registered converter for the detected type turns the source into a tree of
  * nodes. Types without a converter, and converters that decline (skip_reason), settle the source as
  * skipped; bad input (ConvertError) and unexpected errors settle it as failed with the reason.
+ * The converter gets the plan as directives (options.plan); the plan fields it could not honour,
+ * and special_handling notes no step reads, go into the entry's plan_notes (docs/plan.md).
  */
 import { errorMessage } from '../../store/errors.js';
 import { ConvertError } from '../../model/convert.js';
 import { converterFor, skipReasonFor } from '../converters/index.js';
 import { noteConverterWarning } from '../fallbacks.js';
 import { settle, type SourceStage } from './types.js';
+import { planDirectives, sortNotes, unreadNotes } from '../plan/directives.js';
 
 function failure(err: unknown): string {
   if (!(err instanceof ConvertError)) return `Conversion failed unexpectedly: ${errorMessage(err)}`;
@@ -21,8 +24,9 @@ export const convertStage: SourceStage = {
     const entry = job.entry!;
     const converter = converterFor(det!.card.type);
     if (!converter) return settle(job, { ...entry, status: 'skipped', error: skipReasonFor(det!.card.type) });
+    const { directives, unread } = planDirectives(plan!);
     try {
-      const options = { maxLeafPages: run.config.ingest.max_leaf_pages };
+      const options = { maxLeafPages: run.config.ingest.max_leaf_pages, plan: directives };
       job.result = await converter.convert({ absPath: job.file.abs, card: det!.card, plan: plan!, bytes: det!.bytes, options });
     } catch (err) {
       return settle(job, { ...entry, status: 'failed', error: failure(err) });
@@ -33,6 +37,8 @@ export const convertStage: SourceStage = {
     for (const w of result.warnings ?? []) noteConverterWarning(run, converter.name, job.file.rel, w);
     if (result.pages !== undefined) entry.pages = result.pages;
     if (result.approach) entry.strategy = { ...plan!, recommended_approach: result.approach };
+    const notes = sortNotes([...(result.plan_notes ?? []), ...unreadNotes(unread)]);
+    if (notes.length) entry.plan_notes = notes;
     if (result.skip_reason) settle(job, { ...entry, status: 'skipped', error: result.skip_reason }, result.pages ?? 0);
   },
 };

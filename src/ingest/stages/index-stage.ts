@@ -11,11 +11,12 @@ import { errorMessage } from '../../store/errors.js';
 import type { IngestRun } from '../run.js';
 import { indexStamp, readIndexStamp, writeIndexStamp } from '../index-stamp.js';
 import type { RunStage } from './types.js';
+import { noteFallback } from '../fallbacks.js';
 
 async function curate(run: IngestRun): Promise<void> {
   for (const c of run.stages.curators) {
     try {
-      run.entries = normalizeCatalog(await c.curate(run.entries, run.log)).sources;
+      run.entries = normalizeCatalog(await c.curate(run.entries, run.log, (file, reason) => noteFallback(run, `curation (${c.name})`, file, new Error(reason)))).sources;
     } catch (err) {
       run.warnings.push(`curation (${c.name}) failed: ${errorMessage(err)}; offline tags kept`);
     }

@@ -7,8 +7,8 @@ import { noteFallback } from '../fallbacks.js';
 export const planStage: SourceStage = {
   name: 'plan',
   async run(job, run) {
-    const sample = takeSample(job.det!.card, job.det!.bytes);
-    const offline = planOffline(sample);
+    const sample = takeSample(job.det!.card, job.det!.bytes, run.config.ingest.max_leaf_pages);
+    const offline = await planOffline(sample);
     try {
       job.plan = await run.stages.planner.plan(sample, offline);
     } catch (err) {

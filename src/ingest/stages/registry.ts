@@ -6,11 +6,14 @@ import type { Config } from '../../store/schemas.js';
 import type { Planner, Enricher, IndexBuilder, Curator } from '../../model/stages.js';
 import { resolveLlmStages } from '../../llm/stages.js';
 import { defaultIndexBuilders } from '../../indexing/builders.js';
+import { loadRecordedPlans, recordedPlanner } from '../plan/recorded.js';
 
 export interface StageOptions {
   /** --llm auto|anthropic|claude-cli|none */
   llm?: string | undefined;
   maxCalls?: number | undefined;
+  /** --plans FILE: recorded plans that replace the planner's for the sources they name */
+  plans?: string | undefined;
   log: (message: string) => void;
 }
 
@@ -33,14 +36,16 @@ export interface Stages {
 export const offlinePlanner: Planner = { name: 'offline', plan: async (_sample, offline) => offline };
 
 export async function resolveStages(root: string, config: Config, opts: StageOptions): Promise<Stages> {
+  const recorded = opts.plans ? loadRecordedPlans(opts.plans) : null;
   const llm = await resolveLlmStages(root, config, opts);
+  const planner = llm.planner ?? offlinePlanner;
   return {
-    planner: llm.planner ?? offlinePlanner,
+    planner: recorded ? recordedPlanner(recorded, opts.plans!, planner) : planner,
     treeEnrichers: llm.treeEnrichers,
     cardEnrichers: llm.cardEnrichers,
     indexBuilders: defaultIndexBuilders(config),
     curators: llm.curators,
-    llmNote: llm.llmNote,
+    llmNote: recorded ? `${llm.llmNote}; recorded plans for ${recorded.size} file(s) from ${opts.plans}` : llm.llmNote,
     finish: () => llm.finish(),
   };
 }

@@ -15,6 +15,7 @@ export async function runEnrichers(job: SourceJob, enrichers: readonly Enricher[
       const out = await e.enrich({ card: job.det!.card, plan: job.entry!.strategy!, result: job.result! });
       job.result = out.result;
       if (out.llm) job.llm = out.llm;
+      if (out.fallback && run) noteFallback(run, `enricher ${e.name}`, job.file.rel, new Error(out.fallback));
     } catch (err) {
       if (run) noteFallback(run, `enricher ${e.name}`, job.file.rel, err);
     }

@@ -1,6 +1,6 @@
 /** Sampling role: from a sample of the document (not the file), choose the ingest strategy. */
 import * as z from 'zod/v4';
-import { APPROACHES, Strategy, type Approach, type SourceType } from '../../store/schemas.js';
+import { APPROACHES, Strategy } from '../../store/schemas.js';
 import type { Role } from '../role.js';
 
 /** Items kept in the strategy's lists. */
@@ -37,17 +37,13 @@ export const samplingRole: Role<SamplingReply> = {
   ].join('\n'),
 };
 
-/** Approaches each source type can actually be converted with; anything else keeps the offline choice. */
-const ALLOWED: Partial<Record<SourceType, Approach[]>> = {
-  xlsx: ['schema_index'], xls: ['schema_index'], csv: ['schema_index'], tsv: ['schema_index'],
-  code: ['symbol_index', 'chunk_embed'],
-  pdf: ['tree_index', 'chunk_embed', 'ocr'],
-  image: ['ocr'],
-};
-
-export function toStrategy(reply: SamplingReply, type: SourceType, offline: Strategy, model: string): Strategy {
-  const allowed = ALLOWED[type] ?? ['tree_index', 'chunk_embed'];
-  const approach = allowed.includes(reply.recommended_approach) ? reply.recommended_approach : offline.recommended_approach;
+/**
+ * The reply as the strategy. The approach is kept as the model chose it, even one the source's
+ * converter cannot build: the converter then uses its own and records why in the catalog entry's
+ * plan_notes (docs/plan.md), so a judgement the store did not follow stays visible.
+ */
+export function toStrategy(reply: SamplingReply, offline: Strategy, model: string): Strategy {
+  const approach = reply.recommended_approach;
   const clean = (xs: string[]) => xs.map((s) => s.trim()).filter(Boolean).slice(0, MAX_LIST);
   return Strategy.parse({
     doc_nature: reply.doc_nature.trim() || offline.doc_nature,

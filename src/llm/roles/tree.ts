@@ -16,7 +16,7 @@ export type TreeReply = z.infer<typeof TreeReply>;
 
 export const treeRole: Role<TreeReply> = {
   step: 'tree',
-  version: 2,
+  version: 3,
   maxTokens: 8000,
   schema: TreeReply,
   instructions: [
@@ -28,5 +28,8 @@ export const treeRole: Role<TreeReply> = {
     'start_page is the marker number of the page where the heading itself appears. Copy titles exactly.',
     'The first page may continue a section that started earlier: do not invent a heading for it.',
     'To save space, long pages show their top, then only their short lines; `[…]` marks body text left out.',
+    'When key sections are listed, they are the document\'s top-level sections: where one is printed on these',
+    'pages, give it level 1 and nest the sections after it below it. An expected count is a rough guide to',
+    'how fine the outline should be, never a reason to invent headings.',
   ].join('\n'),
 };

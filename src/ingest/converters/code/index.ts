@@ -9,6 +9,9 @@ import { ConvertError, PRIORITY_SPECIFIC, type ConverterRegistration } from '../
 import { decodeText, splitLines } from '../text-util.js';
 import { symbolResult, type FileSymbols } from './symbols.js';
 import { TREE_SITTER_LANGUAGES, type TreeSitterLanguage } from './tree-sitter-symbols.js';
+import type { Approach } from '../../../store/schemas.js';
+import type { PlanDirectives } from '../../../model/plan.js';
+import { approachFor, declined, type Capabilities } from '../plan-shape.js';
 
 /** Lines per window for languages without a parser. */
 export const LINE_WINDOW = 60;
@@ -24,11 +27,11 @@ function languageOf(language: string | undefined, filename: string): string {
 }
 
 /** Windows of about LINE_WINDOW lines, cut at blank lines where possible. */
-export function lineWindows(originalPath: string, language: string, lines: string[]): ConvertResult {
+export function lineWindows(originalPath: string, language: string, lines: string[], window = LINE_WINDOW): ConvertResult {
   const children: ConvertedNode[] = [];
   let start = 1;
   while (start <= lines.length) {
-    let end = Math.min(lines.length, start + LINE_WINDOW - 1);
+    let end = Math.min(lines.length, start + window - 1);
     if (end < lines.length) {
       for (let e = end; e >= end - WINDOW_SLACK && e > start; e--) {
         if (lines[e - 1]!.trim() === '') {
@@ -68,23 +71,49 @@ export async function codeSymbols(text: string, filename: string, language: stri
   return null;
 }
 
+/** Lines per window are kept within these bounds when the plan's estimated_nodes sets the window. */
+export const MIN_LINE_WINDOW = 20;
+export const MAX_LINE_WINDOW = 400;
+
+/** Window size meeting the plan's estimated_nodes, or the default. */
+function windowFor(lineCount: number, plan: PlanDirectives | undefined): number {
+  if (!plan?.targetNodes) return LINE_WINDOW;
+  return Math.min(MAX_LINE_WINDOW, Math.max(MIN_LINE_WINDOW, Math.ceil(lineCount / plan.targetNodes)));
+}
+
+function codeCaps(parsable: boolean, approach: Approach): Capabilities {
+  return {
+    approaches: parsable ? ['symbol_index', 'chunk_embed'] : ['chunk_embed'],
+    keySections: 'code is indexed by its symbols or line windows, not by section titles',
+    tablesAsRows: 'source code has no tables',
+    twoColumns: 'source code has no page layout',
+    plaintext: { native: null, reason: '' },
+    estimatedNodes: approach === 'symbol_index' ? 'a symbol tree follows the code\'s declarations' : null,
+  };
+}
+
 export const codeConverter: Converter = {
   name: 'code',
   version: 2,
-  async convert({ bytes, card }) {
+  async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The source file is empty.', 'Add content or remove the file from the inbox.');
     const language = languageOf(card.language, card.filename);
     const lines = splitLines(text);
+    const parsable = TS_LANGUAGES.has(language) || (TREE_SITTER_LANGUAGES as readonly string[]).includes(language);
+    const plan = options.plan;
+    const approach = approachFor(plan, codeCaps(parsable, plan?.approach ?? 'symbol_index'));
     let symbols: FileSymbols | null = null;
     const warnings: string[] = [];
     try {
-      symbols = await codeSymbols(text, card.filename, language);
+      if (approach === 'symbol_index') symbols = await codeSymbols(text, card.filename, language);
     } catch (err) {
       warnings.push(`symbol parser failed (${err instanceof Error ? err.message : String(err)}); indexed as line windows`);
     }
-    const result = symbols ? symbolResult(card.original_path, language, text, lines, symbols) : lineWindows(card.original_path, language, lines);
+    const result = symbols ? symbolResult(card.original_path, language, text, lines, symbols) : lineWindows(card.original_path, language, lines, windowFor(lines.length, plan));
     if (warnings.length) result.warnings = warnings;
+    const notes = declined(plan, codeCaps(parsable, approach), `${language} code`);
+    if (notes.length) result.plan_notes = notes;
     return result;
   },
 };

@@ -21,11 +21,24 @@ import { renderLine } from './tables.js';
 import { docStats, statementGloss, summarize, type DocStats } from './summary.js';
 import { buildCard } from './card.js';
 import { ocrFallback, MIN_TEXT_CHARS_PER_PAGE } from './ocr-fallback.js';
+import type { PlanDirectives, PlanNote } from '../../../model/plan.js';
+import { leafPagesFor } from '../plan-shape.js';
+import { pdfDeclined, plannedOutline } from './plan-outline.js';
+
+/** The plan asks for OCR of a PDF with a text layer: OCR when the tools are there, else the text layer with a note. */
+async function plannedOcr(bytes: Uint8Array, n: number, title: string, notes: PlanNote[]): Promise<ConvertResult | null> {
+  const o = await ocrFallback(bytes, n, title);
+  if (!o.skip_reason) return { ...o, plan_notes: notes };
+  notes.push({ field: 'recommended_approach', reason: `ocr: ${o.skip_reason.replace(/^The PDF has no text layer \(scanned\)[^.]*?(and )?/, '').trim()} The text layer was used (tree_index).` });
+  return null;
+}
 
 export interface PdfConvertOptions {
   maxLeafPages: number;
   /** file name without extension, the title of last resort */
   fallbackTitle: string;
+  /** the plan (approach, key sections, granularity): see ./plan-outline.ts */
+  plan?: PlanDirectives;
 }
 
 /** Joins page texts [from, to] with `<!-- page N -->` markers. */
@@ -141,6 +154,11 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   const n = layouts.length;
   const textChars = layouts.reduce((s, p) => s + p.lines.reduce((a, l) => a + l.text.length, 0), 0);
   if (n > 0 && textChars < n * MIN_TEXT_CHARS_PER_PAGE) return ocrFallback(bytes, n, metaTitle || opts.fallbackTitle);
+  const notes = pdfDeclined(opts.plan);
+  if (opts.plan?.approach === 'ocr') {
+    const ocr = await plannedOcr(bytes, n, metaTitle || opts.fallbackTitle, notes);
+    if (ocr) return ocr;
+  }
 
   const furniture = findFurniture(layouts);
   const body = bodyStyle(layouts, furniture);
@@ -164,8 +182,11 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   const texts = lines.map((ls) => ls.map(renderLine).join('\n'));
   const stats = docStats(texts);
   entries = locateEntries(entries.map((e) => ({ ...e, title: tidyOutlineTitle(e.title) })), lines);
+  const planned = plannedOutline(opts.plan, { entries, toc_source }, lines, tocPages, notes);
+  ({ entries, toc_source } = planned);
   const lineChars = lines.map((ls) => ls.map((l) => l.text.length + 1));
-  let sections = buildSections(entries, { pageCount: n, maxLeafPages: Math.max(1, opts.maxLeafPages), lineChars, headings });
+  const maxLeafPages = leafPagesFor(n, opts.plan?.targetNodes ?? null, opts.maxLeafPages);
+  let sections = buildSections(entries, { pageCount: n, maxLeafPages, lineChars, headings: planned.flat ? [] : headings });
   // one section spanning the whole document (a headline) says what the root says: show its parts
   if (sections.length === 1 && sections[0]!.children.length > 0 && sections[0]!.start === 1 && sections[0]!.end === n) sections = sections[0]!.children;
   const { title, card, company } = buildCard({ layouts, metaTitle, fallbackTitle: opts.fallbackTitle, topTitles: overview(sections) });
@@ -180,5 +201,7 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
     pages: n,
     meta: { doc_type: card.doc_type ?? 'document', toc_source },
     ...(warnings.length ? { warnings } : {}),
+    ...(opts.plan ? { approach: planned.flat ? 'chunk_embed' : 'tree_index' } : {}),
+    ...(notes.length ? { plan_notes: notes } : {}),
   };
 }

@@ -12,7 +12,7 @@ export const pdfConverter: Converter = {
   name: 'pdf',
   version: 4,
   async convert({ bytes, card, options }) {
-    const opts = { maxLeafPages: options.maxLeafPages, fallbackTitle: basename(card.filename, extname(card.filename)) };
+    const opts = { maxLeafPages: options.maxLeafPages, fallbackTitle: basename(card.filename, extname(card.filename)), ...(options.plan ? { plan: options.plan } : {}) };
     const pool = await pdfWorkerPool();
     if (pool) return pool.convert(bytes, opts);
     const { convertPdfBytes } = await import('./convert.js');

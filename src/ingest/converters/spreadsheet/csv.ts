@@ -2,6 +2,7 @@
 import { decodeBytes } from '../../encoding.js';
 import { Readable } from 'node:stream';
 import { basename, extname } from 'node:path';
+import { followPlan, type Capabilities } from '../plan-shape.js';
 import type { Converter } from '../types.js';
 import { PRIORITY_SPECIFIC, type ConverterRegistration } from '../types.js';
 import { ConvertError } from '../types.js';
@@ -50,10 +51,20 @@ export function decodeCsv(bytes: Uint8Array): { text: string; encoding: string }
   return { text, encoding };
 }
 
+/** What this converter does with each plan field (see ./plan-shape.ts). */
+const CSV_CAPS: Capabilities = {
+  approaches: ['schema_index'],
+  keySections: 'a table is indexed by its schema and rows, not by section titles',
+  tablesAsRows: null,
+  twoColumns: 'a table has no page layout to read in columns',
+  plaintext: { native: null, reason: '' },
+  estimatedNodes: 'a table is one schema node per column; rows are read with read_source --rows',
+};
+
 export const csvConverter: Converter = {
   name: 'csv',
   version: 1,
-  async convert({ bytes, card }) {
+  async convert({ bytes, card, options }) {
     if (bytes.length === 0) throw new ConvertError('The file is empty.', 'Add rows or remove the file from the inbox.');
     const { parse } = await import('csv-parse');
     const { text, encoding } = decodeCsv(bytes);
@@ -80,7 +91,7 @@ export const csvConverter: Converter = {
     if (sheet.columns.length === 0) throw new ConvertError('The file has no values (only empty rows).', 'Add rows or remove the file from the inbox.');
     const result = schemaResult(card.id, title, [sheet], 'table');
     result.meta = { ...result.meta, delimiter: delimiter === '\t' ? 'tab' : delimiter, encoding };
-    return result;
+    return followPlan(result, options.plan, CSV_CAPS, `a ${card.type.toUpperCase()} table`);
   },
 };
 

@@ -14,6 +14,7 @@ import { SheetBuilder, type RawCell, type CellValue, type SheetSchema } from './
 import { schemaResult } from './result.js';
 import { readSheetParts, type MergeRange, type SheetPart } from './xlsx-merges.js';
 import { openZip, type OpenZip } from '../zip-reader.js';
+import { followPlan, type Capabilities } from '../plan-shape.js';
 
 /** Sheets beyond this many are listed but not converted (the warning names them). */
 export const MAX_SHEETS = 200;
@@ -160,17 +161,27 @@ async function readSheets(bytes: Uint8Array, warnings: string[]): Promise<SheetS
   }
 }
 
+/** What this converter does with each plan field (see plan-shape.ts). */
+const XLSX_CAPS: Capabilities = {
+  approaches: ['schema_index'],
+  keySections: 'a workbook is indexed by its sheets, schema and rows, not by section titles',
+  tablesAsRows: null,
+  twoColumns: 'a workbook has no page layout to read in columns',
+  plaintext: { native: null, reason: '' },
+  estimatedNodes: 'a workbook is one node per sheet and column; rows are read with read_source --rows',
+};
+
 export const xlsxConverter: Converter = {
   name: 'xlsx',
   version: 1,
-  async convert({ bytes, card }) {
+  async convert({ bytes, card, options }) {
     const warnings: string[] = [];
     const sheets = await readSheets(bytes, warnings);
     if (sheets.length === 0) throw new ConvertError('The workbook has no worksheets.', 'Check that the file is an Excel workbook with at least one sheet.');
     const title = basename(card.filename, extname(card.filename));
     const result = schemaResult(card.id, title, sheets, 'workbook');
     if (warnings.length) result.warnings = warnings;
-    return result;
+    return followPlan(result, options.plan, XLSX_CAPS, 'a workbook');
   },
 };
 

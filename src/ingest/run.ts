@@ -100,7 +100,7 @@ export interface IngestRun {
   /** folders outside the store, by name (config.json external_roots) */
   externalRoots: ExternalRoots;
   /** fallbacks taken (planner, enrichers): said once per kind in the report's warnings */
-  fallbacks: Map<string, { count: number; first: string; said?: string }>;
+  fallbacks: Map<string, { count: number; first: string; file?: string; said?: string }>;
   /** source stages: the new catalog, by id */
   next: Map<string, CatalogEntry>;
   /** ids added or updated in this run, in scan order */

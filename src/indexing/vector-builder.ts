@@ -12,7 +12,8 @@ import { canonicalJson, compareStrings } from '../store/json.js';
 import { writeIfChanged } from '../store/atomic.js';
 import { resolveEmbedder } from '../embed/resolve.js';
 import { sameModel, type Embedder, type ModelIdentity } from '../embed/types.js';
-import { readFlatIndex, writeFlatIndex, faissLoadError, loadFaiss } from '../vector/faiss.js';
+import { readFlatIndex, writeFlatIndex, writeVectorIndex, faissLoadError, loadFaiss } from '../vector/faiss.js';
+import { chooseIndex } from '../vector/index-choice.js';
 import {
   CARD_INDEX_FILE, CARD_METADATA_FILE, NODE_INDEX_FILE, NODE_METADATA_FILE, VECTOR_FORMAT_VERSION,
   readCardMetadata, readNodeMetadata, type CardMetadata, type NodeMetadata,
@@ -155,12 +156,15 @@ function collect(ctx: IndexBuildContext, reuse: ReusableRows | null): { cards: I
   return { cards, nodes };
 }
 
+/** Version of how the vector files are laid out (2: index type chosen by size and recorded); a new one rebuilds them. */
+const VECTOR_LAYOUT = 2;
+
 export function vectorIndexBuilder(): IndexBuilder {
   return {
     name: 'vectors',
     async stampKey(root, config) {
       const { embedder, reason } = await resolveEmbedder(root, config);
-      return embedder ? JSON.stringify(embedder.identity) : reason;
+      return embedder ? `${JSON.stringify(embedder.identity)}/layout${VECTOR_LAYOUT}` : reason;
     },
     async build(ctx) {
       const prevCards = readCardMetadata(ctx.root);
@@ -182,15 +186,16 @@ export function vectorIndexBuilder(): IndexBuilder {
       const prevCardVectors = previousVectors(ctx.root, CARD_INDEX_FILE, prevCards?.model, prevCards?.rows.map((r) => r.text_sha), id);
       const c = await embedAll(cards, withDonors(prevCardVectors, ctx, 'cards', id), er('card vectors'));
       const n = await embedAll(nodes, withDonors(prevNodeVectors, ctx, 'nodes', id), er('node vectors'));
-      const cw = await writeFlatIndex(join(ctx.root, CARD_INDEX_FILE), { dims: id.dims, count: cards.length, data: c.data });
+      const choice = chooseIndex(cards.length);
+      const cw = await writeVectorIndex(join(ctx.root, CARD_INDEX_FILE), { dims: id.dims, count: cards.length, data: c.data }, choice);
       await writeFlatIndex(join(ctx.root, NODE_INDEX_FILE), { dims: id.dims, count: nodes.length, data: n.data });
       const cardMeta: CardMetadata = {
-        schema_version: VECTOR_FORMAT_VERSION, kind: 'cards', index_file: 'index.faiss', metric: 'inner_product',
+        schema_version: VECTOR_FORMAT_VERSION, kind: 'cards', index_file: 'index.faiss', metric: 'inner_product', ...choice,
         model: { name: id.name, dims: id.dims, fingerprint: id.fingerprint }, dims: id.dims, count: cards.length,
         rows: cards.map((it) => ({ id: it.key, text_sha: it.sha })),
       };
       const nodeMeta: NodeMetadata = {
-        schema_version: VECTOR_FORMAT_VERSION, kind: 'nodes', index_file: 'nodes.faiss', metric: 'inner_product',
+        schema_version: VECTOR_FORMAT_VERSION, kind: 'nodes', index_file: 'nodes.faiss', metric: 'inner_product', index_type: 'flat',
         model: cardMeta.model, dims: id.dims, count: nodes.length,
         rows: nodes.map((it) => { const [sid, nid] = it.key.split('\u0000') as [string, string]; return [sid, nid, it.sha]; }),
       };
@@ -202,10 +207,10 @@ export function vectorIndexBuilder(): IndexBuilder {
       const warnings = faiss || cw.native ? [] : [`faiss-node not loaded (${faissLoadError() || 'not installed'}); FAISS files written by the built-in flat codec`];
       return {
         name: 'vectors',
-        summary: `${id.name}: ${cards.length} card vectors (${c.embedded} embedded), ${nodes.length} node vectors (${n.embedded} embedded)`,
+        summary: `${id.name}: ${cards.length} card vectors (${c.embedded} embedded, ${choice.index_type === 'flat' ? 'flat index' : `IVF, ${choice.nlist} lists`}), ${nodes.length} node vectors (${n.embedded} embedded)`,
         warnings,
         stats: {
-          model: id.name, dims: id.dims, cards: cards.length, nodes: nodes.length,
+          model: id.name, dims: id.dims, cards: cards.length, nodes: nodes.length, card_index: choice.index_type,
           cards_embedded: c.embedded, nodes_embedded: n.embedded,
           cards_per_second: rate(c.embedded, c.seconds), nodes_per_second: rate(n.embedded, n.seconds),
         },

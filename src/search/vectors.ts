@@ -6,8 +6,7 @@
 import { existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../store/schemas.js';
-import type { FlatVectors } from '../vector/flat-codec.js';
-import { readFlatIndex, searchIndex } from '../vector/faiss.js';
+import { indexHeader, openIndex } from '../vector/faiss.js';
 import {
   CARD_INDEX_FILE, NODE_INDEX_FILE, readCardMetadata, readNodeMetadata, type CardMetadata, type NodeMetadata,
 } from '../vector/metadata.js';
@@ -15,7 +14,8 @@ import type { Embedder } from '../embed/types.js';
 import { sameModel } from '../embed/types.js';
 import { cachedQueryVector, rememberQueryVector } from './query-vectors.js';
 
-export interface CardVectors { meta: CardMetadata; vectors: FlatVectors; path: string }
+/** The card index of a store, opened once per process (see `cardIndex`). */
+export interface CardVectors { meta: CardMetadata; path: string }
 /**
  * Node vectors, read per source: `rowsOf(id)` reads only that source's rows from nodes.faiss (one
  * positioned read when they are contiguous, as the builder writes them), cached per process.
@@ -35,15 +35,19 @@ function cached<T>(path: string, key: string, load: () => T): T {
   return value;
 }
 
-/** Card vectors, or a reason they cannot be used. */
+/**
+ * The store's card vectors (metadata checked against the index file's header), or a reason they
+ * cannot be used. Reads only metadata.json and the file's header; the index itself is opened on
+ * the first search (`cardScores`).
+ */
 export function loadCardVectors(root: string): CardVectors | string {
   const meta = readCardMetadata(root);
   const path = join(root, CARD_INDEX_FILE);
   if (!meta || !existsSync(path)) return 'no vector index in this store (vector_store/index.faiss); run `mhub ingest` with an embedding model configured';
   try {
-    const vectors = cached(path, 'cards:' + path, () => readFlatIndex(path));
-    if (vectors.count !== meta.count || vectors.dims !== meta.dims) return 'vector_store/index.faiss does not match metadata.json; run `mhub doctor --fix` or `mhub ingest --force`';
-    return { meta, vectors, path };
+    const head = cached(path, 'cardhead:' + path, () => indexHeader(path));
+    if (head.count !== meta.count || head.dims !== meta.dims) return 'vector_store/index.faiss does not match metadata.json; run `mhub doctor --fix` or `mhub ingest --force`';
+    return { meta, path };
   } catch (err) {
     return `vector_store/index.faiss unreadable (${(err as Error).message}); run \`mhub doctor --fix\``;
   }
@@ -141,9 +145,19 @@ export async function queryVector(root: string, config: Config, model: CardMetad
   return v;
 }
 
-/** Cosine of the query with every card row (vectors are normalised, so inner product). */
+let opens = 0;
+/** How many times this process opened a card index file (tests: once per process and file version). */
+export function cardIndexOpens(): number {
+  return opens;
+}
+
+/** Cosine of the query with every card row (vectors are normalised, so inner product); the index is opened once per process. */
 export async function cardScores(cv: CardVectors, q: Float32Array): Promise<Map<string, number>> {
-  const hits = await searchIndex(cv.path, cv.vectors, q, cv.vectors.count);
+  const ix = await cached(cv.path, 'cards:' + cv.path, () => {
+    opens++;
+    return openIndex(cv.path);
+  });
+  const hits = ix.search(q, cv.meta.count);
   const out = new Map<string, number>();
   for (const h of hits) out.set(cv.meta.rows[h.row]!.id, h.score);
   return out;

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { VECTOR_DIR } from '../store/layout.js';
 import type { ModelIdentity } from '../embed/types.js';
+import type { IndexType } from './index-choice.js';
 
 export const VECTOR_FORMAT_VERSION = 1;
 export const CARD_INDEX_FILE = `${VECTOR_DIR}/index.faiss`;
@@ -18,6 +19,12 @@ export interface CardMetadata {
   kind: 'cards';
   index_file: string;
   metric: 'inner_product';
+  /** FAISS index type chosen at index time from the row count (index-choice.ts); absent in older stores: flat */
+  index_type?: IndexType;
+  /** IVF only: lists, lists probed per query, k-means seed */
+  nlist?: number;
+  nprobe?: number;
+  train_seed?: number;
   model: ModelIdentity;
   dims: number;
   count: number;
@@ -30,6 +37,8 @@ export interface NodeMetadata {
   kind: 'nodes';
   index_file: string;
   metric: 'inner_product';
+  /** always flat: rows stay grouped by source, so a source's node vectors are one positioned read */
+  index_type?: 'flat';
   model: ModelIdentity;
   dims: number;
   count: number;

@@ -161,3 +161,23 @@ describe('passage signal', () => {
     }
   });
 });
+
+describe('identity read from content', () => {
+  it('indexes a source’s file name as a weak hint (card field), its title as its identity', async () => {
+    const { root } = await searchStoreFixture('none', {
+      docs: { 'notes/zorbex_q3_draft.md': '# Pump maintenance handbook\n\nValves, seals and bearings.\n', 'notes/other.md': '# Orchard notes\n\nApple trees.\n' },
+    });
+    try {
+      const kix = sourceKeywords(root)!;
+      const row = kix.ids.indexOf(readCatalog(root).sources.find((e) => e.filename === 'zorbex_q3_draft.md')!.id);
+      const rows = (f: 'identity' | 'card', t: string) => { const p = kix.field(f).postings(t) ?? []; return Array.from(p).filter((_, i) => i % 2 === 0); };
+      expect(rows('identity', 'zorbex')).toEqual([]);
+      expect(rows('card', 'zorbex')).toEqual([row]);
+      expect(rows('identity', 'handbook')).toEqual([row]);
+      const r = await searchStore(root, 'zorbex', { explain: true, nodesPerSource: 0 });
+      expect(r.results[0]?.file).toBe('inbox/notes/zorbex_q3_draft.md');
+    } finally {
+      cleanup(root);
+    }
+  });
+});

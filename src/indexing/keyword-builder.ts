@@ -15,10 +15,12 @@ import {
   type KeywordNodesIndex, type KeywordSourcesIndex, type NodeRow,
 } from '../model/keyword-format.js';
 import { writeSourcesIndex } from './keyword-shards.js';
-import { aboutText, identityText, nodeTexts, rowTexts } from './source-text.js';
+import { aboutText, fileNameText, identityText, nodeTexts, rowTexts } from './source-text.js';
 
 /** The ancestors' titles count once in a node's text (context: "Item 7 > Liquidity"). */
 export const NODE_PATH_BOOST = 1;
+/** Version of the source-level fields' contents (2: the file name moved from identity to card); bump when they change. */
+export const SOURCE_FIELDS_VERSION = 2;
 /** Version of the row entries (spreadsheet data rows searchable by cell values); bump when they change. */
 export const ROWS_INDEXED = 2;
 /** Characters of the document's opening text indexed in the source-level `opening` field. */
@@ -116,7 +118,8 @@ class SourcesAccumulator {
     this.put('identity', doc, termFrequencies(idTokens), idTokens.length);
     const op = new Map(Object.entries(nodesIx.opening));
     this.put('opening', doc, op, [...op.values()].reduce((a, b) => a + b, 0));
-    const cardTokens = tokenize(aboutText(e));
+    // the file name is a weak hint: in the card field (weight 0.5), not in the identity (2.0)
+    const cardTokens = tokenize(`${aboutText(e)}\n${fileNameText(e)}`);
     this.put('card', doc, termFrequencies(cardTokens), cardTokens.length);
     const b = bodyFrequencies(nodesIx);
     this.put('body', doc, b.tf, b.length);
@@ -166,7 +169,7 @@ export function keywordIndexBuilder(): IndexBuilder {
     name: 'keyword',
     // what the index is made with: a new tokenizer or index layout must rebuild it even when no source changed
     async stampKey() {
-      return `kw${KEYWORD_FORMAT_VERSION}/tok${TOKENIZER_VERSION}/p${NODE_PATH_BOOST}/rows${ROWS_INDEXED}`;
+      return `kw${KEYWORD_FORMAT_VERSION}/tok${TOKENIZER_VERSION}/p${NODE_PATH_BOOST}/rows${ROWS_INDEXED}/fields${SOURCE_FIELDS_VERSION}`;
     },
     async build(ctx) {
       const indexed = ctx.entries.filter((e) => e.status === 'indexed').sort((a, b) => compareStrings(a.id, b.id));

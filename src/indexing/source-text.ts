@@ -21,11 +21,20 @@ export interface NodeText {
   range: { kind: 'p' | 'l' | 'r' | ''; start: number; end: number };
 }
 
-/** What identifies a source: title, file name, type, period, date, tags and metadata values. */
-export function identityText(e: CatalogEntry): string {
+/** The words of a source's file name ("3M_2018_10K.pdf" → "3M 2018 10K"): a hint, not what the document says it is. */
+export function fileNameText(e: CatalogEntry): string {
+  return e.filename.replace(/\.[^.]+$/, '').replace(/[_]+/g, ' ');
+}
+
+/**
+ * What a source says it is: title, type, period, date, tags and metadata values, all read from its
+ * content (cover page, PDF metadata, first headings) or given by the user. The file name is not
+ * part of it (issue 18: it is one weak hint, indexed with the card).
+ */
+export function identityText(e: CatalogEntry, withFileName = false): string {
   const lines = [
     e.title,
-    e.filename.replace(/\.[^.]+$/, '').replace(/[_]+/g, ' '),
+    withFileName ? fileNameText(e) : '',
     [e.doc_type, e.period, e.date].filter(Boolean).join(' · '),
     e.tags.length ? `Tags: ${e.tags.join(', ')}` : '',
     Object.values(e.meta ?? {}).join(' '),
@@ -43,9 +52,9 @@ export function aboutText(e: CatalogEntry): string {
   return lines.filter((l) => l.trim().length > 0).join('\n');
 }
 
-/** The card as text (embedded as the card vector): identity, then summary, topics, sections. */
+/** The card as text (embedded as the card vector): identity with the file name, then summary, topics, sections. */
 export function cardText(e: CatalogEntry): string {
-  return [identityText(e), aboutText(e)].filter(Boolean).join('\n');
+  return [identityText(e, true), aboutText(e)].filter(Boolean).join('\n');
 }
 
 function rangeOf(n: TreeNode): NodeText['range'] {

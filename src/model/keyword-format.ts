@@ -75,9 +75,9 @@ export function shardCountFor(totalBytes: number): number {
 }
 
 /**
- * Source-level fields: identity (title, file name, type, period, tags), opening (the document's
- * first text: cover pages name the issuer, tickers, dates), card (summary, topics, sections),
- * body (all nodes).
+ * Source-level fields: identity (title, type, period, tags: what the content says the source is),
+ * opening (the document's first text: cover pages name the issuer, tickers, dates), card (summary,
+ * topics, sections, and the file name's words as a weak hint), body (all nodes).
  */
 export const SOURCE_FIELDS = ['identity', 'opening', 'card', 'body'] as const;
 export type SourceField = (typeof SOURCE_FIELDS)[number];

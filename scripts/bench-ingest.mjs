@@ -10,6 +10,10 @@
  * phase, an unchanged re-ingest, and the load average before and after.
  * FOLDER defaults to ../shared/financebench/pdfs; MODEL to the store's default (config.json
  * embedding.model "auto"). Needs `npm run build` (`npm run bench:ingest` does it).
+ *
+ * `npm run bench:ingest -- --text-mb 200` is the memory benchmark instead: one generated text file
+ * of that many MB (scripts/make-big-text.mjs, deterministic) ingested into a fresh store; prints its
+ * nodes, seconds, peak RSS (the whole process, worker threads included) and seconds per phase.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,16 +26,17 @@ const CLI = join(REPO, 'dist', 'cli', 'main.js');
 const DEFAULT_FOLDER = resolve(REPO, '..', 'shared', 'financebench', 'pdfs');
 
 function parseArgs(argv) {
-  const o = { folder: DEFAULT_FOLDER, embedding: null, workers: null, store: null, keep: false, json: false };
+  const o = { folder: DEFAULT_FOLDER, embedding: null, workers: null, store: null, keep: false, json: false, textMb: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--embedding') o.embedding = argv[++i];
     else if (a === '--workers') o.workers = Number(argv[++i]);
     else if (a === '--store') o.store = resolve(argv[++i]);
     else if (a === '--keep') o.keep = true;
+    else if (a === '--text-mb') o.textMb = Number(argv[++i]);
     else if (a === '--json') o.json = true;
     else if (a === '-h' || a === '--help') {
-      console.log('usage: npm run bench:ingest -- [FOLDER] [--embedding MODEL] [--workers N] [--store DIR] [--keep] [--json]');
+      console.log('usage: npm run bench:ingest -- [FOLDER] [--embedding MODEL] [--workers N] [--store DIR] [--keep] [--json] [--text-mb MB]');
       process.exit(0);
     } else o.folder = resolve(a);
   }
@@ -70,24 +75,60 @@ function mhub(args, cwd) {
 const f1 = (x) => x.toFixed(1);
 const f2 = (x) => x.toFixed(2);
 
-async function main() {
-  const o = parseArgs(process.argv.slice(2));
-  if (!existsSync(CLI)) fail(`${CLI} is missing: run \`npm run build\` first.`);
-  if (!existsSync(o.folder)) fail(`folder not found: ${o.folder}`);
-  if (spawnSync('pdftotext', ['-v']).error) fail('pdftotext is not installed (apt-get install poppler-utils)');
-  const files = readdirSync(o.folder).filter((f) => /\.pdf$/i.test(f)).sort().map((f) => join(o.folder, f));
-  if (files.length === 0) fail(`no PDF files in ${o.folder}`);
-  const cores = availableParallelism();
-  const store = o.store ?? mkdtempSync(join(tmpdir(), 'mhub-bench-ingest-'));
+/** A fresh store under `dir` (or a temp dir) with the bench's embedding and worker settings. */
+function freshStore(o, dir) {
+  const store = dir ?? mkdtempSync(join(tmpdir(), 'mhub-bench-ingest-'));
   mkdirSync(store, { recursive: true });
-  const loadBefore = loadavg();
-
   mhub(['init', store], store);
   const cfgPath = join(store, 'config.json');
   const cfg = JSON.parse(readFileSync(cfgPath, 'utf8'));
   if (o.embedding) cfg.embedding.model = o.embedding;
   if (o.workers !== null) cfg.ingest.workers = o.workers;
+  if (o.textMb !== null) cfg.ingest.max_file_mb = Math.max(cfg.ingest.max_file_mb, Math.ceil(o.textMb) + 1);
   writeFileSync(cfgPath, JSON.stringify(cfg, null, 2) + '\n');
+  return store;
+}
+
+/** The memory benchmark: one generated text file of `o.textMb` MB, ingested into a fresh store. */
+function benchText(o) {
+  if (!(o.textMb > 0)) fail('--text-mb needs a size in MB');
+  const work = mkdtempSync(join(tmpdir(), 'mhub-bench-text-'));
+  const inbox = join(work, 'inbox');
+  mkdirSync(inbox);
+  const file = join(inbox, `generated-${o.textMb}mb.txt`);
+  const gen = spawnSync(process.execPath, [join(REPO, 'scripts', 'make-big-text.mjs'), file, String(o.textMb)], { encoding: 'utf8' });
+  if (gen.status !== 0) fail(`make-big-text failed: ${gen.stderr}`);
+  const store = freshStore(o, o.store ?? join(work, 'store'));
+  const loadBefore = loadavg();
+  const t0 = process.hrtime.bigint();
+  const report = JSON.parse(mhub(['ingest', inbox, '--json', '--llm', 'none', '--store', store], store).stdout);
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  const src = report.sources?.[0] ?? {};
+  const out = {
+    file_mb: o.textMb, status: src.status, nodes: src.nodes ?? null, seconds: +f2(wall), peak_rss_mb: report.peak_rss_mb,
+    phases: report.phases, load_average: { before: loadBefore.map(f2), after: loadavg().map(f2) }, store,
+  };
+  if (o.json) console.log(JSON.stringify(out, null, 2));
+  else {
+    console.log(`text file ${o.textMb} MB: ${out.status}, ${out.nodes} nodes; store ${store}`);
+    console.log(`mhub ingest ${f1(wall)} s  peak RSS ${out.peak_rss_mb} MB`);
+    console.log(`phases (s): ${Object.entries(report.phases).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    console.log(`load average before ${out.load_average.before.join(' ')}, after ${out.load_average.after.join(' ')}`);
+  }
+  if (!o.keep && !o.store) rmSync(work, { recursive: true, force: true });
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  if (!existsSync(CLI)) fail(`${CLI} is missing: run \`npm run build\` first.`);
+  if (o.textMb !== null) return benchText(o);
+  if (!existsSync(o.folder)) fail(`folder not found: ${o.folder}`);
+  if (spawnSync('pdftotext', ['-v']).error) fail('pdftotext is not installed (apt-get install poppler-utils)');
+  const files = readdirSync(o.folder).filter((f) => /\.pdf$/i.test(f)).sort().map((f) => join(o.folder, f));
+  if (files.length === 0) fail(`no PDF files in ${o.folder}`);
+  const cores = availableParallelism();
+  const store = freshStore(o, o.store);
+  const loadBefore = loadavg();
 
   const pt1 = await pdftotextSeconds(files, cores);
   const t0 = process.hrtime.bigint();

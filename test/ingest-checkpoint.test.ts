@@ -38,12 +38,15 @@ describe('ingest checkpoints', () => {
       }),
     ).rejects.toBe(crash);
     expect(readCatalog(root).sources).toHaveLength(0);
+    // the crash comes after the first source settled; the one source in flight beside it (the
+    // sources stage keeps one more source in flight than ingest.workers) may settle too
     const journal = readFileSync(join(root, JOURNAL_FILE), 'utf8').trim().split('\n');
-    expect(journal).toHaveLength(1);
+    expect(journal.length).toBeGreaterThanOrEqual(1);
+    expect(journal.length).toBeLessThanOrEqual(2);
     expect(existsSync(join(root, '.mhub', 'ingest.lock'))).toBe(false);
 
     const r = await ingest(root, { paths: [join(root, 'inbox')] });
-    expect(r.counts).toMatchObject({ unchanged: 1, added: 2, indexed: 3, failed: 0 });
+    expect(r.counts).toMatchObject({ unchanged: journal.length, added: 3 - journal.length, indexed: 3, failed: 0 });
     expect(readCatalog(root).sources.map((e) => e.status)).toEqual(['indexed', 'indexed', 'indexed']);
     expect(existsSync(join(root, JOURNAL_FILE))).toBe(false);
     expect(Object.keys(r.phases)).toEqual(['scan', 'sources', 'prune', 'index', 'commit']);

@@ -75,16 +75,18 @@ function readContent(root: string, ref: string | null): string {
   }
 }
 
-/** Every node of a tree in pre-order (the root included), with its own text read from the store. */
-export function nodeTexts(root: string, tree: TreeFile): NodeText[] {
-  const out: NodeText[] = [];
-  const walk = (n: TreeNode, path: string[], depth: number): void => {
-    out.push({ node_id: n.node_id, title: n.title, path, summary: n.summary, text: readContent(root, n.content_ref), range: rangeOf(n) });
+/**
+ * Every node of a tree in pre-order (the root included), with its own text read from the store —
+ * lazily, one node's text at a time: a source of 100k nodes is never held in memory whole.
+ */
+export function* nodeTexts(root: string, tree: TreeFile): Generator<NodeText> {
+  const stack: Array<{ n: TreeNode; path: string[]; depth: number }> = [{ n: tree.root, path: [], depth: 0 }];
+  while (stack.length > 0) {
+    const { n, path, depth } = stack.pop()!;
+    yield { node_id: n.node_id, title: n.title, path, summary: n.summary, text: readContent(root, n.content_ref), range: rangeOf(n) };
     const childPath = depth === 0 ? path : [...path, n.title];
-    for (const c of n.children) walk(c, childPath, depth + 1);
-  };
-  walk(tree.root, [], 0);
-  return out;
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push({ n: n.children[i]!, path: childPath, depth: depth + 1 });
+  }
 }
 
 /** Data rows indexed per sheet at most (one entry per row); larger sheets are indexed in blocks of rows. */

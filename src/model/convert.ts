@@ -70,6 +70,8 @@ export interface ConvertOptions {
   maxLeafPages: number;
   /** the plan as directives (approach, key sections, special handling, granularity); absent: the converter's defaults */
   plan?: PlanDirectives;
+  /** threads a converter may parse in at once (`ingest.workers`; 0 or absent: one per core) */
+  workers?: number;
 }
 
 export interface Converter {

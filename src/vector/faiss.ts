@@ -48,23 +48,35 @@ export function faissLoadError(): string {
   return loadError;
 }
 
-/** Write a flat inner-product index; returns true when the file changed. Uses faiss-node when present. */
-export async function writeFlatIndex(path: string, v: FlatVectors, opts: { useNative?: boolean } = {}): Promise<{ changed: boolean; native: boolean }> {
-  const bytes = encodeFlatIP(v);
-  const faiss = opts.useNative === false ? null : await loadFaiss();
-  if (faiss && v.count > 0) {
-    // faiss-node writes through faiss::write_index; check it agrees with the codec byte for byte
-    const ix = new faiss.IndexFlatIP(v.dims);
-    ix.add(Array.from(v.data));
-    const tmp = `${path}.native-${process.pid}`;
+/** Vectors faiss-node writes to check that its file layout is the codec's (a bounded probe, not the whole index). */
+export const NATIVE_PROBE_VECTORS = 64;
+
+/** True when faiss::write_index writes the first vectors of `v` byte for byte as the codec does. */
+function nativeAgrees(faiss: FaissModule, path: string, v: FlatVectors): boolean {
+  const count = Math.min(v.count, NATIVE_PROBE_VECTORS);
+  const probe: FlatVectors = { dims: v.dims, count, data: v.data.subarray(0, count * v.dims) };
+  const ix = new faiss.IndexFlatIP(v.dims);
+  ix.add(Array.from(probe.data));
+  const tmp = `${path}.native-${process.pid}`;
+  try {
     ix.write(tmp);
-    const native = readFileSync(tmp);
+    return readFileSync(tmp).equals(encodeFlatIP(probe));
+  } finally {
     rmSync(tmp, { force: true });
-    // identical on faiss 1.7.x; should a future faiss write another layout, keep the codec's bytes
-    // so stores stay byte-identical across machines (both layouts are readable by faiss)
-    if (native.equals(bytes)) return { changed: writeIfChanged(path, native), native: true };
   }
-  return { changed: writeIfChanged(path, bytes), native: false };
+}
+
+/**
+ * Write a flat inner-product index; returns true when the file changed, and whether faiss-node
+ * (when present) writes the same layout. The bytes are always the codec's, so stores stay
+ * byte-identical across machines (faiss 1.7.x writes exactly these; should a future faiss write
+ * another layout, both remain readable by faiss). Checking faiss on a probe of the first vectors
+ * instead of the whole index keeps a 100k-vector index from being held three times over.
+ */
+export async function writeFlatIndex(path: string, v: FlatVectors, opts: { useNative?: boolean } = {}): Promise<{ changed: boolean; native: boolean }> {
+  const faiss = opts.useNative === false ? null : await loadFaiss();
+  const native = !!faiss && v.count > 0 && nativeAgrees(faiss, path, v);
+  return { changed: writeIfChanged(path, encodeFlatIP(v)), native };
 }
 
 /** Write a vector file as the chosen index type (flat: `writeFlatIndex`; IVF: trained here, deterministic). */

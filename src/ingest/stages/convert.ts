@@ -26,7 +26,7 @@ export const convertStage: SourceStage = {
     if (!converter) return settle(job, { ...entry, status: 'skipped', error: skipReasonFor(det!.card.type) });
     const { directives, unread } = planDirectives(plan!);
     try {
-      const options = { maxLeafPages: run.config.ingest.max_leaf_pages, plan: directives };
+      const options = { maxLeafPages: run.config.ingest.max_leaf_pages, plan: directives, workers: run.config.ingest.workers };
       job.result = await converter.convert({ absPath: job.file.abs, card: det!.card, plan: plan!, bytes: det!.bytes, options });
     } catch (err) {
       return settle(job, { ...entry, status: 'failed', error: failure(err) });

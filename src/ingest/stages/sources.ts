@@ -3,6 +3,7 @@
  * enrich → write), up to `ingest.workers` files at once (PDFs parse in worker threads). Outcomes are
  * committed to the run in scan order, so the store does not depend on which file finished first.
  */
+import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { CatalogEntry, type Config } from '../../store/schemas.js';
 import { errorMessage } from '../../store/errors.js';
@@ -53,6 +54,31 @@ function makeJobs(run: IngestRun): SourceJob[] {
     const id = sourceIdFor(file.rel, taken);
     return { file, id, prev: run.prevById.get(id), startedMs: 0, ms: 0 };
   });
+}
+
+/**
+ * Sources in flight beyond the conversion workers: while the main thread builds and writes one
+ * source's tree, the next is already converting, so no worker waits for the main thread.
+ */
+export const EXTRA_LANES = 1;
+
+/** A file's size for scheduling (0 for archive members and files that cannot be stat'ed). */
+function sizeOf(job: SourceJob): number {
+  if (job.file.member) return 0;
+  try {
+    return statSync(job.file.abs).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The order sources start in: largest first, so the run does not end with one long conversion on
+ * one core while the others idle (ties keep scan order). Outcomes are committed in scan order anyway.
+ */
+export function startOrder(jobs: SourceJob[]): SourceJob[] {
+  const size = new Map(jobs.map((j) => [j, sizeOf(j)]));
+  return jobs.map((j, i) => ({ j, i })).sort((a, b) => size.get(b.j)! - size.get(a.j)! || a.i - b.i).map((x) => x.j);
 }
 
 /** Run `work` over `items` with at most `limit` at once; after an error no new item starts, and it rejects with the first error. */
@@ -115,7 +141,7 @@ export const sourcesStage: RunStage = {
     const t0 = Date.now();
     const progress = (file: string) =>
       run.opts.onProgress?.({ phase: 'convert', done, total: jobs.length, file, pages: pagesSoFar, elapsedMs: Date.now() - run.started, phaseElapsedMs: Date.now() - t0 });
-    await pooled(jobs, ingestConcurrency(run.config), async (job) => {
+    await pooled(startOrder(jobs), ingestConcurrency(run.config) + EXTRA_LANES, async (job) => {
       job.startedMs = Date.now();
       progress(job.file.rel);
       try {

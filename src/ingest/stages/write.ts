@@ -41,6 +41,8 @@ export const writeStage: SourceStage = {
     for (const [rel, content] of files) {
       writeIfChanged(join(run.root, rel), content, false);
       keep.add(rel);
+      // written: let it go now (a node text written is flattened into a copy; 100k of them would add up)
+      files.delete(rel);
     }
     pruneConverted(run.root, job.id, keep);
     // like the node texts, no fsync: a torn tree is found by doctor and redone by `doctor --fix` or the next run

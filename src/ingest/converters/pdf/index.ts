@@ -13,7 +13,7 @@ export const pdfConverter: Converter = {
   version: 4,
   async convert({ bytes, card, options }) {
     const opts = { maxLeafPages: options.maxLeafPages, fallbackTitle: basename(card.filename, extname(card.filename)), ...(options.plan ? { plan: options.plan } : {}) };
-    const pool = await pdfWorkerPool();
+    const pool = await pdfWorkerPool(options.workers);
     if (pool) return pool.convert(bytes, opts);
     const { convertPdfBytes } = await import('./convert.js');
     return convertPdfBytes(bytes, opts);

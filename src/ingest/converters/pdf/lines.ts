@@ -122,6 +122,8 @@ const HEX_IDS = /\b(?:[0-9a-f]{8}(?:-[0-9a-f]{4}){1,3}(?:-[0-9a-f]{12})?|(?:[0-9
 const TEMPLATE_SLOTS = /\b[A-Z]{6,}_\d+\b/g;
 
 export function dropBoilerplate(s: string): string {
+  // each pattern needs a '-', a '_' or 32 characters: most cells have none and skip the regexes
+  if (s.length < 32 && !s.includes('-') && !s.includes('_')) return s;
   if (!/[0-9a-f]{4}-|[0-9a-f]{32}|[A-Z]{6}_\d/i.test(s)) return s;
   return s.replace(HEX_IDS, ' ').replace(TEMPLATE_SLOTS, ' ');
 }

@@ -37,7 +37,7 @@ export class PdfWorkerPool {
 
   constructor(
     private readonly file: string,
-    private readonly size: number,
+    private size: number,
     private readonly WorkerCtor: typeof WorkerType,
   ) {}
 
@@ -46,6 +46,15 @@ export class PdfWorkerPool {
       this.queue.push({ req: { id: this.nextId++, bytes, opts }, resolve, reject });
       this.pump();
     });
+  }
+
+  /** At most `size` workers from now on (idle ones beyond it stop; busy ones finish their file first). */
+  resize(size: number): void {
+    this.size = Math.max(1, size);
+    for (const s of this.slots.filter((x) => x.task === null).slice(0, Math.max(0, this.slots.length - this.size))) {
+      this.slots = this.slots.filter((x) => x !== s);
+      void s.worker.terminate();
+    }
   }
 
   private spawn(): Slot {
@@ -99,20 +108,27 @@ export class PdfWorkerPool {
 
 let pool: Promise<PdfWorkerPool | null> | null = null;
 
-function workerCount(): number {
+/** Worker threads: MHUB_PDF_WORKERS when set (0 = parse in-thread), else `wanted` (ingest.workers), else one per core. */
+function workerCount(wanted = 0): number {
   const env = process.env[WORKERS_ENV];
   if (env !== undefined && env !== '' && Number.isFinite(Number(env))) return Math.max(0, Math.floor(Number(env)));
-  return availableParallelism();
+  return wanted > 0 ? Math.floor(wanted) : availableParallelism();
 }
 
-/** The shared pool, or null when PDFs are parsed in-thread (no compiled worker file, or disabled). */
-export function pdfWorkerPool(): Promise<PdfWorkerPool | null> {
+/**
+ * The shared pool, or null when PDFs are parsed in-thread (no compiled worker file, or disabled).
+ * `workers` (ingest.workers; 0 = one per core) caps the threads, so the sources in flight beyond
+ * them queue instead of starting more threads.
+ */
+export async function pdfWorkerPool(workers = 0): Promise<PdfWorkerPool | null> {
   pool ??= (async () => {
     const file = fileURLToPath(new URL('./worker.js', import.meta.url));
-    const size = workerCount();
+    const size = workerCount(workers);
     if (size === 0 || !existsSync(file)) return null;
     const { Worker } = await import('node:worker_threads');
     return new PdfWorkerPool(file, size, Worker);
   })();
-  return pool;
+  const p = await pool;
+  if (p && workerCount(workers) > 0) p.resize(workerCount(workers));
+  return p;
 }

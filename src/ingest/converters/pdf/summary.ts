@@ -146,6 +146,31 @@ function listPart(label: string, items: string[], max: number): string {
   return clip(`${label}: ${listed.join('; ')}${items.length > listed.length ? '; …' : ''}.`, max);
 }
 
+const isEndMark = (c: number) => c === 46 /* . */ || c === 33 /* ! */ || c === 63; /* ? */
+
+/**
+ * The runs of text ending in `.`, `!` or `?` followed by white space or the end — what
+ * `/[^.!?]+[.!?]+(?=\s|$)/g` matches, in one linear pass (the regex backtracks over every long
+ * stretch without such an end, which made it quadratic on tables of figures). Like the regex, a
+ * mark followed by anything else ("14.5") ends nothing, and the run restarts after it.
+ */
+export function sentenceRuns(text: string): string[] {
+  const out: string[] = [];
+  const n = text.length;
+  let p = 0;
+  while (p < n) {
+    while (p < n && isEndMark(text.charCodeAt(p))) p++;
+    let q = p;
+    while (q < n && !isEndMark(text.charCodeAt(q))) q++;
+    if (q >= n) break;
+    let r = q;
+    while (r < n && isEndMark(text.charCodeAt(r))) r++;
+    if (r === n || /\s/.test(text[r]!)) out.push(text.slice(p, r));
+    p = r;
+  }
+  return out;
+}
+
 /**
  * An extractive summary of a node from its body lines, saying what the node holds: `lead` (e.g. a
  * statement gloss) first, then its most specific sentences (never one said twice), its sub-headings,
@@ -153,7 +178,7 @@ function listPart(label: string, items: string[], max: number): string {
  */
 export function summarize(lines: Line[], stats: DocStats, lead = '', extras: SummaryExtras = {}): string {
   const prose = lines.filter((l) => !isTableRow(l)).map((l) => l.text).join(' ').replace(/\s+/g, ' ');
-  const sentences = (prose.match(/[^.!?]+[.!?]+(?=\s|$)/g) ?? [])
+  const sentences = sentenceRuns(prose)
     .map((s) => s.trim())
     .filter((s) => s.length >= MIN_SENTENCE_CHARS && s.length <= MAX_SENTENCE_CHARS && /^[\p{Lu}"“(]/u.test(s));
   const tf = new Map<string, number>();

@@ -74,24 +74,46 @@ interface EmbedRun {
   progress: (done: number, total: number) => void;
 }
 
-/** Embed each distinct text once, in chunks; every chunk is checkpointed before the next starts. */
-async function embedDistinct(distinct: Array<[string, string]>, er: EmbedRun): Promise<Map<string, Float32Array>> {
-  const bySha = new Map<string, Float32Array>();
-  const todo = distinct.filter(([sha]) => {
+/** Rows (item indexes) of each distinct text still to embed, in first-appearance order. */
+function rowsByText(items: Item[], todo: number[]): Map<string, number[]> {
+  const rows = new Map<string, number[]>();
+  for (const i of todo) {
+    const sha = items[i]!.sha;
+    const r = rows.get(sha);
+    if (r) r.push(i);
+    else rows.set(sha, [i]);
+  }
+  return rows;
+}
+
+/**
+ * Embed each distinct text once, in chunks of EMBED_CHUNK; every chunk is checkpointed before the
+ * next starts, and its vectors go straight into `data` (no second copy of every vector), its texts
+ * are let go. Vectors an interrupted run checkpointed are taken as they are.
+ */
+async function embedDistinct(items: Item[], rows: Map<string, number[]>, data: Float32Array, er: EmbedRun): Promise<void> {
+  const dims = er.embedder.identity.dims;
+  const put = (sha: string, v: Float32Array) => {
+    for (const i of rows.get(sha)!) data.set(v, i * dims);
+  };
+  const todo: string[] = [];
+  for (const sha of rows.keys()) {
     const v = er.pending.get(sha);
-    if (v) bySha.set(sha, v);
-    return !v;
-  });
+    if (v) put(sha, v);
+    else todo.push(sha);
+  }
   er.progress(0, todo.length);
   for (let i = 0; i < todo.length; i += EMBED_CHUNK) {
     const chunk = todo.slice(i, i + EMBED_CHUNK);
-    const vecs = await er.embedder.embed(chunk.map(([, t]) => t));
-    const fresh = chunk.map(([sha], k): [string, Float32Array] => [sha, vecs[k]!]);
+    const vecs = await er.embedder.embed(chunk.map((sha) => items[rows.get(sha)![0]!]!.text));
+    const fresh = chunk.map((sha, k): [string, Float32Array] => [sha, vecs[k]!]);
     appendEmbedCheckpoint(er.root, er.embedder.identity, fresh);
-    for (const [sha, v] of fresh) bySha.set(sha, v);
+    for (const [sha, v] of fresh) {
+      put(sha, v);
+      for (const r of rows.get(sha)!) items[r]!.text = '';
+    }
     er.progress(Math.min(todo.length, i + EMBED_CHUNK), todo.length);
   }
-  return bySha;
 }
 
 async function embedAll(items: Item[], prev: Map<string, Float32Array>, er: EmbedRun): Promise<{ data: Float32Array; embedded: number; seconds: number }> {
@@ -103,12 +125,11 @@ async function embedAll(items: Item[], prev: Map<string, Float32Array>, er: Embe
     if (v) data.set(v, i * dims);
     else todo.push(i);
   });
-  const distinct = [...new Map(todo.map((i) => [items[i]!.sha, items[i]!.text])).entries()];
+  const rows = rowsByText(items, todo);
   const t0 = performance.now();
-  const bySha = await embedDistinct(distinct, er);
+  await embedDistinct(items, rows, data, er);
   const seconds = (performance.now() - t0) / 1000;
-  for (const i of todo) data.set(bySha.get(items[i]!.sha)!, i * dims);
-  return { data, embedded: distinct.length, seconds };
+  return { data, embedded: rows.size, seconds };
 }
 
 function removeVectorFiles(root: string): void {

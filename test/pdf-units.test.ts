@@ -61,6 +61,37 @@ describe('outline titles, ligatures, heading positions (issue 14)', async () => 
     expect(long).toMatch(/ word…$/);
   });
 
+  it('drops TeX font switches and math delimiters left in bookmark titles, not dollar amounts', () => {
+    expect(tidyOutlineTitle('2.3 Using { am tfam entt parfor} and { am tfam entt parforprime}')).toBe('2.3 Using parfor and parforprime');
+    expect(tidyOutlineTitle('1.4 ${ am \bffam enbf F}_{l^2}$ field for small primes $l$')).toBe('1.4 F_{l^2} field for small primes l');
+    expect(tidyOutlineTitle('Revenue of $5 and $6 million')).toBe('Revenue of $5 and $6 million');
+  });
+
+  it('never takes code, console input, notation or cross-references for headings', async () => {
+    const { notATitle, scoreLine, numbering } = await import('../src/ingest/converters/pdf/headings.js');
+    for (const t of ['R> DF <- structure(list(', 'R> statistic(it, type = "linear")', 'PianoRH = {', 'T T T T T T T', '2 h h h h',
+      'Section 1.20 [appoggiatura], page 6, Section 1.146 [grace notes], page 36']) expect(notATitle(t)).toBe(true);
+    for (const t of ['4.16.4.1 E', 'Item 7A. Quantitative and Qualitative Disclosures', 'Splitting criteria', 'A class structure for permutation tests']) expect(notATitle(t)).toBe(false);
+    const body = { size: 10, font: 'body' };
+    const bold = (text: string): Line => ({ ...line([text]), font: 'bold' });
+    // a glossary's emphasised entries are lower-case terms; plain or undotted numbers stay prose
+    expect(scoreLine(bold('1.20 appoggiatura'), body, { repeats: 0, top: false })).toMatchObject({ kind: 'numbered', level: 2, title: '1.20 appoggiatura' });
+    expect(scoreLine(bold('99 percent confidence interval'), body, { repeats: 0, top: false })?.kind).not.toBe('numbered');
+    expect(numbering('1.20 appoggiatura')).toBeNull();
+    // a large short title ending in a number is a title; a row label with an amount is not
+    const big = (text: string): Line => ({ ...line([text]), size: 14.5, font: 'bold' });
+    expect(scoreLine(big('Example 2'), body, { repeats: 0, top: false })?.title).toBe('Example 2');
+    expect(scoreLine(bold('Total assets 1,234'), body, { repeats: 0, top: false })).toBeNull();
+  });
+
+  it('a font the document prints console input in is a code font', async () => {
+    const { codeFonts } = await import('../src/ingest/converters/pdf/headings.js');
+    const l = (text: string, font: string): Line => ({ ...line([text]), font });
+    const page = { page: 1, width: 600, height: 800, twoColumn: false, lines: [
+      l('Body text that is the most common.', 'body'), l('R> z <- read.zoo(DF)', 'tt'), l('R> z', 'tt'), l('Bid Offer', 'tt'), l('R> plot(z)', 'tt'), l('Results', 'bold'), l('Methods', 'bold')] };
+    expect([...codeFonts([page], { size: 10, font: 'body' })]).toEqual(['tt']);
+  });
+
   it('maps TeX ligature control codes back to letters', () => {
     expect(fixLigatures('the \u001celd was \u001cnished')).toBe('the field was finished');
     expect(fixLigatures('e\u000bect')).toBe('effect');
@@ -78,6 +109,11 @@ describe('outline titles, ligatures, heading positions (issue 14)', async () => 
     expect(locateEntries([{ title: 'Splitting criteria', level: 2, page: 1 }], [page])[0]!.line).toBe(1);
     const r = [line(['text above']), line(['8.1 R as a set of statistical tables']), line(['Body'])];
     expect(locateEntries([{ title: 'R as a set of statistical tables', level: 2, page: 1 }], [r])[0]!.line).toBe(1);
+    // a run-in heading: the title closed by a period, its paragraph on the same line
+    const q = [line(['text above']), line(['1.1. How do I get started. If you have Rcpp installed, please execute the following']), line(['Body'])];
+    expect(locateEntries([{ title: '1.1 How do I get started', level: 2, page: 1 }], [q])[0]!.line).toBe(1);
+    const prose = [line(['text above']), line(['How do I get started with this is a question many people ask when they first see it'])];
+    expect(locateEntries([{ title: '1.1 How do I get started', level: 2, page: 1 }], [prose])[0]!.line).toBe(0);
   });
 
   it("uses a bookmark destination's position: the title-like line there, else the (run-in) heading line at it", () => {

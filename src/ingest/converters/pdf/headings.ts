@@ -23,6 +23,29 @@ export const TOP_LINES = 4;
 /** A line repeated on this many pages is a running title, not a new heading (except its first time). */
 export const REPEAT_PENALTY_PAGES = 3;
 
+/**
+ * A line of code or console input, never a heading: a prompt ("R> ", "> ", "$ ", "# "), an
+ * assignment ("<-", ":=", "=="), or a line that ends open ("(", "{", ",", "=") or with ";".
+ */
+const CODE_LINE = /^(?:[A-Za-z]{0,3}>\s|\$\s|#|%|\+\s|\/\/)|<-|:=|==|[({,=]\s*$|;\s*$/;
+/** Share of a heading's non-space characters that must be letters (not code or table residue: "T T T", "(df=6)"). */
+export const MIN_HEADING_LETTER_SHARE = 0.6;
+/** A cross-reference ("Section 1.20 [appoggiatura], page 6", "see Section 3"): never a heading. */
+const CROSS_REFERENCE = /\],?\s*page\s+\d+|,\s*page\s+\d+\b|^see\s+(?:also\s+)?(?:section|chapter|page)\b/i;
+
+/** Share of one-character words above which a line is notation or table residue ("h h h h", "T T T T"). */
+export const MAX_SINGLE_CHAR_WORD_SHARE = 0.5;
+
+/** True when a line reads as code or a cross-reference rather than a title. */
+export function notATitle(text: string): boolean {
+  if (CROSS_REFERENCE.test(text)) return true;
+  if (CODE_LINE.test(text)) return true;
+  const words = text.replace(/^[\d.]+\s+/, '').split(/\s+/).filter(Boolean);
+  if (words.length >= 3 && words.filter((w) => w.length === 1).length / words.length > MAX_SINGLE_CHAR_WORD_SHARE) return true;
+  const chars = text.replace(/^[\d.\s]+/, '').replace(/\s+/g, '');
+  return chars.length > 0 && letters(chars) / chars.length < MIN_HEADING_LETTER_SHARE;
+}
+
 /** "5.14. Severability. If any provision…": a numbered paragraph, not a heading. */
 const SENTENCE_AFTER_TITLE = /[.;:]\s+\S+(?:\s+\S+){3,}/;
 
@@ -56,6 +79,8 @@ interface Pattern {
 }
 
 const REST = String.raw`(?:\s*[.:—–-]+\s*|\s+|$)(.*)$`;
+/** A decimal-numbered title whose text may start lower-case (emphasised lines only). */
+const LOWER_NUMBERED = /^(\d{1,2}(?:\.\d{1,3}){1,4})\.?\s+(\p{L}.*)$/u;
 const PATTERNS: Pattern[] = [
   { re: new RegExp(String.raw`^part\s+([ivx]{1,4}|\d{1,2})\b` + REST, 'i'), kind: 'part', level: () => 1 },
   { re: new RegExp(String.raw`^item\s+(\d{1,2}[a-d]?)\b` + REST, 'i'), kind: 'item', level: () => 2 },
@@ -94,13 +119,17 @@ export interface Numbering {
   rest: string;
 }
 
-/** The numbering a title starts with (`Item 7.`, `PART II`, `1.2`, `Note 4`, `A.`), or null. */
-export function numbering(text: string): Numbering | null {
+/**
+ * The numbering a title starts with (`Item 7.`, `PART II`, `1.2`, `Note 4`, `A.`), or null. The
+ * title after the number starts with a capital, unless `lowerTitle` (an emphasised line: glossary
+ * entries such as "1.20 appoggiatura" are lower-case terms).
+ */
+export function numbering(text: string, lowerTitle = false): Numbering | null {
   for (const p of PATTERNS) {
-    const m = p.re.exec(text);
+    const m = (lowerTitle && p.kind === 'numbered' ? LOWER_NUMBERED : p.re).exec(text);
     if (!m) continue;
     const rest = (m[2] ?? '').trim();
-    if (rest && !/^[\p{Lu}"“'‘([\d]/u.test(rest)) continue;
+    if (rest && !(lowerTitle ? /^[\p{L}"“'‘([\d]/u : /^[\p{Lu}"“'‘([\d]/u).test(rest)) continue;
     return { kind: p.kind, level: p.level(m), number: m[1]!.toUpperCase(), rest };
   }
   return null;
@@ -158,7 +187,8 @@ function tableLike(line: Line, text: string, words: number, sizeRatio: number): 
   if (line.cells.length >= 2) return true;
   if (/^[($€£%]/.test(text)) return true;
   if ((text.match(/\b(19|20)\d\d\b/g) ?? []).length >= 2) return true;
-  if (/\d[\d,.]*\s*%?$/.test(text) && !/^\d/.test(text)) return true;
+  // "Total 1,234" is a row; a large short "Example 2" / "Goal 3" is a title
+  if (/\d[\d,.]*\s*%?$/.test(text) && !/^\d/.test(text) && !(sizeRatio >= 1.15 && words <= 4 && /\s\d{1,3}$/.test(text))) return true;
   if (words === 1 && sizeRatio < 1.15) return true;
   if (TABLE_CAPTION.test(text) && sizeRatio < 1.15) return true;
   return false;
@@ -168,20 +198,41 @@ function tidyTitle(text: string): string {
   return tidyOutlineTitle(text.replace(/\s+/g, ' ').replace(/\s*\(continued\)\s*$/i, '').replace(/[\s.:·…_-]+$/, '').trim());
 }
 
+/** A font is a code font when at least this share of its lines (and MIN_CODE_FONT_LINES of them) read as code. */
+export const CODE_FONT_SHARE = 0.3;
+export const MIN_CODE_FONT_LINES = 3;
+
+/** Fonts the document prints code in (console input, listings): their lines are never headings. */
+export function codeFonts(pages: PageLayout[], body: BodyStyle): Set<string> {
+  const total = new Map<string, number>();
+  const code = new Map<string, number>();
+  for (const p of pages) {
+    for (const l of p.lines) {
+      if (l.font === body.font) continue;
+      total.set(l.font, (total.get(l.font) ?? 0) + 1);
+      if (CODE_LINE.test(l.text.trim())) code.set(l.font, (code.get(l.font) ?? 0) + 1);
+    }
+  }
+  const out = new Set<string>();
+  for (const [f, n] of code) if (n >= MIN_CODE_FONT_LINES && n / total.get(f)! >= CODE_FONT_SHARE) out.add(f);
+  return out;
+}
+
 /** Scores one line as a heading; null when it is not a candidate. */
 export function scoreLine(line: Line, body: BodyStyle, opts: { repeats: number; top: boolean }): Omit<Heading, 'page' | 'line' | 'top'> | null {
   // a statement title printed beside the company name ("Consolidated Balance Sheets | Corning Inc.") is the title
   const captioned = line.cells.length >= 2 && !line.cells.some(isNumericCell) && isStatementTitle(line.cells[0]!);
   const text = (captioned ? line.cells[0]! : line.text).trim();
   if (text.length < 2 || text.length > MAX_HEADING_CHARS || letters(text) < 2) return null;
+  if (notATitle(text)) return null;
   const words = text.split(' ').length;
   const numericCells = line.cells.filter(isNumericCell).length;
-  const pattern = numbering(text);
+  const sizeRatio = body.size > 0 ? line.size / body.size : 1;
+  const emph = line.font !== body.font;
+  const pattern = numbering(text) ?? (emph || sizeRatio >= 1.15 ? numbering(text, true) : null);
   if (numericCells > (pattern ? 1 : 0)) return null;
   if (!pattern && (words > MAX_HEADING_WORDS || /[,;]$/.test(text) || !/^[\p{Lu}\d"“'‘(]/u.test(text))) return null;
   if (pattern && (pattern.rest.length > 100 || SENTENCE_AFTER_TITLE.test(pattern.rest))) return null;
-  const sizeRatio = body.size > 0 ? line.size / body.size : 1;
-  const emph = line.font !== body.font;
   const caps = isAllCaps(text) && text.length <= 70;
   const statement = isStatementTitle(text);
   const endsSentence = /[a-z]\.$/.test(text) && !pattern;
@@ -211,6 +262,7 @@ export function scoreLine(line: Line, body: BodyStyle, opts: { repeats: number; 
 /** All heading candidates of the document, in reading order. `skipPages` (e.g. TOC pages) yield none. */
 export function findHeadings(pages: PageLayout[], furniture: Furniture, body: BodyStyle, skipPages: Set<number>): Heading[] {
   const out: Heading[] = [];
+  const code = codeFonts(pages, body);
   pages.forEach((p, pi) => {
     if (skipPages.has(p.page)) return;
     const furn = furniture.lines[pi]!;
@@ -223,7 +275,7 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
       const bodyLine = seen;
       if (!isFurniture) seen++;
       const repeats = isFurniture ? 0 : (furniture.repeats.get(lineKey(l.text)) ?? 0);
-      const h = scoreLine(l, body, { repeats, top });
+      const h = code.has(l.font) ? null : scoreLine(l, body, { repeats, top });
       if (!h) return;
       // a title printed over two lines: same style, right below, the first not ending a sentence
       const prev = out[out.length - 1];

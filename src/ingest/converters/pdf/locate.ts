@@ -3,7 +3,8 @@
  * page only; the section must start at the heading's line, not at the top of the page, so the text
  * above it stays with the previous section. The heading is the first body line (after the previous
  * entry's) whose text starts with the entry's title — also when the printed heading carries a
- * number the bookmark leaves out ("4.2. Splitting criteria" for "Splitting criteria") — or whose
+ * number the bookmark leaves out ("4.2. Splitting criteria" for "Splitting criteria"), or when the
+ * heading runs into its paragraph ("1.1. How do I get started. If you have…") — or whose
  * text the title starts with when the heading wraps onto the next line. A bookmark whose destination
  * names a position on the page is matched near that position, and when no line there reads like its
  * title (a run-in heading: "Column The column(x) function…"), the first line at the position is the
@@ -48,11 +49,21 @@ function matchesText(key: string, titleLen: number, text: string, next: Line | u
   return text.length > 0 && text.length <= 6 && next !== undefined && (text + normTitle(next.text)).startsWith(key);
 }
 
+/** A run-in heading: the title, then a period or colon and the paragraph on the same line. */
+const RUN_IN_END = /[.:?]\s+\S/;
+
+/** "1.1. How do I get started. If you have Rcpp installed…": the whole title, closed, opening a paragraph. */
+function runIn(title: string, raw: string, keys: string[]): boolean {
+  const full = normTitle(title);
+  return full.length >= LOCATE_MIN_PARTIAL && keys.some((k) => k.startsWith(full)) && RUN_IN_END.test(raw.slice(0, title.length + 8));
+}
+
 export function matches(title: string, lines: Line[], i: number): boolean {
   const key = normTitle(title).slice(0, LOCATE_KEY_CHARS);
   if (key.length < 2) return false;
   const titleLen = normTitle(title).length;
-  return lineKeys(lines[i]!.text).some((text) => matchesText(key, titleLen, text, lines[i + 1]));
+  const keys = lineKeys(lines[i]!.text);
+  return keys.some((text) => matchesText(key, titleLen, text, lines[i + 1])) || runIn(title, lines[i]!.text, keys);
 }
 
 /** True when line `l` lies where a destination at `top` points (at it or a few lines below). */

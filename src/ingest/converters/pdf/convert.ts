@@ -22,8 +22,7 @@ import { docStats, statementGloss, summarize, type DocStats } from './summary.js
 import { buildCard } from './card.js';
 import { ocrFallback, MIN_TEXT_CHARS_PER_PAGE } from './ocr-fallback.js';
 import type { PlanDirectives, PlanNote } from '../../../model/plan.js';
-import { leafPagesFor } from '../plan-shape.js';
-import { pdfDeclined, plannedOutline } from './plan-outline.js';
+import { pdfDeclined, plannedOutline, sectionsToEstimate } from './plan-outline.js';
 
 /** The plan asks for OCR of a PDF with a text layer: OCR when the tools are there, else the text layer with a note. */
 async function plannedOcr(bytes: Uint8Array, n: number, title: string, notes: PlanNote[]): Promise<ConvertResult | null> {
@@ -185,8 +184,8 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   const planned = plannedOutline(opts.plan, { entries, toc_source }, lines, tocPages, notes);
   ({ entries, toc_source } = planned);
   const lineChars = lines.map((ls) => ls.map((l) => l.text.length + 1));
-  const maxLeafPages = leafPagesFor(n, opts.plan?.targetNodes ?? null, opts.maxLeafPages);
-  let sections = buildSections(entries, { pageCount: n, maxLeafPages, lineChars, headings: planned.flat ? [] : headings });
+  const build = (maxLeafPages: number) => buildSections(entries, { pageCount: n, maxLeafPages, lineChars, headings: planned.flat ? [] : headings });
+  let sections = sectionsToEstimate(build, n, opts.plan?.targetNodes ?? null, opts.maxLeafPages);
   // one section spanning the whole document (a headline) says what the root says: show its parts
   if (sections.length === 1 && sections[0]!.children.length > 0 && sections[0]!.start === 1 && sections[0]!.end === n) sections = sections[0]!.children;
   const { title, card, company } = buildCard({ layouts, metaTitle, fallbackTitle: opts.fallbackTitle, topTitles: overview(sections) });

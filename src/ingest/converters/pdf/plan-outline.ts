@@ -8,7 +8,8 @@ import type { PlanDirectives, PlanNote } from '../../../model/plan.js';
 import type { ConvertResult } from '../types.js';
 import type { Line } from './layout-types.js';
 import type { OutlineEntry } from './outline-types.js';
-import { anchorKeySections, missingNote } from '../plan-shape.js';
+import type { Section } from './sections.js';
+import { anchorKeySections, leafPagesFor, missingNote } from '../plan-shape.js';
 
 /** Fewer detected top-level entries than this is a weak structure: key sections may anchor the top level. */
 export const WEAK_TOP_LEVEL = 3;
@@ -80,4 +81,19 @@ export function pdfDeclined(plan: PlanDirectives | undefined): PlanNote[] {
   if (plan.tablesAsRows) notes.push({ field: 'special_handling', reason: 'tables as rows with header: PDF table rows are kept as `cell | cell` lines; column headers are not repeated on each row' });
   if (!plan.plaintext) notes.push({ field: 'convert_to_plaintext', reason: 'a PDF has no markup to keep: its text is always extracted' });
   return notes;
+}
+
+function countSections(list: Section[]): number {
+  return list.reduce((n, s) => n + 1 + countSections(s.children), 0);
+}
+
+/**
+ * Sections at the plan's granularity: the document's own tree when it already has as many nodes as
+ * estimated_nodes; otherwise leaves cut finer (never longer than max_leaf_pages) to come near it.
+ */
+export function sectionsToEstimate(build: (maxLeafPages: number) => Section[], pages: number, target: number | null, maxLeafPages: number): Section[] {
+  const natural = build(Math.max(1, maxLeafPages));
+  if (!target || countSections(natural) >= target) return natural;
+  const leaf = leafPagesFor(pages, target, maxLeafPages);
+  return leaf < maxLeafPages ? build(leaf) : natural;
 }

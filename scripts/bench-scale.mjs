@@ -9,13 +9,14 @@
  * ingested as K shards and merged, timed, and compared byte for byte with the single ingest.
  *
  *   npm run bench:scale -- [--sizes 1000,3000,10000] [--dir /tmp/mhub-scale] [--runs 10] [--shards 4] [--rebuild] [--json]
+ *   node scripts/bench-scale.mjs --report /tmp/mhub-scale/results.json   (the table again; saved after each size)
  *
  * Every ingest runs with SOURCE_DATE_EPOCH set (stores comparable byte for byte) and `--llm none`.
  * Heavy: at 10,000 sources the first ingest takes many minutes on 2 cores; stores are kept under
  * --dir and reused by the next run (--rebuild makes them again).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     shards: { type: 'string', default: '0' },
     rebuild: { type: 'boolean' },
     json: { type: 'boolean' },
+    report: { type: 'string' },
   },
 });
 const DIR = resolve(values.dir);
@@ -105,7 +107,7 @@ function skill(store, questions) {
 function accuracy(store, questions) {
   const t = mhub(['--store', store, 'eval', questions, '--json'], 'eval');
   const f = JSON.parse(t.r.stdout)[0].figures;
-  return { questions: f.questions, hit1: f.tier1.hit1, hit5: f.tier1.hitk, mrr: f.tier1.mrr, node_hit1: f.tier2.hit1, node_hit3: f.tier2.hit3 };
+  return { questions: f.questions, hit1: f.tier1.hit1, hit5: f.tier1.hitk, mrr: f.tier1.mrr, node_hit1: f.tier2.hit1, node_hit3: f.tier2.hit3, eval_seconds: t.seconds, eval_rss_mb: t.rssMb };
 }
 
 /** path → bytes of every store file but local state. */
@@ -199,12 +201,22 @@ function fmt(results) {
   return lines.join('\n');
 }
 
+if (values.report) {
+  const saved = JSON.parse(readFileSync(values.report, 'utf8'));
+  console.log(`bench:scale (saved; load average ${saved.load_average.toFixed(2)} at the end; wall p50/CPU p50 in ms)`);
+  console.log(fmt(saved.results));
+  process.exit(0);
+}
 if (!existsSync(CLI)) {
   console.error(`${CLI} is missing: run npm run build first (npm run bench:scale does)`);
   process.exit(2);
 }
 const results = [];
-for (const n of SIZES) results.push(measure(n));
+for (const n of SIZES) {
+  results.push(measure(n));
+  // kept after each size, so a long run that is stopped still leaves its figures (--report prints them)
+  writeFileSync(join(DIR, 'results.json'), JSON.stringify({ load_average: loadavg()[0], results }, null, 2) + '\n');
+}
 if (values.json) console.log(JSON.stringify({ load_average: loadavg()[0], results }, null, 2));
 else {
   console.log(`bench:scale (${values.runs} runs per skill script, fresh processes; wall p50/CPU p50 in ms; load average ${loadavg()[0].toFixed(2)} at the end)`);

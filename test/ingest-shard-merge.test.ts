@@ -70,6 +70,10 @@ describe('mhub ingest --shard i/N + mhub merge', () => {
     expect(new Set(parts.flat()).size).toBe(all.length);
     expect(parts.filter((p) => p.length > 0).length).toBeGreaterThan(1);
     expect(JSON.parse(readFileSync(join(store('part-2'), 'shard.json'), 'utf8'))).toMatchObject({ shard: '2/3', index: 2, count: 3 });
+    // a partial store watches its slice only: the other shards' files are not pending in it
+    const status = JSON.parse(run(['--store', store('part-2'), 'status', '--json']).stdout);
+    expect(status.shard).toBe('2/3');
+    expect(status.pending.new).toEqual([]);
   });
 
   it('merges into a store byte-identical to a single ingest, embedding nothing again', () => {

@@ -12,6 +12,7 @@ import { compareStrings } from '../store/json.js';
 import { errorMessage } from '../store/errors.js';
 import { containerPath, readExternalRoots, sourceDiskPath, type ExternalRoots } from '../store/source-path.js';
 import type { CatalogEntry, Config, StatCache } from '../store/schemas.js';
+import { inShard, readShardFile } from '../ingest/shard.js';
 
 /** `unreadable`: the file is there but cannot be read or checked (permissions, a folder in its place, …). */
 export type FileState = 'new' | 'changed' | 'unchanged' | 'removed' | 'unreadable';
@@ -121,7 +122,9 @@ export function diffSources(root: string, config: Config, entries: CatalogEntry[
   const out = new Map<string, FileCheck>();
   const folders = watchedFolders(root, config, entries);
   const { files } = folders.length > 0 ? scanPaths(root, folders, root, config.ingest.exclude, { externalRoots: ctx.roots }) : { files: [] };
+  const shard = readShardFile(root);
   for (const f of files) {
+    if (shard && !inShard(f.rel, shard)) continue; // a partial store watches its slice only
     const e = ctx.byPath.get(f.rel);
     out.set(f.rel, e ? checkCatalogued(root, e, cache, ctx) : { file: f.rel, state: 'new' });
   }

@@ -10,6 +10,7 @@ import { compareStrings, sortKeys } from '../store/json.js';
 import { converterTagFor } from '../ingest/converters/index.js';
 import type { CatalogEntry } from '../store/schemas.js';
 import { diffSources } from './source-files.js';
+import { formatShard, readShardFile } from '../ingest/shard.js';
 
 export interface StatusReport {
   store: string;
@@ -25,6 +26,8 @@ export interface StatusReport {
   /** catalogued files that exist but cannot be read or checked, with why */
   unreadable: { file: string; reason: string }[];
   lock: { held: boolean; stale: boolean; holder: string | null };
+  /** a partial store made by `mhub ingest --shard i/N`: its slice ("i/N"); null for an ordinary store */
+  shard: string | null;
 }
 
 function tally(values: string[]): Record<string, number> {
@@ -36,6 +39,11 @@ function tally(values: string[]): Record<string, number> {
 /** Sources processed by an older converter version than the one installed (ingest would redo them). */
 export function outdatedSources(entries: CatalogEntry[]): CatalogEntry[] {
   return entries.filter((e) => e.converter !== converterTagFor(e.type));
+}
+
+function shardOf(root: string): string | null {
+  const s = readShardFile(root);
+  return s ? formatShard(s) : null;
 }
 
 export function storeStatus(root: string): StatusReport {
@@ -65,6 +73,7 @@ export function storeStatus(root: string): StatusReport {
     failed,
     unreadable,
     lock: { held: lock.holder !== null || lock.stale, stale: lock.stale, holder },
+    shard: shardOf(root),
   };
 }
 
@@ -81,7 +90,7 @@ function listLines(label: string, items: string[]): string[] {
 export function formatStatus(r: StatusReport): string {
   const fmt = (rec: Record<string, number>) => Object.entries(rec).map(([k, v]) => `${v} ${k}`).join(', ') || 'none';
   const lines = [
-    `Store: ${r.store}`,
+    `Store: ${r.store}${r.shard ? ` (partial: shard ${r.shard}; \`mhub merge\` it into a full store)` : ''}`,
     `Sources: ${r.sources.total} (${fmt(r.sources.by_status)})`,
     `Types: ${fmt(r.sources.by_type)}`,
     `Indexed: ${r.pages} pages, ${r.nodes} tree nodes`,

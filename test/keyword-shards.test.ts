@@ -1,5 +1,5 @@
 import { describe, it, expect, afterEach, beforeAll, afterAll } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -9,6 +9,7 @@ import {
 import { writeSourcesIndex } from '../src/indexing/keyword-shards.js';
 import { nodeKeywords, resetKeywordCache, sourceKeywords } from '../src/search/keyword-index.js';
 import { searchStore } from '../src/search/search.js';
+import { readCatalogForQuery } from '../src/store/catalog.js';
 import { PASSAGE_CANDIDATES } from '../src/search/signals/passage.js';
 import { searchStoreFixture } from './helpers/search-store.js';
 import { cleanup } from './helpers/temp-store.js';
@@ -154,6 +155,21 @@ describe('search reads only what the query touches', () => {
     expect(new Set(nodes).size).toBe(nodes.length); // each node file read once
     expect(nodes.length).toBeLessThanOrEqual(PASSAGE_CANDIDATES);
     expect(rel.length).toBe(1 + shards.length + nodes.length);
+  });
+
+  it('the catalog is read once per process for queries, and a damaged one is a clear error', () => {
+    const a = readCatalogForQuery(root);
+    expect(readCatalogForQuery(root)).toBe(a);
+    expect(a.sources.length).toBe(3);
+    const copy = mkdtempSync(join(tmpdir(), 'mhub-cat-'));
+    try {
+      writeFileSync(join(copy, 'catalog.json'), JSON.stringify({ sources: [{ title: 'no id' }] }));
+      expect(() => readCatalogForQuery(copy)).toThrow(/does not match its schema/);
+      writeFileSync(join(copy, 'catalog.json'), '{"sources": [');
+      expect(() => readCatalogForQuery(copy)).toThrow(/not valid JSON/);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 
   it('node files: the header and the asked terms are parsed, the rest is left as text', () => {

@@ -6,7 +6,7 @@
  * a verdict (confidence.ts) and its best nodes (nodes.ts). No model or no vector index →
  * keyword-only, with a warning.
  */
-import { readCatalog } from '../store/catalog.js';
+import { readCatalogForQuery } from '../store/catalog.js';
 import { loadConfig } from '../store/config.js';
 import type { Catalog, CatalogEntry, Config } from '../store/schemas.js';
 import type { SearchOptions, SearchResult, SourceHit } from './types.js';
@@ -183,7 +183,7 @@ function resultWarnings(ctx: SearchContext, hits: SourceHit[], closest: { id: st
 
 function openContext(root: string, query: string, opts: SearchOptions): SearchContext {
   const config = loadConfig(root);
-  const catalog = readCatalog(root);
+  const catalog = readCatalogForQuery(root);
   const entries = applyFilters(catalog.sources, opts.filters ?? {});
   const vocabulary = loadVocabulary(root, config);
   return {

@@ -21,7 +21,7 @@ export interface KeywordSignals {
   bm25: Map<string, number>;
   /** idf-weighted share of the query's words held, for the sources in `bm25` */
   coverage: Map<string, number>;
-  /** calibrated keyword relevance of every allowed source */
+  /** calibrated keyword relevance of the allowed sources holding a query term (absent: 0) */
   relevance: Map<string, number>;
   /** the query terms each source holds (only with `explain`) */
   matched: Map<string, string[]>;
@@ -46,6 +46,24 @@ function evidence(kix: SourceKeywords, groups: string[][], weight: Map<string, n
   })));
 }
 
+/**
+ * Allowed rows holding at least one query term in some field, in row order: the only ones with
+ * keyword evidence (a source holding none has relevance 0), so the work grows with the postings
+ * read, not with the library.
+ */
+function matchingRows(kix: SourceKeywords, terms: string[], mask: Uint8Array): number[] {
+  const seen = new Uint8Array(kix.ids.length);
+  for (const f of SOURCE_FIELDS) {
+    for (const t of terms) {
+      const post = kix.field(f).postings(t);
+      if (post) for (let i = 0; i < post.length; i += 2) if (mask[post[i]!]) seen[post[i]!] = 1;
+    }
+  }
+  const rows: number[] = [];
+  seen.forEach((v, d) => { if (v) rows.push(d); });
+  return rows;
+}
+
 export function keywordSignals(kix: SourceKeywords, groups: string[][], mask: Uint8Array, explain = false): KeywordSignals {
   const n = kix.ids.length;
   const terms = groups.flat();
@@ -54,8 +72,8 @@ export function keywordSignals(kix: SourceKeywords, groups: string[][], mask: Ui
   const body = kix.field('body');
   const weight = new Map(terms.map((t) => [t, idf(n, docFreq(body, t))]));
   const out: KeywordSignals = { bm25: new Map(), coverage: new Map(), relevance: new Map(), matched: new Map() };
-  kix.ids.forEach((id, d) => {
-    if (!mask[d]) return;
+  for (const d of matchingRows(kix, terms, mask)) {
+    const id = kix.ids[d]!;
     const ev = evidence(kix, groups, weight, d);
     out.relevance.set(id, keywordRelevance(ev));
     if (scores[d]! > 0) {
@@ -63,6 +81,6 @@ export function keywordSignals(kix: SourceKeywords, groups: string[][], mask: Ui
       out.coverage.set(id, keywordRelevance(ev, { forRanking: true }));
     }
     if (explain) out.matched.set(id, ev.flat().filter((e) => e.cardTf + e.bodyTf > 0).map((e) => e.term!));
-  });
+  }
   return out;
 }

@@ -10,6 +10,7 @@ import { decodeText, splitLines } from './text-util.js';
 import { basename, extname } from 'node:path';
 import type { PlanDirectives } from '../../model/plan.js';
 import { approachFor, chunkChars, declined, missingNote, type Capabilities } from './plan-shape.js';
+import { convertPlainText, keySectionTree } from './text-chunks.js';
 
 /** Characters per paragraph group when markdown is read in chunks (the plain-text converter's size). */
 export const GROUP_TARGET_CHARS = 2500;
@@ -106,11 +107,9 @@ export async function convertMarkdownByPlan(text: string, filename: string, plan
   const target = chunkChars(text.length, plan.targetNodes, GROUP_TARGET_CHARS);
   let result: ConvertResult = { ...tree, approach: 'tree_index' };
   if (approachFor(plan, MARKDOWN_CAPS) === 'chunk_embed') {
-    const { convertPlainText } = await import('./plain-text.js');
     result = { ...convertPlainText(text, filename, target), title: tree.title, card: tree.card, approach: 'chunk_embed' };
     if (plan.keySections.length) notes.push({ field: 'key_sections', reason: 'not used: the plan asks for chunk_embed (flat chunks)' });
   } else if (tree.toc_source !== 'headings' && plan.keySections.length) {
-    const { keySectionTree } = await import('./plain-text.js');
     const k = keySectionTree(text, filename, plan.keySections, target);
     const m = k ? missingNote(k.missing, plan.keySections.length, 'at the start of a line') : { field: 'key_sections', reason: `none of ${plan.keySections.length} found at the start of a line` };
     if (k) result = { ...k.result, title: tree.title, card: tree.card };

@@ -1,0 +1,194 @@
+/**
+ * Plain text read as paragraph groups (blank-line separated paragraphs gathered up to a size budget),
+ * or as a tree under a plan's key sections. Shared by the plain-text and Markdown converters.
+ */
+import type { ConvertedNode, ConvertResult } from './types.js';
+import { splitLines } from './text-util.js';
+import { basename, extname } from 'node:path';
+import { anchorKeySections } from './plan-shape.js';
+
+/** Target characters per paragraph group. */
+export const GROUP_TARGET_CHARS = 2500;
+/** Longest title taken from a group's first line. */
+export const GROUP_TITLE_CHARS = 80;
+
+/** A paragraph: 1-based inclusive lines and its length joined with newlines (the text itself is not copied). */
+interface Para { start: number; end: number; size: number }
+
+function paragraphs(lines: string[]): Para[] {
+  const out: Para[] = [];
+  let start = -1;
+  let size = 0;
+  lines.forEach((l, i) => {
+    if (l.trim() === '') {
+      if (start >= 0) out.push({ start: start + 1, end: i, size: size - 1 });
+      start = -1;
+    } else {
+      if (start < 0) {
+        start = i;
+        size = 0;
+      }
+      size += l.length + 1;
+    }
+  });
+  if (start >= 0) out.push({ start: start + 1, end: lines.length, size: size - 1 });
+  return out;
+}
+
+/** Title of a group: its first line (paragraphs start with a non-blank line), shortened. */
+function titleOf(lines: string[], p: Para): string {
+  const first = lines[p.start - 1]!.trim();
+  return first.length > GROUP_TITLE_CHARS ? first.slice(0, GROUP_TITLE_CHARS - 1).trimEnd() + '…' : first;
+}
+
+/** Paragraph groups of about `target` characters over lines [from, to] (1-based, inclusive). */
+export function paragraphNodes(lines: string[], target: number, from = 1, to = lines.length): ConvertedNode[] {
+  const paras = paragraphs(lines.slice(from - 1, to)).map((p) => ({ start: p.start + from - 1, end: p.end + from - 1, size: p.size }));
+  const groups: Para[][] = [];
+  let cur: Para[] = [];
+  let size = 0;
+  for (const p of paras) {
+    if (cur.length > 0 && size + p.size > target) {
+      groups.push(cur);
+      cur = [];
+      size = 0;
+    }
+    cur.push(p);
+    size += p.size;
+  }
+  if (cur.length) groups.push(cur);
+  return groups.map((g) => {
+    const start = g[0]!.start;
+    const end = g[g.length - 1]!.end;
+    return { title: titleOf(lines, g[0]!), kind: 'paragraphs', line_range: [start, end], content: lines.slice(start - 1, end).join('\n'), children: [] };
+  });
+}
+
+/**
+ * A paragraph of the whole text: 1-based inclusive lines and its character range [from, to) (line
+ * breaks inside included, the last one not). The chunked reading of a whole file slices node text
+ * from the decoded text by range instead of copying it line by line: a 200 MB file is held once.
+ */
+interface TextPara { start: number; end: number; from: number; to: number }
+
+/** White space as String.prototype.trim (and \s) sees it. */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a)
+    || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+function isBlank(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (!isSpace(text.charCodeAt(i))) return false;
+  return true;
+}
+
+/** Paragraphs of the text and its number of lines, as splitLines would count them. */
+function textParagraphs(text: string): { paras: TextPara[]; lineCount: number } {
+  const paras: TextPara[] = [];
+  let cur: TextPara | null = null;
+  let line = 0;
+  for (let pos = 0; ;) {
+    const nl = text.indexOf('\n', pos);
+    if (nl < 0 && pos === text.length && line > 0) break; // the empty "line" after a final newline
+    const end = nl < 0 ? text.length : nl;
+    line++;
+    if (isBlank(text, pos, end)) {
+      if (cur) paras.push(cur);
+      cur = null;
+    } else if (!cur) cur = { start: line, end: line, from: pos, to: end };
+    else {
+      cur.end = line;
+      cur.to = end;
+    }
+    if (nl < 0) break;
+    pos = nl + 1;
+  }
+  if (cur) paras.push(cur);
+  return { paras, lineCount: line };
+}
+
+/**
+ * A copy of a short string that does not keep the string it was cut from alive (V8 represents a
+ * slice as a view of its parent): titles outlive the source's text in the catalog.
+ */
+function detached(s: string): string {
+  return s.split('').join('');
+}
+
+/** A paragraph's first line, trimmed (paragraphs start with a non-blank line). */
+function firstLineOf(text: string, p: TextPara): string {
+  const nl = text.indexOf('\n', p.from);
+  return text.slice(p.from, nl < 0 || nl > p.to ? p.to : nl).trim();
+}
+
+/** paragraphNodes over the whole text, by character ranges (same nodes, no copies of the text). */
+function textParagraphNodes(text: string, paras: TextPara[], target: number): ConvertedNode[] {
+  const groups: TextPara[][] = [];
+  let cur: TextPara[] = [];
+  let size = 0;
+  for (const p of paras) {
+    if (cur.length > 0 && size + (p.to - p.from) > target) {
+      groups.push(cur);
+      cur = [];
+      size = 0;
+    }
+    cur.push(p);
+    size += p.to - p.from;
+  }
+  if (cur.length) groups.push(cur);
+  return groups.map((g) => {
+    const first = g[0]!;
+    const last = g[g.length - 1]!;
+    const line = firstLineOf(text, first);
+    const title = detached(line.length > GROUP_TITLE_CHARS ? line.slice(0, GROUP_TITLE_CHARS - 1).trimEnd() + '…' : line);
+    return { title, kind: 'paragraphs', line_range: [first.start, last.end], content: text.slice(first.from, last.to), children: [] };
+  });
+}
+
+function documentTitle(lines: string[], filename: string): string {
+  const firstLine = lines.find((l) => l.trim())?.trim() ?? '';
+  return firstLine && firstLine.length <= GROUP_TITLE_CHARS && lines.length > 1 ? firstLine : basename(filename, extname(filename));
+}
+
+/** A root over `children`; a single child is folded into the root. */
+function rootOver(title: string, lineCount: number, children: ConvertedNode[]): ConvertedNode {
+  const root: ConvertedNode = { title, kind: 'document', line_range: [1, Math.max(1, lineCount)], children };
+  if (children.length === 1 && children[0]!.children.length === 0) {
+    root.content = children[0]!.content;
+    root.children = [];
+  }
+  return root;
+}
+
+export function convertPlainText(text: string, filename: string, target = GROUP_TARGET_CHARS): ConvertResult {
+  const { paras, lineCount } = textParagraphs(text);
+  const firstLine = paras.length ? firstLineOf(text, paras[0]!) : '';
+  const title = firstLine && firstLine.length <= GROUP_TITLE_CHARS && lineCount > 1 ? detached(firstLine) : basename(filename, extname(filename));
+  return { title, toc_source: 'paragraphs', root: rootOver(title, lineCount, textParagraphNodes(text, paras, target)), line_count: lineCount };
+}
+
+/**
+ * Top-level sections at the lines where the plan's key sections start (text before the first is
+ * the document's own text); a section longer than `target` characters is read in paragraph groups.
+ * Null when no key section is found.
+ */
+export function keySectionTree(text: string, filename: string, keys: string[], target: number): { result: ConvertResult; missing: string[] } | null {
+  const lines = splitLines(text);
+  const { anchors, missing } = anchorKeySections(keys, lines);
+  if (anchors.length === 0) return null;
+  const title = documentTitle(lines, filename);
+  const children = anchors.map((a, i): ConvertedNode => {
+    const start = a.index + 1;
+    const end = i + 1 < anchors.length ? anchors[i + 1]!.index : lines.length;
+    const body = lines.slice(start - 1, end).join('\n');
+    const node: ConvertedNode = { title: lines[a.index]!.trim(), kind: 'section', line_range: [start, end], children: [] };
+    if (body.length <= target) node.content = body;
+    else node.children = paragraphNodes(lines, target, start, end);
+    return node;
+  });
+  const root = rootOver(title, lines.length, children);
+  const front = anchors[0]!.index;
+  if (front > 0 && lines.slice(0, front).some((l) => l.trim())) root.content = lines.slice(0, front).join('\n');
+  return { result: { title, toc_source: 'plan', approach: 'tree_index', root, line_count: lines.length }, missing };
+}
+

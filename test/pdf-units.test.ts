@@ -193,3 +193,18 @@ describe('reading order and text cleanup (issue 14)', async () => {
     expect(dropBoilerplate('Z_SYNC_FLUSH and 2015-2016')).toBe('Z_SYNC_FLUSH and 2015-2016');
   });
 });
+
+describe('document kind from the opening pages', async () => {
+  const { docType } = await import('../src/ingest/converters/pdf/card.js');
+
+  it('a contract needs contract drafting, not one common word such as "whereas" or "the parties"', () => {
+    expect(docType('Zoo FAQ. Whereas ts objects must be regular, zoo series need not be. The vignette answers questions.')).toBe('document');
+    expect(docType('Permutation tests are conditional on the observed data; the parties to a comparison are two groups.')).toBe('document');
+    expect(docType('LICENSE AGREEMENT. This Agreement is made between Acme Inc. (hereinafter "Licensor") and the licensee. WHEREAS the parties wish to …')).toBe('contract');
+  });
+
+  it('filings and guides keep their kinds', () => {
+    expect(docType('UNITED STATES SECURITIES AND EXCHANGE COMMISSION FORM 10-K ANNUAL REPORT PURSUANT TO SECTION 13')).toBe('10-K');
+    expect(docType("GNU gnuplot User's Guide")).toBe('manual');
+  });
+});

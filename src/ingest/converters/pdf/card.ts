@@ -27,7 +27,17 @@ export function isoDate(text: string): string {
   return `${m[3]}-${String(month).padStart(2, '0')}-${m[2]!.padStart(2, '0')}`;
 }
 
-function docType(text: string): string {
+/** Phrases of contract drafting; one alone ("whereas", "the parties") is common in any prose. */
+const CONTRACT_MARKERS = [/\bthis agreement\b/i, /\bhereinafter\b/i, /\bthe parties\b/i, /\bwhereas\b/i, /\bwitnesseth\b/i, /\bin witness whereof\b/i, /\bhereby agree\b/i];
+/** Distinct contract phrases needed, with the word agreement or contract, before a document is called a contract. */
+export const CONTRACT_MIN_MARKERS = 2;
+
+function isContract(t: string): boolean {
+  if (!/\b(agreement|contract)\b/i.test(t)) return false;
+  return CONTRACT_MARKERS.filter((re) => re.test(t)).length >= CONTRACT_MIN_MARKERS;
+}
+
+export function docType(text: string): string {
   const t = text.slice(0, 6000);
   if (/\bform\s+10-k\b|annual report pursuant to section 13/i.test(t)) return '10-K';
   if (/\bform\s+10-q\b|quarterly report pursuant to section 13/i.test(t)) return '10-Q';
@@ -36,7 +46,7 @@ function docType(text: string): string {
   if (/\bannual report\b/i.test(t)) return 'annual report';
   if (/\babstract\b/i.test(t) && /\b(introduction|references)\b/i.test(text)) return 'paper';
   if (/\b(user'?s? guide|manual|handbook|instructions for use)\b/i.test(t)) return 'manual';
-  if (/\b(this agreement|whereas|hereinafter|the parties)\b/i.test(t)) return 'contract';
+  if (isContract(t)) return 'contract';
   return 'document';
 }
 

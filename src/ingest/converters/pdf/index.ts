@@ -10,7 +10,7 @@ import { pdfWorkerPool } from './pool.js';
 
 export const pdfConverter: Converter = {
   name: 'pdf',
-  version: 4,
+  version: 5,
   async convert({ bytes, card, options }) {
     const opts = { maxLeafPages: options.maxLeafPages, fallbackTitle: basename(card.filename, extname(card.filename)), ...(options.plan ? { plan: options.plan } : {}) };
     const pool = await pdfWorkerPool(options.workers);

@@ -209,94 +209,111 @@ interface Open {
   parts: string[];
 }
 
-/** Walk the blocks under `root` into a heading tree. `headingTitle` may rewrite titles (e.g. to add numbers). */
-export function htmlSections(
-  $: CheerioAPI,
-  root: Cheerio<AnyNode>,
-  headingTitle?: (text: string, level: number, index: number) => string,
-  opts: { tablesAsRows?: boolean } = {},
-): HtmlTree {
-  const ctx: Ctx = { $, imageAlts: [], links: 0, tables: 0, tablesAsRows: opts.tablesAsRows ?? false };
-  const lead: string[] = [];
-  const top: ConvertedNode[] = [];
-  const stack: Open[] = [];
-  let headingCount = 0;
-  const emit = (text: string) => {
+type HeadingTitle = (text: string, level: number, index: number) => string;
+
+/** Builds the heading tree block by block: text goes to the innermost open section (or the lead). */
+class SectionBuilder {
+  readonly lead: string[] = [];
+  readonly top: ConvertedNode[] = [];
+  headingCount = 0;
+  private readonly stack: Open[] = [];
+  private inline: AnyNode[] = [];
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly headingTitle?: HeadingTitle,
+  ) {}
+
+  private emit(text: string): void {
     if (!text.trim()) return;
-    (stack.length ? stack[stack.length - 1]!.parts : lead).push(text);
-  };
-  const closeTo = (level: number) => {
-    while (stack.length && stack[stack.length - 1]!.level >= level) {
-      const o = stack.pop()!;
+    (this.stack.length ? this.stack[this.stack.length - 1]!.parts : this.lead).push(text);
+  }
+
+  private children(): ConvertedNode[] {
+    return this.stack.length ? this.stack[this.stack.length - 1]!.node.children : this.top;
+  }
+
+  closeTo(level: number): void {
+    while (this.stack.length && this.stack[this.stack.length - 1]!.level >= level) {
+      const o = this.stack.pop()!;
       if (ownLength(o.parts) > SECTION_SPLIT_CHARS) {
         // a long section keeps its heading; its text becomes paragraph groups ahead of its subsections
         o.node.content = o.parts[0]!;
         o.node.children = [...paragraphGroups(o.parts.slice(1)), ...o.node.children];
       } else o.node.content = o.parts.join('\n\n');
     }
-  };
-  let inline: AnyNode[] = [];
-  const flushInline = () => {
-    if (inline.length) {
-      emit(
-        inlineText(ctx, inline)
-          .split('\n')
-          .map(collapse)
-          .filter(Boolean)
-          .join('\n'),
-      );
-      inline = [];
-    }
-  };
-  const walk = (nodes: AnyNode[]) => {
+  }
+
+  private flushInline(): void {
+    if (!this.inline.length) return;
+    this.emit(inlineText(this.ctx, this.inline).split('\n').map(collapse).filter(Boolean).join('\n'));
+    this.inline = [];
+  }
+
+  private heading(el: Element, level: number): void {
+    const text = headingText(collapse(inlineText(this.ctx, el.children)));
+    if (!text) return;
+    const title = this.headingTitle ? this.headingTitle(text, level, this.headingCount) : text;
+    this.headingCount++;
+    this.closeTo(level);
+    const node: ConvertedNode = { title, kind: 'section', meta: { level }, children: [] };
+    this.children().push(node);
+    this.stack.push({ level, node, parts: [`${'#'.repeat(level)} ${title}`] });
+  }
+
+  private definitionList(el: Element): void {
+    const entries = definitions(this.ctx, el);
+    if (entries.length >= DL_MIN_TERMS && entries.reduce((n, e) => n + e.text.length, 0) >= DL_MIN_CHARS) {
+      // a long definition list (options, functions, glossary terms) is an outline: one node per term
+      const parent = this.children();
+      for (const e of entries) parent.push({ title: e.term, kind: 'term', content: `**${e.term}**\n\n${e.text}`, children: [] });
+    } else this.emit(entries.map((e) => `**${e.term}**${e.text ? `\n${e.text}` : ''}`).join('\n\n'));
+  }
+
+  private block(el: Element, tag: string): void {
+    const ctx = this.ctx;
+    const level = HEADINGS[tag];
+    if (level) this.heading(el, level);
+    else if (tag === 'table') this.emit(tableRows(ctx, el));
+    else if (tag === 'ul' || tag === 'ol') this.emit(listText(ctx, el, 0));
+    else if (tag === 'pre') this.emit('```\n' + ctx.$(el).text().replace(/\n+$/, '') + '\n```');
+    else if (tag === 'blockquote') this.emit(lineText(ctx, el).split('\n').map((l) => `> ${l}`).join('\n'));
+    else if (tag === 'dl') this.definitionList(el);
+    else if (CONTAINERS.has(tag)) this.walk(el.children);
+    else if (tag !== 'hr') this.emit(lineText(ctx, el));
+  }
+
+  walk(nodes: AnyNode[]): void {
     for (const n of nodes) {
       if (n.type === 'text') {
-        inline.push(n);
+        this.inline.push(n);
         continue;
       }
       if (n.type !== 'tag') continue;
       const el = n as Element;
       const tag = el.tagName.toLowerCase();
       if (!BLOCKS.has(tag)) {
-        inline.push(n);
+        this.inline.push(n);
         continue;
       }
-      flushInline();
-      const level = HEADINGS[tag];
-      if (level) {
-        const text = headingText(collapse(inlineText(ctx, el.children)));
-        if (!text) continue;
-        const title = headingTitle ? headingTitle(text, level, headingCount) : text;
-        headingCount++;
-        closeTo(level);
-        const node: ConvertedNode = { title, kind: 'section', meta: { level }, children: [] };
-        (stack.length ? stack[stack.length - 1]!.node.children : top).push(node);
-        stack.push({ level, node, parts: [`${'#'.repeat(level)} ${title}`] });
-      } else if (tag === 'table') emit(tableRows(ctx, el));
-      else if (tag === 'ul' || tag === 'ol') emit(listText(ctx, el, 0));
-      else if (tag === 'pre') emit('```\n' + $(el).text().replace(/\n+$/, '') + '\n```');
-      else if (tag === 'blockquote') emit(lineText(ctx, el).split('\n').map((l) => `> ${l}`).join('\n'));
-      else if (tag === 'dl') {
-        const entries = definitions(ctx, el);
-        const parent = stack.length ? stack[stack.length - 1]!.node.children : top;
-        if (entries.length >= DL_MIN_TERMS && entries.reduce((n, e) => n + e.text.length, 0) >= DL_MIN_CHARS) {
-          // a long definition list (options, functions, glossary terms) is an outline: one node per term
-          for (const e of entries) parent.push({ title: e.term, kind: 'term', content: `**${e.term}**\n\n${e.text}`, children: [] });
-        } else emit(entries.map((e) => `**${e.term}**${e.text ? `\n${e.text}` : ''}`).join('\n\n'));
-      }
-      else if (CONTAINERS.has(tag)) walk(el.children);
-      else if (tag === 'hr') continue;
-      else emit(lineText(ctx, el));
+      this.flushInline();
+      this.block(el, tag);
     }
-    flushInline();
-  };
-  walk(root.toArray().flatMap((r) => (r.type === 'tag' ? (r as Element).children : [r])));
-  closeTo(0);
-  const longLead = ownLength(lead) > SECTION_SPLIT_CHARS;
+    this.flushInline();
+  }
+}
+
+/** Walk the blocks under `root` into a heading tree. `headingTitle` may rewrite titles (e.g. to add numbers). */
+export function htmlSections($: CheerioAPI, root: Cheerio<AnyNode>, headingTitle?: HeadingTitle, opts: { tablesAsRows?: boolean } = {}): HtmlTree {
+  const ctx: Ctx = { $, imageAlts: [], links: 0, tables: 0, tablesAsRows: opts.tablesAsRows ?? false };
+  const b = new SectionBuilder(ctx, headingTitle);
+  b.walk(root.toArray().flatMap((r) => (r.type === 'tag' ? (r as Element).children : [r])));
+  b.closeTo(0);
+  const longLead = ownLength(b.lead) > SECTION_SPLIT_CHARS;
   return {
-    lead: longLead ? '' : lead.join('\n\n'),
-    sections: longLead ? [...paragraphGroups(lead), ...top] : top,
-    headingCount,
+    lead: longLead ? '' : b.lead.join('\n\n'),
+    sections: longLead ? [...paragraphGroups(b.lead), ...b.top] : b.top,
+    headingCount: b.headingCount,
     tableCount: ctx.tables,
     imageAlts: ctx.imageAlts,
     links: ctx.links,

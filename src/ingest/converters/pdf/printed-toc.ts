@@ -145,39 +145,34 @@ function levelsFor(lines: TocLine[]): number[] {
   });
 }
 
-/** Parses a printed TOC and maps it to physical pages; null when there is none or it cannot be placed. */
-export function printedToc(pages: PageLayout[], furniture: Furniture): PrintedToc | null {
-  const tocMap = findTocPages(pages, furniture);
-  if (tocMap.size === 0) return null;
-  const tocPages = [...tocMap.keys()];
-  const lastToc = Math.max(...tocPages);
-  const raw = [...tocMap.values()].flat();
+/** The contents entries with a printed page (group entries take the next entry's), printed pages never going down. */
+function tocEntries(pages: PageLayout[], tocMap: Map<number, Array<{ title: string; printed: number | null; x: number }>>): TocLine[] {
   const itemColumn = [...tocMap.keys()].some((pg) => pages[pg - 1]!.lines.some((l) => /^items?$/i.test(l.cells[0] ?? '')));
   // fill page numbers of un-numbered group entries (PART I) from the next numbered entry
-  let lines: TocLine[] = raw.map((l) => ({ title: tidyEntryTitle(l.title, itemColumn), printed: l.printed, x: l.x }));
+  const lines: TocLine[] = [...tocMap.values()].flat().map((l) => ({ title: tidyEntryTitle(l.title, itemColumn), printed: l.printed, x: l.x }));
   for (let i = lines.length - 1, next: number | null = null; i >= 0; i--) {
     if (lines[i]!.printed === null) lines[i]!.printed = next;
     else next = lines[i]!.printed;
   }
-  lines = lines.filter((l) => l.printed !== null);
-  // keep printed numbers non-decreasing
   const mono: TocLine[] = [];
-  for (const l of lines) if (mono.length === 0 || l.printed! >= mono[mono.length - 1]!.printed!) mono.push(l);
-  if (mono.length < TOC_MIN_ENTRIES) return null;
+  for (const l of lines) if (l.printed !== null && (mono.length === 0 || l.printed >= mono[mono.length - 1]!.printed!)) mono.push(l);
+  return mono;
+}
 
-  // where is each title printed? (entries are few, so a scan over all lines is cheap)
+/** The pages after the contents where each entry's title is printed as a line of its own. */
+function titleHits(pages: PageLayout[], lastToc: number, entries: TocLine[]): number[][] {
+  // entries are few, so a scan over all lines is cheap
   const lineKeys: Array<{ page: number; key: string; len: number }> = [];
   for (const p of pages) {
     if (p.page <= lastToc) continue;
-    p.lines.forEach((l) => {
-      if (l.text.length <= 200) {
-        const norm = normTitle(l.text);
-        lineKeys.push({ page: p.page, key: norm.slice(0, TITLE_KEY_CHARS), len: norm.length });
-      }
-    });
+    for (const l of p.lines) {
+      if (l.text.length > 200) continue;
+      const norm = normTitle(l.text);
+      lineKeys.push({ page: p.page, key: norm.slice(0, TITLE_KEY_CHARS), len: norm.length });
+    }
   }
   // a title is printed as a line of its own: the line is about as long as the title, not prose starting with it
-  const hits = mono.map((e) => {
+  return entries.map((e) => {
     const full = normTitle(e.title);
     const k = full.slice(0, TITLE_KEY_CHARS);
     if (k.length < 5) return [];
@@ -188,8 +183,14 @@ export function printedToc(pages: PageLayout[], furniture: Furniture): PrintedTo
     }
     return [...pagesHit];
   });
-  // Titles found where they are printed decide; printed page labels decide only when no title is found
-  // (footers can carry other numberings, e.g. a combined filing's running page count).
+}
+
+/**
+ * Physical minus printed page, by vote. Titles found where they are printed decide; printed page labels
+ * decide only when no title is found (footers can carry other numberings, e.g. a combined filing's
+ * running page count).
+ */
+function pageOffset(furniture: Furniture, lastToc: number, entries: TocLine[], hits: number[][]): number | null {
   const titleVotes = new Map<number, number>();
   const labelVotes = new Map<number, number>();
   const vote = (votes: Map<number, number>, off: number, w: number) => {
@@ -198,26 +199,44 @@ export function printedToc(pages: PageLayout[], furniture: Furniture): PrintedTo
   furniture.labels.forEach((label, i) => {
     if (label !== null && i + 1 > lastToc) vote(labelVotes, i + 1 - label, 1);
   });
-  mono.forEach((e, i) => {
+  entries.forEach((e, i) => {
     const h = hits[i]!;
     for (const pg of h) vote(titleVotes, pg - e.printed!, 1 / h.length);
   });
   const votes = titleVotes.size > 0 ? titleVotes : labelVotes;
   if (votes.size === 0) return null;
-  const [offset] = [...votes].sort((a, b) => b[1] - a[1] || Math.abs(a[0]) - Math.abs(b[0]) || a[0] - b[0])[0]!;
+  return [...votes].sort((a, b) => b[1] - a[1] || Math.abs(a[0]) - Math.abs(b[0]) || a[0] - b[0])[0]![0];
+}
 
+/** Each entry on the page nearest its printed page + offset where its title is found; how many were found. */
+function placeEntries(entries: TocLine[], hits: number[][], offset: number, pageCount: number, lastToc: number): { placed: OutlineEntry[]; verified: number } {
   let verified = 0;
-  const levels = levelsFor(mono);
-  const entries: OutlineEntry[] = [];
-  mono.forEach((e, i) => {
+  const levels = levelsFor(entries);
+  const placed: OutlineEntry[] = [];
+  entries.forEach((e, i) => {
     const predicted = e.printed! + offset;
     const near = hits[i]!.filter((pg) => Math.abs(pg - predicted) <= TOC_REFINE_WINDOW).sort((a, b) => Math.abs(a - predicted) - Math.abs(b - predicted) || a - b);
     if (near.length) verified++;
-    const prev = entries[entries.length - 1];
-    const page = Math.min(pages.length, Math.max(lastToc + 1, prev?.page ?? 1, near[0] ?? predicted));
+    const prev = placed[placed.length - 1];
+    const page = Math.min(pageCount, Math.max(lastToc + 1, prev?.page ?? 1, near[0] ?? predicted));
     const n = numbering(e.title);
-    entries.push({ title: e.title, level: levels[i]!, page, ...(n ? { kind: n.kind } : {}) });
+    placed.push({ title: e.title, level: levels[i]!, page, ...(n ? { kind: n.kind } : {}) });
   });
+  return { placed, verified };
+}
+
+/** Parses a printed TOC and maps it to physical pages; null when there is none or it cannot be placed. */
+export function printedToc(pages: PageLayout[], furniture: Furniture): PrintedToc | null {
+  const tocMap = findTocPages(pages, furniture);
+  if (tocMap.size === 0) return null;
+  const tocPages = [...tocMap.keys()];
+  const lastToc = Math.max(...tocPages);
+  const mono = tocEntries(pages, tocMap);
+  if (mono.length < TOC_MIN_ENTRIES) return null;
+  const hits = titleHits(pages, lastToc, mono);
+  const offset = pageOffset(furniture, lastToc, mono, hits);
+  if (offset === null) return null;
+  const { placed: entries, verified } = placeEntries(mono, hits, offset, pages.length, lastToc);
   const labelsAgree = furniture.labels.some((l, i) => l !== null && i + 1 - l === offset);
   if (entries.length < TOC_MIN_ENTRIES || (verified / mono.length < MIN_VERIFIED_SHARE && !labelsAgree)) return null;
   return { entries, tocPages, offset };

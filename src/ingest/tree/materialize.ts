@@ -33,6 +33,19 @@ function cover(a: [number, number] | undefined, b: [number, number] | undefined)
   return [Math.min(a[0], b[0]), Math.max(a[1], b[1])];
 }
 
+/** A node's page, line and row ranges widened to cover its children's (only the kinds it has). */
+function coveredRanges(n: ConvertedNode, children: TreeNode[]): Pick<TreeNode, 'page_range' | 'line_range' | 'row_range'> {
+  let page_range = n.page_range;
+  let line_range = n.line_range;
+  let row_range = n.row_range;
+  for (const c of children) {
+    page_range = cover(page_range, c.page_range);
+    line_range = cover(line_range, c.line_range);
+    row_range = cover(row_range, c.row_range);
+  }
+  return { ...(page_range ? { page_range } : {}), ...(line_range ? { line_range } : {}), ...(row_range ? { row_range } : {}) };
+}
+
 export function materializeTree(card: FileCard, approach: Approach, result: ConvertResult): MaterializedTree {
   const total = countNodes(result.root);
   const digits = Math.max(NODE_ID_DIGITS, String(total - 1).length);
@@ -51,31 +64,17 @@ export function materializeTree(card: FileCard, approach: Approach, result: Conv
       files.set(content_ref, content.endsWith('\n') ? content : content + '\n');
     }
     const children = n.children.map(visit);
-    let page_range = n.page_range;
-    let line_range = n.line_range;
-    let row_range = n.row_range;
-    for (const c of children) {
-      page_range = cover(page_range, c.page_range);
-      line_range = cover(line_range, c.line_range);
-      row_range = cover(row_range, c.row_range);
-    }
-    let summary = n.summary ?? '';
-    if (!summary) {
-      summary = content ? leadSummary(content) : children.map((c) => c.title).slice(0, 8).join('; ');
-    }
-    const node: TreeNode = {
+    const summary = n.summary || (content ? leadSummary(content) : children.map((c) => c.title).slice(0, 8).join('; '));
+    return {
       node_id,
       title: n.title,
       ...(n.kind ? { kind: n.kind } : {}),
       summary,
-      ...(page_range ? { page_range } : {}),
-      ...(line_range ? { line_range } : {}),
-      ...(row_range ? { row_range } : {}),
+      ...coveredRanges(n, children),
       content_ref,
       ...(n.meta ? { meta: n.meta } : {}),
       children,
     };
-    return node;
   };
 
   const root = visit(result.root);

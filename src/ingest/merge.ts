@@ -25,6 +25,7 @@ import { readStatCache } from './stat-cache.js';
 import { indexStage } from './stages/index-stage.js';
 import { commitStage } from './stages/commit.js';
 import { pruneConverted, removeSourceFiles } from './stages/write.js';
+import { removeSource } from './stages/prune.js';
 import { checkConfigs, checkEmbedders, checkShards, openPartial, unionEntries, type Partial } from './merge-partials.js';
 import { formatShard, readShardFile } from './shard.js';
 import type { IngestReport, IngestRun } from './run.js';
@@ -135,10 +136,7 @@ function settleOthers(run: IngestRun, union: ReturnType<typeof unionEntries>, co
       run.next.set(prev.id, prev);
       continue;
     }
-    removeSourceFiles(run.root, prev.id);
-    run.removed.add(prev.id);
-    delete run.statCache.files[prev.original_path];
-    run.reports.push({ id: prev.id, file: prev.original_path, type: prev.type, action: 'removed', status: prev.status });
+    removeSource(run, prev);
   }
 }
 

@@ -5,6 +5,16 @@
 import { sourceStillExists } from '../archive-members.js';
 import { removeSourceFiles } from './write.js';
 import type { RunStage } from './types.js';
+import type { IngestRun } from '../run.js';
+import type { CatalogEntry } from '../../store/schemas.js';
+
+/** Drops a source from the store: its files, its stat-cache line; reported as removed. */
+export function removeSource(run: IngestRun, prev: CatalogEntry): void {
+  removeSourceFiles(run.root, prev.id);
+  run.removed.add(prev.id);
+  delete run.statCache.files[prev.original_path];
+  run.reports.push({ id: prev.id, file: prev.original_path, type: prev.type, action: 'removed', status: prev.status });
+}
 
 export const pruneStage: RunStage = {
   name: 'prune',
@@ -17,10 +27,7 @@ export const pruneStage: RunStage = {
         run.next.set(prev.id, prev);
         continue;
       }
-      removeSourceFiles(run.root, prev.id);
-      run.removed.add(prev.id);
-      delete run.statCache.files[prev.original_path];
-      run.reports.push({ id: prev.id, file: prev.original_path, type: prev.type, action: 'removed', status: prev.status });
+      removeSource(run, prev);
     }
   },
 };

@@ -11,6 +11,15 @@ export function eprint(line: string): void {
   process.stderr.write(line + '\n');
 }
 
+/** The log of a long-running command: nothing under --quiet, else a line on stderr below a cleared progress bar. */
+export function runLog(quiet: boolean | undefined, progress: { clear(): void }): (line: string) => void {
+  if (quiet) return () => {};
+  return (line) => {
+    progress.clear();
+    eprint(line);
+  };
+}
+
 /** Global options (e.g. --store) of the program a subcommand belongs to. */
 export function globalOpts(cmd: Command): { store?: string } {
   let c: Command | null = cmd;

@@ -5,7 +5,7 @@ import type { IngestReport } from '../../ingest/pipeline.js';
 import { findStore } from '../../store/locate.js';
 import { initStore } from '../../store/init.js';
 import { EXIT } from '../../util/exit-codes.js';
-import { globalOpts, printJson, eprint } from '../output.js';
+import { globalOpts, printJson, eprint, runLog } from '../output.js';
 import { makeProgress } from '../progress.js';
 
 interface IngestFlags {
@@ -111,12 +111,7 @@ export function registerIngest(program: Command): void {
         ...(flags.followLinks ? { followLinks: true } : {}),
         ...(shard ? { shard } : {}),
         onProgress: (ev) => progress.update(ev),
-        log: flags.quiet
-          ? () => {}
-          : (m) => {
-              progress.clear();
-              eprint(m);
-            },
+        log: runLog(flags.quiet, progress),
       });
       restoreSignals();
       progress.done();

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { MergeReport } from '../../ingest/merge.js';
 import { findStore } from '../../store/locate.js';
 import { initStore } from '../../store/init.js';
-import { globalOpts, printJson, eprint } from '../output.js';
+import { globalOpts, printJson, runLog } from '../output.js';
 import { makeProgress } from '../progress.js';
 import { ingestExitCode } from './ingest.js';
 
@@ -54,12 +54,7 @@ export function registerMerge(program: Command): void {
         llm: flags.llm,
         maxCalls: flags.maxCalls !== undefined ? Number(flags.maxCalls) : undefined,
         onProgress: (ev) => progress.update(ev),
-        log: flags.quiet
-          ? () => {}
-          : (m) => {
-              progress.clear();
-              eprint(m);
-            },
+        log: runLog(flags.quiet, progress),
       });
       progress.done();
       if (flags.json) printJson(report);

@@ -1,25 +1,14 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
-import { FIXTURES } from './helpers/temp-store.js';
+import { join } from 'node:path';
+import { FIXTURES, storePaths } from './helpers/temp-store.js';
 import { mhub } from './helpers/cli.js';
 import { inShard, parseShard, shardOf } from '../src/ingest/shard.js';
 
 /** Every file under a store except local state (.mhub/), path → bytes. */
 function files(root: string): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const abs = join(dir, name);
-      const rel = relative(root, abs);
-      if (rel === '.mhub') continue;
-      if (statSync(abs).isDirectory()) walk(abs);
-      else out.set(rel, readFileSync(abs));
-    }
-  };
-  walk(root);
-  return out;
+  return new Map([...storePaths(root)].map(([rel, abs]) => [rel, readFileSync(abs)]));
 }
 
 function ids(store: string): string[] {

@@ -3,15 +3,14 @@
  * curation land in the store; retries, fallbacks, the result cache and the call budget behave.
  */
 import { describe, it, expect, beforeAll, afterAll, beforeEach, afterEach } from 'vitest';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ingest } from '../src/ingest/pipeline.js';
 import { TreeFile, type TreeNode } from '../src/store/schemas.js';
 import { readCatalog } from '../src/store/catalog.js';
 import { cardText } from '../src/indexing/source-text.js';
 import { textSha } from '../src/indexing/vector-builder.js';
-import { startFakeApi, type FakeApi } from './llm/fake-api.js';
+import { startFakeApi, useFakeApiEnv, type FakeApi } from './llm/fake-api.js';
 import { writeNotes, writeReportPdf } from './llm/docs.js';
 import { contents, entry, llmStore } from './llm/store.js';
 
@@ -27,12 +26,7 @@ const savedEnv = { ...process.env };
 
 beforeAll(async () => {
   api = await startFakeApi();
-  process.env.ANTHROPIC_BASE_URL = api.url;
-  process.env.ANTHROPIC_API_KEY = 'sk-ant-test-not-a-real-key';
-  delete process.env.ANTHROPIC_AUTH_TOKEN;
-  delete process.env.ANTHROPIC_PROFILE;
-  process.env.ANTHROPIC_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'mhub-anthropic-cfg-'));
-  process.env.MHUB_LLM_RETRY_BASE_MS = '20';
+  useFakeApiEnv(api.url);
   // every request any code makes during these tests is recorded: none may leave loopback
   globalThis.fetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) => {
     fetched.push(input instanceof Request ? input.url : String(input));

@@ -14,7 +14,7 @@ import { planOffline } from '../src/ingest/plan/offline-planner.js';
 import { takeSample } from '../src/ingest/plan/sample.js';
 import { planDirectives } from '../src/ingest/plan/directives.js';
 import { anchorKeySections, leafPagesFor, chunkChars } from '../src/ingest/converters/plan-shape.js';
-import { startFakeApi, fakeReply, type FakeApi } from './llm/fake-api.js';
+import { startFakeApi, useFakeApiEnv, fakeReply, type FakeApi } from './llm/fake-api.js';
 import { REPORT_PAGES, writeReportPdf } from './llm/docs.js';
 import { contents, entry, llmStore } from './llm/store.js';
 
@@ -101,12 +101,7 @@ const savedEnv = { ...process.env };
 
 beforeAll(async () => {
   api = await startFakeApi();
-  process.env.ANTHROPIC_BASE_URL = api.url;
-  process.env.ANTHROPIC_API_KEY = 'sk-ant-test-not-a-real-key';
-  delete process.env.ANTHROPIC_AUTH_TOKEN;
-  delete process.env.ANTHROPIC_PROFILE;
-  process.env.ANTHROPIC_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'mhub-anthropic-cfg-'));
-  process.env.MHUB_LLM_RETRY_BASE_MS = '20';
+  useFakeApiEnv(api.url);
 });
 
 afterAll(async () => {

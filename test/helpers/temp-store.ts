@@ -13,8 +13,8 @@ export function tempStore(files: Record<string, string> = {}): string {
   return root;
 }
 
-/** Every file under the store (except local-only state) → its bytes, for byte-identity checks. */
-export function snapshot(root: string): Map<string, string> {
+/** Every file under the store except local state (.mhub/), in path order: store-relative path → absolute path. */
+export function storePaths(root: string): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
@@ -22,11 +22,16 @@ export function snapshot(root: string): Map<string, string> {
       const rel = relative(root, abs);
       if (rel === '.mhub') continue;
       if (statSync(abs).isDirectory()) walk(abs);
-      else out.set(rel, readFileSync(abs).toString('base64') + '|' + statSync(abs).mtimeMs);
+      else out.set(rel, abs);
     }
   };
   walk(root);
   return out;
+}
+
+/** Every file under the store (except local-only state) → its bytes and mtime, for "nothing was rewritten" checks. */
+export function snapshot(root: string): Map<string, string> {
+  return new Map([...storePaths(root)].map(([rel, abs]) => [rel, readFileSync(abs).toString('base64') + '|' + statSync(abs).mtimeMs]));
 }
 
 export function cleanup(root: string): void {

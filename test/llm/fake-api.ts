@@ -5,6 +5,19 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Points the Anthropic SDK of this process at the fake server with a dummy key, no other login, fast retries. */
+export function useFakeApiEnv(url: string): void {
+  process.env.ANTHROPIC_BASE_URL = url;
+  process.env.ANTHROPIC_API_KEY = 'sk-ant-test-not-a-real-key';
+  delete process.env.ANTHROPIC_AUTH_TOKEN;
+  delete process.env.ANTHROPIC_PROFILE;
+  process.env.ANTHROPIC_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'mhub-anthropic-cfg-'));
+  process.env.MHUB_LLM_RETRY_BASE_MS = '20';
+}
 
 export interface SeenRequest {
   method: string;

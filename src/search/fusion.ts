@@ -54,7 +54,7 @@ export interface Fused {
 }
 
 /** Scores scaled to [0,1] by the list's min and max (all 1 when they are equal). */
-function minMax(scores: Map<string, number>): Map<string, number> {
+function minMax<K>(scores: Map<K, number>): Map<K, number> {
   let lo = Infinity;
   let hi = -Infinity;
   for (const v of scores.values()) {
@@ -90,29 +90,35 @@ export function ranked<K extends string | number>(scores: Map<K, number>, first?
   return [...scores.entries()].sort((a, b) => tier(a[0]) - tier(b[0]) || b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
-/** Tier 2 (nodes of one source): reciprocal-rank fusion constant. */
-export const NODE_RRF_K = 20;
-/** Tier 2: weight of the keyword ranking of nodes. */
-export const NODE_KEYWORD_WEIGHT = 1;
-/** Tier 2: node vectors (USE-lite on long questions) are a weak signal: they break keyword ties rather than override them. */
-export const NODE_VECTOR_WEIGHT = 0.25;
+/**
+ * Tier 2: weight of node-vector similarity (min-max scaled over the source's nodes) beside keyword
+ * BM25 (scaled by the best node's). Node vectors (USE-lite over title path, summary and opening
+ * text) are a weak signal inside one document: they break near-ties of keyword scores rather than
+ * override clear keyword margins.
+ */
+export const NODE_VECTOR_WEIGHT = 0.1;
 
-function rankOf(scores: Map<number, number>): Map<number, number> {
-  const order = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  return new Map(order.map(([i], r) => [i, r + 1]));
+/** Scores divided by the largest (a list of zeros stays zeros). */
+function byMax(scores: Map<number, number>): Map<number, number> {
+  let hi = 0;
+  for (const v of scores.values()) if (v > hi) hi = v;
+  return new Map([...scores].map(([i, s]) => [i, hi > 0 ? s / hi : 0]));
 }
 
 /**
- * Tier 2: the nodes of one source ranked by weighted reciprocal rank of their keyword and
- * node-vector scores, plus any bonus already on the reciprocal-rank scale:
- *   score(n) = 1/(20 + rank_kw(n)) + 0.25/(20 + rank_vec(n)) + bonus(n).
- * Within one document BM25 scores of long and short nodes are not comparable enough to add as
- * they are, so ranks are fused.
+ * Tier 2: the nodes of one source scored by
+ *   score(n) = bm25(n) / max bm25 + 0.1·cos~(n) + bonus(n)
+ * where cos~ is the node-vector cosine min-max scaled over the nodes that have one, and bonus is a
+ * vocabulary pack's section bonus (nodes.ts). Scores, not ranks, are fused, so a node that holds
+ * the query's words clearly better than the others keeps its lead, and the lead of the first
+ * suggestion over the second says how sure it is (node-confidence.ts). Reciprocal-rank fusion
+ * (1/(20+rank_kw) + 0.25/(20+rank_vec)) was measured against it and removed (docs/ARCHITECTURE.md).
  */
-export function fuseNodeRanks(kw: Map<number, number>, vec: Map<number, number>, bonus: Map<number, number>): Map<number, number> {
+export function fuseNodeScores(kw: Map<number, number>, vec: Map<number, number>, bonus: Map<number, number>): Map<number, number> {
   const fused = new Map<number, number>();
-  for (const [i, r] of rankOf(kw)) fused.set(i, (fused.get(i) ?? 0) + NODE_KEYWORD_WEIGHT / (NODE_RRF_K + r));
-  for (const [i, r] of rankOf(vec)) fused.set(i, (fused.get(i) ?? 0) + NODE_VECTOR_WEIGHT / (NODE_RRF_K + r));
-  for (const [i, b] of bonus) fused.set(i, (fused.get(i) ?? 0) + b);
+  const add = (i: number, x: number) => fused.set(i, (fused.get(i) ?? 0) + x);
+  for (const [i, s] of byMax(kw)) add(i, s);
+  for (const [i, s] of minMax(vec)) add(i, NODE_VECTOR_WEIGHT * s);
+  for (const [i, b] of bonus) add(i, b);
   return fused;
 }

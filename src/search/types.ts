@@ -26,11 +26,11 @@ export interface NodeHit {
   page_range?: [number, number];
   line_range?: [number, number];
   row_range?: [number, number];
-  /** fused rank score (tier-2 fusion.ts); compare within one list only */
+  /** fused score (tier-2 fusion.ts fuseNodeScores: the best keyword node scores about 1); compare within one list only */
   score: number;
   /** how surely this node answers the query, in [0,1] (node-confidence.ts) */
   relevance?: number;
-  /** strong | weak | none, with the thresholds search uses */
+  /** strong | weak | none, with the thresholds search uses and the first suggestion's lead (node-confidence.ts) */
   verdict?: Verdict;
 }
 

@@ -1,0 +1,102 @@
+/**
+ * Tier-2 node ranking: score fusion of keyword BM25 and node vectors (fusion.ts fuseNodeScores),
+ * and verdicts that say how sure the first suggestion is (node-confidence.ts nodeVerdict), on their
+ * own and through rankNodes in an ingested store.
+ */
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { fuseNodeScores, NODE_VECTOR_WEIGHT } from '../src/search/fusion.js';
+import { nodeVerdict, NODE_SURE_LEAD, NODE_TIE_LEAD, NODE_WEAK_SHARE } from '../src/search/node-confidence.js';
+import { rankNodes } from '../src/search/nodes.js';
+import { readCatalog } from '../src/store/catalog.js';
+import { searchStoreFixture } from './helpers/search-store.js';
+import { cleanup } from './helpers/temp-store.js';
+
+const T = { strong: 0.6, weak: 0.3 };
+const WEAK = NODE_WEAK_SHARE * T.weak;
+
+describe('fuseNodeScores', () => {
+  it('scales keyword scores by the best, adds min-max scaled vector similarity and the bonus', () => {
+    const kw = new Map([[1, 10], [2, 5]]);
+    const vec = new Map([[1, 0.3], [2, 0.5], [3, 0.4]]);
+    const fused = fuseNodeScores(kw, vec, new Map([[2, 0.6]]));
+    expect(fused.get(1)).toBeCloseTo(1 + 0);
+    expect(fused.get(2)).toBeCloseTo(0.5 + NODE_VECTOR_WEIGHT * 1 + 0.6);
+    expect(fused.get(3)).toBeCloseTo(NODE_VECTOR_WEIGHT * 0.5);
+  });
+
+  it('keeps a clear keyword margin that a vector ranking disagrees with (ranks would not)', () => {
+    // node 1 holds the query's words four times better; the vectors prefer nodes 2 and 3
+    const kw = new Map([[1, 40], [2, 10], [3, 9]]);
+    const vec = new Map([[1, 0.2], [2, 0.7], [3, 0.69]]);
+    const fused = fuseNodeScores(kw, vec, new Map());
+    const order = [...fused.entries()].sort((a, b) => b[1] - a[1]).map(([i]) => i);
+    expect(order[0]).toBe(1);
+    expect((fused.get(1)! - fused.get(2)!) / fused.get(1)!).toBeGreaterThan(NODE_SURE_LEAD);
+  });
+});
+
+describe('nodeVerdict', () => {
+  it('is strong only for a first suggestion clearly ahead that holds the query’s words', () => {
+    expect(nodeVerdict(0.5, 1, NODE_SURE_LEAD, T)).toBe('strong');
+    expect(nodeVerdict(WEAK, 1, 0.9, T)).toBe('strong');
+    // high relevance but a near-tie with the second: a guess, not sure
+    expect(nodeVerdict(0.9, 1, 0.02, T)).toBe('weak');
+    // clearly ahead but holding few of the query's words
+    expect(nodeVerdict(WEAK / 2, 1, 0.5, T)).toBe('weak');
+  });
+
+  it('never calls a lower-ranked node strong; none when it holds too few of the query’s words', () => {
+    expect(nodeVerdict(0.9, 2, 1, T)).toBe('weak');
+    expect(nodeVerdict(WEAK / 2, 2, 1, T)).toBe('none');
+    expect(nodeVerdict(WEAK / 2, 1, NODE_TIE_LEAD / 2, T)).toBe('none');
+    expect(nodeVerdict(WEAK / 2, 1, NODE_TIE_LEAD, T)).toBe('weak');
+  });
+});
+
+const GUIDE = [
+  '# Field guide to garden birds',
+  '',
+  'Notes on birds seen in the garden through the year.',
+  '',
+  '## Robins',
+  '',
+  'Robins sing through winter; the robin defends a feeding territory and nests in ivy.',
+  'Robin eggs are pale blue with red speckles; a robin pair raises two broods.',
+  '',
+  '## Blackbirds',
+  '',
+  'Blackbirds feed on lawns after rain. Males are black with an orange bill.',
+  '',
+  '## Feeders',
+  '',
+  'Feeders with seed draw finches and tits; clean feeders weekly. Birds in winter need water too.',
+  '',
+  '## Nest boxes',
+  '',
+  'Nest boxes face north-east; birds in winter roost in them. Clean nest boxes in autumn.',
+  '',
+].join('\n');
+
+describe('rankNodes verdicts in an ingested store', () => {
+  let root: string;
+  let id: string;
+  beforeAll(async () => {
+    ({ root } = await searchStoreFixture('none', { docs: { 'birds.md': GUIDE } }));
+    id = readCatalog(root).sources[0]!.id;
+  });
+  afterAll(() => cleanup(root));
+
+  it('a question one section answers clearly gets a strong first suggestion, scores spread', async () => {
+    const nodes = await rankNodes(root, id, 'What colour are robin eggs and how many broods?', { k: 3, vectors: false });
+    expect(nodes[0]!.title).toBe('Robins');
+    expect(nodes[0]!.verdict).toBe('strong');
+    expect(nodes.slice(1).every((n) => n.verdict !== 'strong')).toBe(true);
+  });
+
+  it('a question two sections match equally is not strong', async () => {
+    const nodes = await rankNodes(root, id, 'Where do birds go in winter?', { k: 3, vectors: false });
+    const titles = nodes.slice(0, 2).map((n) => n.title).sort();
+    expect(titles).toEqual(['Feeders', 'Nest boxes']);
+    expect(nodes[0]!.verdict).not.toBe('strong');
+  });
+});

@@ -8,6 +8,7 @@ import { initStore } from '../src/store/init.js';
 import { ingest } from '../src/ingest/pipeline.js';
 import { readSource } from '../src/retrieve/read.js';
 import { resolveSource } from '../src/retrieve/resolve.js';
+import { catalogLookup } from '../src/store/lookup.js';
 import { UserError } from '../src/store/errors.js';
 import type { Catalog, CatalogEntry } from '../src/store/schemas.js';
 
@@ -187,7 +188,8 @@ describe('read rows', () => {
 
 describe('resolveSource', () => {
   const entry = (id: string, path: string): CatalogEntry => ({ id, original_path: path, filename: path.split('/').pop()!, title: path } as CatalogEntry);
-  const cat = { sources: [entry('src_aaaa1111', 'inbox/2019/report.pdf'), entry('src_aaab2222', 'inbox/2020/report.pdf'), entry('src_cccc3333', 'inbox/notes.md')] } as Catalog;
+  const lookupOf = (c: Catalog) => catalogLookup(c, null);
+  const cat = lookupOf({ sources: [entry('src_aaaa1111', 'inbox/2019/report.pdf'), entry('src_aaab2222', 'inbox/2020/report.pdf'), entry('src_cccc3333', 'inbox/notes.md')] } as Catalog);
 
   it('finds by id, id prefix, path, file name and stem', () => {
     expect(resolveSource(cat, 'src_cccc3333').id).toBe('src_cccc3333');
@@ -202,7 +204,7 @@ describe('resolveSource', () => {
   it('lists candidates when ambiguous and near names when unknown', () => {
     expect(() => resolveSource(cat, 'report.pdf')).toThrow(/matches 2 sources: src_aaaa1111 \(inbox\/2019\/report\.pdf\), src_aaab2222/);
     expect(codeOf(() => resolveSource(cat, 'src_aaa'))).toBe(4);
-    const two = { sources: [entry('src_abcd1111', 'a.md'), entry('src_abcd2222', 'b.md')] } as Catalog;
+    const two = lookupOf({ sources: [entry('src_abcd1111', 'a.md'), entry('src_abcd2222', 'b.md')] } as Catalog);
     expect(() => resolveSource(two, 'abcd')).toThrow(/matches 2 sources/);
     expect(resolveSource(cat, 'note').id).toBe('src_cccc3333');
     const err = (() => {

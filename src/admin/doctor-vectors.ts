@@ -56,64 +56,75 @@ function compareRows(set: VectorSet, want: Map<string, number>, kind: 'card' | '
   if (wrong.length) add(`${noun} count differs from the tree's node count for ${wrong.length} source(s): ${named(wrong)}.`);
 }
 
+const reindexProblem = (code: string, subject: string, message: string): Problem => problem(code, 'error', subject, message, REINDEX_FIX, { kind: 'reindex' });
+
+/** One FAISS file + metadata pair: the file exists, its row count matches, its rows match the catalog. */
+function auditSet(root: string, set: VectorSet, ntotals: Map<string, number | null>, indexed: CatalogEntry[], nodeCounts: Map<string, number>, out: VectorAudit): void {
+  const rel = set.faissFile;
+  if (!existsSync(join(root, rel))) {
+    out.problems.push(reindexProblem('faiss_missing', rel, `${set.metadataFile} describes ${rel}, which is missing.`));
+  } else {
+    const ntotal = ntotals.get(rel);
+    if (ntotal !== undefined && ntotal !== null && ntotal !== set.rowSources.length) {
+      out.problems.push(reindexProblem('vector_count', rel, `${rel} holds ${ntotal} vectors but ${set.metadataFile} lists ${set.rowSources.length} rows.`));
+    }
+  }
+  if (set.count !== set.rowSources.length || set.dims !== set.model.dims) {
+    out.problems.push(reindexProblem('vector_metadata_invalid', set.metadataFile, `${set.metadataFile} says count ${set.count} / dims ${set.dims} but lists ${set.rowSources.length} rows for a ${set.model.dims}-dim model.`));
+  }
+  if (set.kind === 'card') {
+    out.cardRows = set.rowSources.length;
+    compareRows(set, new Map(indexed.map((e) => [e.id, 1])), 'card', out.problems);
+  } else {
+    out.nodeRows = set.rowSources.length;
+    compareRows(set, new Map(indexed.map((e) => [e.id, nodeCounts.get(e.id) ?? e.node_count])), 'node', out.problems);
+  }
+}
+
+/** One model identity throughout, and the one config.json pins (if any). */
+function auditModels(config: Config, sets: VectorSet[], out: VectorAudit): void {
+  const [first, ...others] = sets;
+  if (!first) return;
+  out.model = modelLabel(first.model);
+  for (const o of others) {
+    if (!sameModel(first.model, o.model)) {
+      out.problems.push(reindexProblem('model_mismatch', VECTOR_DIR, `${first.metadataFile} was made by ${modelLabel(first.model)} but ${o.metadataFile} by ${modelLabel(o.model)}: vectors must never mix models.`));
+    }
+  }
+  const pinned = config.embedding.model;
+  if (pinned !== 'auto' && pinned !== 'none' && !first.model.name.toLowerCase().startsWith(pinned.toLowerCase())) {
+    out.problems.push(reindexProblem('model_mismatch', VECTOR_DIR, `config.json pins embedding model "${pinned}" but the vectors were made by ${modelLabel(first.model)}.`));
+  }
+}
+
+/** Every FAISS file under vector_store/ checked for readability: store-relative path → row count (null: unreadable). */
+async function faissRowCounts(root: string, problems: Problem[]): Promise<Map<string, number | null>> {
+  const dir = join(root, VECTOR_DIR);
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.faiss') && !f.includes('.tmp-')).sort(compareStrings) : [];
+  const ntotals = new Map<string, number | null>();
+  for (const f of files) ntotals.set(`${VECTOR_DIR}/${f}`, await checkFaiss(root, `${VECTOR_DIR}/${f}`, problems));
+  return ntotals;
+}
+
 export async function auditVectors(root: string, config: Config, entries: CatalogEntry[], nodeCounts: Map<string, number>): Promise<VectorAudit> {
   const problems: Problem[] = [];
   const out: VectorAudit = { problems, faissFiles: 0, cardRows: null, nodeRows: null, model: null };
-  const dir = join(root, VECTOR_DIR);
-  const faissFiles = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.faiss') && !f.includes('.tmp-')).sort(compareStrings) : [];
-  const ntotals = new Map<string, number | null>();
-  for (const f of faissFiles) ntotals.set(`${VECTOR_DIR}/${f}`, await checkFaiss(root, `${VECTOR_DIR}/${f}`, problems));
-  out.faissFiles = faissFiles.length;
-
+  const ntotals = await faissRowCounts(root, problems);
+  out.faissFiles = ntotals.size;
   const layout = readVectorLayout(root);
-  for (const p of layout.problems) problems.push(problem('vector_metadata_invalid', 'error', p.file, p.message, REINDEX_FIX, { kind: 'reindex' }));
+  for (const p of layout.problems) problems.push(reindexProblem('vector_metadata_invalid', p.file, p.message));
   const indexed = entries.filter((e) => e.status === 'indexed');
-  const wantsVectors = config.embedding.model !== 'none';
-  if (layout.sets.length === 0 && faissFiles.length === 0) {
-    if (indexed.length > 0 && wantsVectors && layout.problems.length === 0) {
+  if (layout.sets.length === 0 && ntotals.size === 0) {
+    if (indexed.length > 0 && config.embedding.model !== 'none' && layout.problems.length === 0) {
       problems.push(problem('vectors_absent', 'warning', VECTOR_DIR, 'No vector index: search runs keyword-only.', 'install the embedder (see README) and run `mhub doctor --fix` to build the vectors', { kind: 'reindex' }));
     }
     return out;
   }
   const described = new Set(layout.sets.map((s) => s.faissFile));
   for (const rel of ntotals.keys()) {
-    if (!described.has(rel) && !layout.problems.length) {
-      problems.push(problem('vector_metadata_missing', 'error', rel, `${rel} has no metadata file saying which source each row belongs to.`, REINDEX_FIX, { kind: 'reindex' }));
-    }
+    if (!described.has(rel) && !layout.problems.length) problems.push(reindexProblem('vector_metadata_missing', rel, `${rel} has no metadata file saying which source each row belongs to.`));
   }
-  for (const set of layout.sets) {
-    const rel = set.faissFile;
-    if (!existsSync(join(root, rel))) {
-      problems.push(problem('faiss_missing', 'error', rel, `${set.metadataFile} describes ${rel}, which is missing.`, REINDEX_FIX, { kind: 'reindex' }));
-    } else {
-      const ntotal = ntotals.get(rel);
-      if (ntotal !== undefined && ntotal !== null && ntotal !== set.rowSources.length) {
-        problems.push(problem('vector_count', 'error', rel, `${rel} holds ${ntotal} vectors but ${set.metadataFile} lists ${set.rowSources.length} rows.`, REINDEX_FIX, { kind: 'reindex' }));
-      }
-    }
-    if (set.count !== set.rowSources.length || set.dims !== set.model.dims) {
-      problems.push(problem('vector_metadata_invalid', 'error', set.metadataFile, `${set.metadataFile} says count ${set.count} / dims ${set.dims} but lists ${set.rowSources.length} rows for a ${set.model.dims}-dim model.`, REINDEX_FIX, { kind: 'reindex' }));
-    }
-    if (set.kind === 'card') {
-      out.cardRows = set.rowSources.length;
-      compareRows(set, new Map(indexed.map((e) => [e.id, 1])), 'card', problems);
-    } else {
-      out.nodeRows = set.rowSources.length;
-      compareRows(set, new Map(indexed.map((e) => [e.id, nodeCounts.get(e.id) ?? e.node_count])), 'node', problems);
-    }
-  }
-  const [first, ...others] = layout.sets;
-  if (first) {
-    out.model = modelLabel(first.model);
-    for (const o of others) {
-      if (!sameModel(first.model, o.model)) {
-        problems.push(problem('model_mismatch', 'error', VECTOR_DIR, `${first.metadataFile} was made by ${modelLabel(first.model)} but ${o.metadataFile} by ${modelLabel(o.model)}: vectors must never mix models.`, REINDEX_FIX, { kind: 'reindex' }));
-      }
-    }
-    const pinned = config.embedding.model;
-    if (pinned !== 'auto' && pinned !== 'none' && !first.model.name.toLowerCase().startsWith(pinned.toLowerCase())) {
-      problems.push(problem('model_mismatch', 'error', VECTOR_DIR, `config.json pins embedding model "${pinned}" but the vectors were made by ${modelLabel(first.model)}.`, REINDEX_FIX, { kind: 'reindex' }));
-    }
-  }
+  for (const set of layout.sets) auditSet(root, set, ntotals, indexed, nodeCounts, out);
+  auditModels(config, layout.sets, out);
   return out;
 }

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATALOG_FILE } from '../store/layout.js';
-import { Catalog, Config, type CatalogEntry } from '../store/schemas.js';
+import { Catalog, Config } from '../store/schemas.js';
 import { defaultConfig } from '../store/config.js';
 import { normalizeCatalog } from '../store/catalog.js';
 import { compareStrings } from '../store/json.js';
@@ -15,6 +15,7 @@ import { auditSources } from './doctor-sources.js';
 import { auditJsonFiles, auditLock, auditOrphans } from './doctor-files.js';
 import { auditKeywordIndex } from './doctor-keyword.js';
 import { auditVectors } from './doctor-vectors.js';
+import { auditLookup } from './doctor-lookup.js';
 
 export interface DoctorReport {
   store: string;
@@ -25,10 +26,10 @@ export interface DoctorReport {
   problems: Problem[];
 }
 
-function readCatalogForAudit(root: string, problems: Problem[]): CatalogEntry[] | null {
+function readCatalogForAudit(root: string, problems: Problem[]): Catalog | null {
   const abs = join(root, CATALOG_FILE);
   const manual = 'restore it from git (`git checkout catalog.json`), or move the store aside and re-ingest';
-  if (!existsSync(abs)) return [];
+  if (!existsSync(abs)) return { schema_version: 1, generator: '', last_updated: null, source_count: 0, sources: [] };
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(abs, 'utf8'));
@@ -50,7 +51,7 @@ function readCatalogForAudit(root: string, problems: Problem[]): CatalogEntry[] 
   } else if (normal.source_count !== cat.source_count || ids.join('\n') !== normal.sources.map((e) => e.id).join('\n')) {
     problems.push(problem('catalog_order', 'warning', CATALOG_FILE, `${CATALOG_FILE} is not in canonical form (source_count ${cat.source_count} for ${ids.length} entries, or entries not sorted by id).`, 'run `mhub ingest` (rewrites the catalog canonically)', null));
   }
-  return cat.sources;
+  return cat;
 }
 
 function readConfigForAudit(root: string): Config {
@@ -70,7 +71,8 @@ export async function doctor(root: string): Promise<DoctorReport> {
   const json = auditJsonFiles(root);
   problems.push(...json.problems);
   const config = readConfigForAudit(root);
-  const entries = readCatalogForAudit(root, problems);
+  const catalog = readCatalogForAudit(root, problems);
+  const entries = catalog?.sources ?? null;
   const checked: DoctorReport['checked'] = {
     sources: entries?.length ?? 0, trees: 0, content_refs: 0, json_files: json.checked + (existsSync(join(root, CATALOG_FILE)) ? 1 : 0),
     faiss_files: 0, card_vectors: null, node_vectors: null, model: null,
@@ -83,6 +85,7 @@ export async function doctor(root: string): Promise<DoctorReport> {
     checked.content_refs = src.contentRefs;
     problems.push(...auditOrphans(root, entries, lock.live));
     problems.push(...auditKeywordIndex(root, entries, src.nodeCounts).problems);
+    problems.push(...auditLookup(root, catalog!));
     const vec = await auditVectors(root, config, entries, src.nodeCounts);
     problems.push(...vec.problems);
     checked.faiss_files = vec.faissFiles;

@@ -12,7 +12,9 @@ export type Repair =
   /** delete the stale ingest lock */
   | { kind: 'unlock' }
   /** rebuild the store-wide indexes (keyword, vectors) from the trees and cards */
-  | { kind: 'reindex' };
+  | { kind: 'reindex' }
+  /** rewrite lookup/ from catalog.json */
+  | { kind: 'lookup' };
 
 export interface Problem {
   code: string;

@@ -6,9 +6,9 @@
 import { boundQuery } from '../search/arguments.js';
 import type { TreeFile } from '../store/schemas.js';
 import type { NodeHit, Verdict } from '../search/types.js';
-import { loadCatalog, loadTree } from './store-read.js';
+import { openStoreLookup, loadTree } from './store-read.js';
 import { resolveSource } from './resolve.js';
-import { checkFreshness, type Freshness } from '../search/freshness.js';
+import { sourceFreshness, type Freshness } from '../search/freshness.js';
 import { viewTree, requireNode, clip, DEFAULT_TREE_DEPTH, DEFAULT_TREE_MAX_NODES, DEFAULT_SUMMARY_CHARS, type ViewNode } from './tree-view.js';
 
 /** Suggestions returned by default. */
@@ -86,13 +86,13 @@ async function suggest(root: string, tree: TreeFile, docType: string, query: str
 }
 
 export async function deepRetrieve(root: string, ref: string, opts: DeepOptions = {}): Promise<DeepAnswer> {
-  const catalog = loadCatalog(root);
-  const entry = resolveSource(catalog, ref);
-  const freshness = checkFreshness(root, catalog);
+  const lookup = openStoreLookup(root);
+  const entry = resolveSource(lookup, ref);
+  const freshness = sourceFreshness(root, lookup, entry);
   const tree = loadTree(root, entry);
   const depth = opts.depth ?? DEFAULT_TREE_DEPTH;
   const maxChars = opts.maxChars ?? DEFAULT_TREE_MAX_CHARS;
-  const warnings: string[] = [];
+  const warnings: string[] = lookup.warning ? [lookup.warning] : [];
   // a pasted document is not a query: bounded, and the answer says so
   const bounded = opts.query?.trim() ? boundQuery(opts.query.trim()) : null;
   if (bounded?.warning) warnings.push(bounded.warning);

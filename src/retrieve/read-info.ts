@@ -55,6 +55,8 @@ export interface ReadAnswer {
   /** the arguments that continue this read when truncated */
   next: string | null;
   note?: string;
+  /** said once: e.g. the store's lookup/ is missing or out of date, so the whole catalog was read */
+  warnings?: string[];
   citation: Citation;
   freshness: Freshness;
 }

@@ -4,9 +4,9 @@
  */
 import { UserError } from '../store/errors.js';
 import { EXIT } from '../util/exit-codes.js';
-import { loadCatalog, loadTree } from './store-read.js';
+import { openStoreLookup, loadTree } from './store-read.js';
 import { resolveSource } from './resolve.js';
-import { checkFreshness, type Freshness } from '../search/freshness.js';
+import { sourceFreshness, type Freshness } from '../search/freshness.js';
 import type { CatalogEntry, TreeFile, TreeNode } from '../store/schemas.js';
 import { requireNode } from './tree-view.js';
 import { DEFAULT_READ_CHARS, MAX_READ_CHARS, parseRange } from './bounded.js';
@@ -19,9 +19,9 @@ import { readSheetRows, readSheetStats } from './read-sheet.js';
 export type { ReadAnswer, ReadRequest, NodeInfo } from './read-info.js';
 
 export function readSource(root: string, ref: string, req: ReadRequest): ReadAnswer {
-  const catalog = loadCatalog(root);
-  const entry = resolveSource(catalog, ref);
-  const freshness = checkFreshness(root, catalog);
+  const lookup = openStoreLookup(root);
+  const entry = resolveSource(lookup, ref);
+  const freshness = sourceFreshness(root, lookup, entry);
   const tree = loadTree(root, entry);
   const maxChars = Math.min(Math.max(1, req.maxChars ?? DEFAULT_READ_CHARS), MAX_READ_CHARS);
   const offset = Math.max(0, req.offset ?? 0);
@@ -33,10 +33,9 @@ export function readSource(root: string, ref: string, req: ReadRequest): ReadAns
   const path = req.nodeId ? requireNode(tree, req.nodeId).path : null;
 
   const ctx = { root, entry, tree, path, req, maxChars, freshness };
-  if (req.stats) return readSheetStats(ctx);
-  if (req.rows) return readSheetRows(ctx);
-  if (req.pages || req.lines) return readRange(ctx, offset);
-  return readNode(ctx, offset);
+  const answer = req.stats ? readSheetStats(ctx) : req.rows ? readSheetRows(ctx) : req.pages || req.lines ? readRange(ctx, offset) : readNode(ctx, offset);
+  if (lookup.warning) answer.warnings = [lookup.warning];
+  return answer;
 }
 
 type ReadContext = { root: string; entry: CatalogEntry; tree: TreeFile; path: TreeNode[] | null; req: ReadRequest; maxChars: number; freshness: Freshness };

@@ -36,6 +36,7 @@ export function renderReadText(a: ReadAnswer): string {
   if (a.node?.meta && a.mode === 'node') lines.push('', `meta: ${JSON.stringify(a.node.meta)}`);
   lines.push('', `cite: ${a.citation.text}`);
   if (a.next) lines.push(`more: ${a.next}`);
+  for (const w of a.warnings ?? []) lines.push(`warning: ${w}`);
   lines.push(renderFreshness(a.freshness));
   return lines.join('\n');
 }

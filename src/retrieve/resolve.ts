@@ -1,5 +1,6 @@
 /** Find a source in the catalog by what an agent or a person is likely to type: id, file name or path. */
-import type { Catalog, CatalogEntry } from '../store/schemas.js';
+import type { CatalogEntry } from '../store/schemas.js';
+import type { SourceLookup, SourceRow } from '../store/lookup.js';
 import { UserError } from '../store/errors.js';
 import { EXIT } from '../util/exit-codes.js';
 import { compareStrings } from '../store/json.js';
@@ -16,7 +17,7 @@ function stem(name: string): string {
   return i > 0 ? name.slice(0, i) : name;
 }
 
-function describe(list: CatalogEntry[]): string {
+function describe(list: SourceRow[]): string {
   return list
     .slice(0, MAX_CANDIDATES)
     .map((e) => `${e.id} (${e.original_path})`)
@@ -27,15 +28,21 @@ function describe(list: CatalogEntry[]): string {
  * The catalog entry for `ref`, tried in this order: exact id, id without `src_`, unique id prefix,
  * exact store path, path suffix, file name, file name without extension, file name prefix, then a
  * unique substring of the path (all case-insensitive except ids). Ambiguous or unknown references throw a UserError that lists candidates.
+ * An exact id reads one entries file of lookup/; anything else reads the sources' rows (lookup/sources.tsv).
  */
-export function resolveSource(catalog: Catalog, ref: string): CatalogEntry {
+export function resolveSource(lookup: SourceLookup, ref: string): CatalogEntry {
   const q = (ref ?? '').trim();
   if (!q) throw new UserError('No source given.', 'Expected a source id (src_…) or a file name, e.g. from search results.', EXIT.USAGE);
-  const all = catalog.sources;
-  const byId = all.find((e) => e.id === q || e.id === `src_${q}`);
+  const byId = lookup.entry(q) ?? lookup.entry(`src_${q}`);
   if (byId) return byId;
+  const all = lookup.rows();
+  const full = (row: SourceRow): CatalogEntry => {
+    const e = lookup.entry(row.id);
+    if (!e) throw new UserError(`Source ${row.id} is listed in lookup/sources.tsv but not in its entries file.`, 'Run `mhub doctor --fix` (or `mhub ingest`) to rebuild lookup/.', EXIT.UNHEALTHY);
+    return e;
+  };
   const lower = q.toLowerCase().replace(/\\/g, '/');
-  const steps: Array<(e: CatalogEntry) => boolean> = [
+  const steps: Array<(e: SourceRow) => boolean> = [
     (e) => /^(src_)?[0-9a-f]+$/.test(lower) && lower.replace(/^src_/, '').length >= MIN_ID_PREFIX && e.id.startsWith(lower.startsWith('src_') ? lower : `src_${lower}`),
     (e) => e.original_path.toLowerCase() === lower,
     (e) => e.original_path.toLowerCase().endsWith(`/${lower}`),
@@ -46,7 +53,7 @@ export function resolveSource(catalog: Catalog, ref: string): CatalogEntry {
   ];
   for (const test of steps) {
     const hits = all.filter(test);
-    if (hits.length === 1) return hits[0]!;
+    if (hits.length === 1) return full(hits[0]!);
     if (hits.length > 1) {
       hits.sort((a, b) => compareStrings(a.original_path, b.original_path));
       throw new UserError(`"${q}" matches ${hits.length} sources: ${describe(hits)}.`, 'Expected one source: pass its id (src_…) instead.', EXIT.USAGE);

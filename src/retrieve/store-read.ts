@@ -8,6 +8,7 @@ import { isAbsolute, join } from 'node:path';
 import type { Catalog, CatalogEntry, TreeFile, TreeNode } from '../store/schemas.js';
 import { CATALOG_FILE, CONVERTED_DIR, convertedDir } from '../store/layout.js';
 import { resolveInStore } from '../store/safe-path.js';
+import { openLookup, type SourceLookup } from '../store/lookup.js';
 import { UserError } from '../store/errors.js';
 import { EXIT } from '../util/exit-codes.js';
 
@@ -36,6 +37,11 @@ export function loadCatalog(root: string): Catalog {
     throw new UserError(`${CATALOG_FILE} has no "sources" list.`, 'Expected a catalog written by `mhub ingest`; restore it from git or re-run ingest.', EXIT.UNHEALTHY);
   }
   return raw as Catalog;
+}
+
+/** The catalog as deep_retrieve and read_source read it: lookup/ (one source's entries file), else the whole catalog.json. */
+export function openStoreLookup(root: string): SourceLookup {
+  return openLookup(root, loadCatalog);
 }
 
 function checkNode(n: unknown, where: string): asserts n is TreeNode {

@@ -14,7 +14,7 @@ export const MAX_QUERY_CHARS = 2000;
 const MAX_LISTED_DOC_TYPES = 12;
 
 /** Throws a usage error naming the known types when a `--type` value matches no source type and no doc type of the store. */
-export function checkTypeFilter(types: string[] | undefined, entries: CatalogEntry[]): void {
+export function checkTypeFilter(types: string[] | undefined, entries: Array<Pick<CatalogEntry, 'doc_type'>>): void {
   if (!types?.length) return;
   const docTypes = new Set(entries.map((e) => (e.doc_type ?? '').toLowerCase()).filter(Boolean));
   const known = new Set<string>([...SOURCE_TYPES, ...docTypes]);

@@ -49,32 +49,47 @@ export interface TermEvidence {
   bodyTf: number;
 }
 
-function credit(t: TermEvidence): number {
-  return t.cardTf > 0 ? 1 : BODY_MATCH_CREDIT * (t.bodyTf / (t.bodyTf + BODY_TF_HALF));
+/** Credit of a term in a source: full in its card fields, partial (growing with tf) in its body alone. */
+export function termCredit(cardTf: number, bodyTf: number): number {
+  return cardTf > 0 ? 1 : BODY_MATCH_CREDIT * (bodyTf / (bodyTf + BODY_TF_HALF));
+}
+
+/**
+ * The weight of each group of the query's terms (0 for an empty group): its rarest term's idf.
+ * `forRanking`: every typed word keeps its full specificity (an unseen "fy2018" makes its year
+ * group decisive between filings of the same company); for confidence a group weighs by its known
+ * terms ("FY2018" by "2018" when no source writes "fy2018"), and an unknown word by
+ * UNKNOWN_TERM_SHARE, so an unknown spelling does not make its expansion look rarer than it is.
+ */
+export function groupWeights(groups: Array<Array<Pick<TermEvidence, 'weight' | 'known'>>>, forRanking: boolean): number[] {
+  return groups.map((g) => {
+    if (g.length === 0) return 0;
+    if (forRanking) return Math.max(...g.map((t) => t.weight));
+    const known = g.filter((t) => t.known !== false);
+    return known.length ? Math.max(...known.map((t) => t.weight)) : UNKNOWN_TERM_SHARE * Math.max(...g.map((t) => t.weight));
+  });
+}
+
+/** Sum of the non-empty groups' weights, in group order (the denominator of keywordRelevance). */
+export function totalWeight(groups: unknown[][], weights: number[]): number {
+  let total = 0;
+  groups.forEach((g, i) => { if (g.length > 0) total += weights[i]!; });
+  return total;
 }
 
 /**
  * Idf-weighted share of the query's words found in a source (`forRanking`: the coverage signal
  * used in fusion; otherwise the calibrated keyword relevance). Each group holds the terms one typed
- * word expands to ("FY2018" → fy2018, 2018): the group weighs as its rarest term and earns the
+ * word expands to ("FY2018" → fy2018, 2018): the group weighs as groupWeights says and earns the
  * best credit of its terms.
  */
 export function keywordRelevance(groups: TermEvidence[][], opts: { forRanking?: boolean } = {}): number {
-  let total = 0;
+  const weights = groupWeights(groups, !!opts.forRanking);
+  const total = totalWeight(groups, weights);
   let got = 0;
-  for (const g of groups) {
-    if (g.length === 0) continue;
-    // weigh the group by its known terms ("FY2018" by "2018" when no source writes "fy2018"):
-    // an unknown spelling must not make its expansion look rarer than it is
-    const known = g.filter((t) => t.known !== false);
-    // for ranking, every typed word keeps its full specificity (an unseen "fy2018" makes its year
-    // group decisive between filings of the same company); for confidence it must not
-    const w = opts.forRanking
-      ? Math.max(...g.map((t) => t.weight))
-      : known.length ? Math.max(...known.map((t) => t.weight)) : UNKNOWN_TERM_SHARE * Math.max(...g.map((t) => t.weight));
-    total += w;
-    got += w * Math.max(...g.map(credit));
-  }
+  groups.forEach((g, i) => {
+    if (g.length > 0) got += weights[i]! * Math.max(...g.map((t) => termCredit(t.cardTf, t.bodyTf)));
+  });
   return total > 0 ? clamp01(got / total) : 0;
 }
 

@@ -1,9 +1,9 @@
 /**
  * Filters that need no embeddings: type, tags (any / all), document date range, indexed date range,
- * path glob and exact meta matches. Applied to catalog entries before any ranking.
+ * path glob and exact meta matches. Applied to the sources' rows (store/lookup.ts) or catalog entries before any ranking.
  */
 import picomatch from 'picomatch';
-import type { CatalogEntry } from '../store/schemas.js';
+import type { SourceRow } from '../store/lookup.js';
 import type { SearchFilters } from './types.js';
 import { checkTypeFilter } from './arguments.js';
 
@@ -11,7 +11,7 @@ const baseName = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
 const YEAR_RE = /(?<!\d)(?:19|20)\d{2}(?!\d)/g;
 
 /** Lower-cased tag set of an entry. */
-function tagSet(e: CatalogEntry): Set<string> {
+function tagSet(e: SourceRow): Set<string> {
   return new Set((e.tags ?? []).map((t) => t.toLowerCase()));
 }
 
@@ -19,7 +19,7 @@ function tagSet(e: CatalogEntry): Set<string> {
  * The document's date interval as ISO prefixes [start, end]: from `date` when set, else from the
  * years named in `period` (e.g. "FY2018" → 2018..2018, "2019-2020" → 2019..2020). Null when unknown.
  */
-export function documentDateRange(e: CatalogEntry): [string, string] | null {
+export function documentDateRange(e: Pick<SourceRow, 'date' | 'period'>): [string, string] | null {
   const date = (e.date ?? '').trim();
   if (/^\d{4}(-\d{2}(-\d{2})?)?/.test(date)) {
     const d = date.slice(0, 10);
@@ -44,7 +44,7 @@ function inRange(range: [string, string] | null, since?: string, until?: string)
   return true;
 }
 
-function metaValue(e: CatalogEntry, key: string): string | undefined {
+function metaValue(e: SourceRow, key: string): string | undefined {
   const m = e.meta?.[key];
   if (m !== undefined) return m;
   const top = (e as unknown as Record<string, unknown>)[key];
@@ -59,7 +59,7 @@ export function checkDateBound(name: string, v: string | undefined): void {
 }
 
 /** Keep only entries matching every given filter. Entries not `indexed` are always dropped. */
-export function applyFilters(entries: CatalogEntry[], filters: SearchFilters = {}): CatalogEntry[] {
+export function applyFilters<T extends SourceRow>(entries: T[], filters: SearchFilters = {}): T[] {
   checkTypeFilter(filters.types, entries);
   const types = filters.types?.length ? new Set(filters.types.map((t) => t.toLowerCase())) : null;
   const any = filters.tagsAny?.map((t) => t.toLowerCase()).filter(Boolean) ?? [];

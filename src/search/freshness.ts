@@ -1,20 +1,29 @@
 /**
  * The one staleness check of retrieval (search, deep_retrieve, read, overview all report it the
  * same way, once): when the index was built, whether its keyword and vector indexes match the
- * catalog, and whether sources on disk changed since. Cheap by
- * design (no hashing): each source's size and mtime are compared with the local stat cache written
- * at ingest (`.mhub/stat-cache.json`), falling back to the catalog's size when the cache is absent
- * (e.g. a fresh git clone); new files in the inbox are counted with a bounded walk.
+ * catalog, and whether sources on disk changed since. Cheap by design (no hashing), in two scopes:
+ * - `checkFreshness` (the library overview, `mhub status`, and any store without local stamps): a
+ *   stat of every source, compared with the local stat cache written at ingest
+ *   (`.mhub/stat-cache.json`), or with the catalog's size when the cache is absent (a fresh clone);
+ *   new files in the inbox are counted with a bounded walk.
+ * - `checkAnswerFreshness` (search, deep_retrieve, read_source): a stat of the sources the answer
+ *   returns, compared with `.mhub/freshness.tsv` (store/freshness-stamps.ts), plus a stat of the
+ *   folders recorded there: a folder whose mtime moved gained or lost files, and only that folder is
+ *   listed (new files in inbox folders, catalogued files gone anywhere). A file edited in place is
+ *   reported when an answer returns it; `mhub status` checks them all.
  */
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import type { Catalog } from '../store/schemas.js';
+import type { Catalog, CatalogEntry } from '../store/schemas.js';
 import { STAT_CACHE_FILE } from '../store/layout.js';
 import { CONFIG_FILE } from '../store/layout.js';
 import { compareStrings } from '../store/json.js';
 import { containerPath, readExternalRoots, sourceDiskPath } from '../store/source-path.js';
+import { ignoredName, readFreshnessStamps, type FreshnessStamps } from '../store/freshness-stamps.js';
+import { readCatalogForQuery } from '../store/catalog.js';
+import type { SourceLookup } from '../store/lookup.js';
 import { readCardMetadata } from '../vector/metadata.js';
-import { KEYWORD_SOURCES_FILE } from '../model/keyword-format.js';
+import { KEYWORD_SOURCES_FILE, keywordNodesFile } from '../model/keyword-format.js';
 
 /** File names listed per category in the answer (counts are always complete). */
 export const FRESHNESS_LIST_MAX = 5;
@@ -23,8 +32,6 @@ export const INBOX_SCAN_MAX_ENTRIES = 2000;
 
 /** mtimes closer than this count as equal (copies and some file systems round sub-millisecond times). */
 export const MTIME_TOLERANCE_MS = 1;
-
-const IGNORED_NAMES = new Set(['.DS_Store', 'Thumbs.db', '.gitkeep', '.git', 'node_modules']);
 
 export interface Freshness {
   /** when the index was last built (catalog.last_updated) */
@@ -122,7 +129,7 @@ function inboxFiles(root: string, inbox: string): string[] {
     }
     for (const name of names) {
       if (--budget < 0) return;
-      if (IGNORED_NAMES.has(name) || name.includes('.tmp-')) continue;
+      if (ignoredName(name)) continue;
       const a = join(abs, name);
       const r = `${rel}/${name}`;
       let st;
@@ -177,13 +184,140 @@ export function checkFreshness(root: string, catalog: Catalog): Freshness {
   const { changed, missing } = changedSources(root, catalog);
   const known = new Set(catalog.sources.map((e) => e.original_path));
   const fresh = inboxFiles(root, inboxName(root)).filter((f) => !known.has(f));
-  const mismatch = indexMismatch(root, catalog);
+  return freshnessOf(catalog.last_updated ?? null, changed, missing, fresh, indexMismatch(root, catalog));
+}
+
+/** What an answer touched, for its freshness. */
+export interface AnswerScope {
+  /** the sources the answer returns: their files are stat'ed */
+  sources: Array<Pick<CatalogEntry, 'original_path' | 'size_kb'>>;
+  /** indexes the answer used whose source list differs from the catalog's (the caller compares) */
+  indexMismatch?: string[];
+}
+
+/** Whether a returned source's file changed since the stamps (size + mtime; the catalog's size without a stamp). */
+function touchedChange(stamps: FreshnessStamps, e: AnswerScope['sources'][number]): 'changed' | 'missing' | null {
+  const rel = containerPath(e.original_path);
+  let st;
+  try {
+    st = statSync(stamps.diskPath(rel));
+  } catch {
+    return 'missing';
+  }
+  const s = stamps.file(rel);
+  if (s && s.size !== null && s.mtimeMs !== null) return s.size === st.size && Math.abs(s.mtimeMs - st.mtimeMs) <= MTIME_TOLERANCE_MS ? null : 'changed';
+  // an archive member without a stamp: its archive's own entry answers for it
+  if (rel !== e.original_path) return null;
+  return Math.round((st.size / 1024) * 10) / 10 === e.size_kb ? null : 'changed';
+}
+
+interface FolderFindings {
+  missing: Set<string>;
+  fresh: string[];
+  budget: number;
+}
+
+const childOf = (dir: string, name: string): string => (dir === '.' ? name : `${dir}/${name}`);
+
+/** Files under a folder that appeared after the last ingest (a folder the stamps do not know). */
+function walkNew(stamps: FreshnessStamps, rel: string, out: FolderFindings): void {
+  let items: Dirent[];
+  try {
+    items = readdirSync(stamps.diskDir(rel), { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const it of items) {
+    if (--out.budget < 0) return;
+    if (ignoredName(it.name)) continue;
+    const r = childOf(rel, it.name);
+    if (it.isDirectory()) walkNew(stamps, r, out);
+    else if (isFileEntry(stamps, r, it) && !stamps.file(r)) out.fresh.push(r);
+  }
+}
+
+function isFileEntry(stamps: FreshnessStamps, rel: string, it: Dirent): boolean {
+  if (it.isFile()) return true;
+  if (!it.isSymbolicLink()) return false;
+  try {
+    return statSync(stamps.diskPath(rel)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A stamped folder whose mtime moved (files added or removed): its catalogued files that are gone,
+ * and, under the inbox, the files and new sub-folders not catalogued.
+ */
+function folderChanges(stamps: FreshnessStamps, known: Set<string>, d: FreshnessStamps['dirs'][number], out: FolderFindings): void {
+  const abs = stamps.diskDir(d.dir);
+  let m: number | null = null;
+  try {
+    m = statSync(abs).mtimeMs;
+  } catch {
+    /* gone */
+  }
+  if (m !== null && Math.abs(m - d.mtimeMs) <= MTIME_TOLERANCE_MS) return;
+  let items: Dirent[] = [];
+  try {
+    items = readdirSync(abs, { withFileTypes: true });
+  } catch {
+    /* gone: every file it held is missing */
+  }
+  const present = new Set(items.map((it) => it.name));
+  for (const f of stamps.filesIn(d.dir)) if (!present.has(f.slice(f.lastIndexOf('/') + 1))) out.missing.add(f);
+  if (!d.inbox) return;
+  for (const it of items) {
+    if (--out.budget < 0) return;
+    if (ignoredName(it.name)) continue;
+    const r = childOf(d.dir, it.name);
+    if (it.isDirectory()) {
+      if (!known.has(r)) walkNew(stamps, r, out);
+    } else if (isFileEntry(stamps, r, it) && !stamps.file(r)) out.fresh.push(r);
+  }
+}
+
+function freshnessOf(builtAt: string | null, changed: string[], missing: string[], fresh: string[], mismatch: string[]): Freshness {
   const stale = changed.length + missing.length + fresh.length + mismatch.length > 0;
-  const out: Freshness = { built_at: catalog.last_updated ?? null, stale, changed: changed.length, missing: missing.length, new_files: fresh.length };
+  const out: Freshness = { built_at: builtAt, stale, changed: changed.length, missing: missing.length, new_files: fresh.length };
   if (mismatch.length) out.index_mismatch = mismatch;
   if (stale) {
     out.examples = [...changed, ...missing, ...fresh].sort(compareStrings).slice(0, FRESHNESS_LIST_MAX);
     out.warning = staleWarning(out);
   }
   return out;
+}
+
+/**
+ * Freshness of one answer (search, deep_retrieve, read_source): its returned sources' files, and
+ * files added or removed anywhere the last ingest looked (stamped folders whose mtime moved). Its
+ * cost grows with the answer and the number of folders, not with the library. A store without
+ * current stamps (a fresh clone, a catalog written by `doctor --fix`) gets the full check.
+ */
+export function checkAnswerFreshness(root: string, lookup: SourceLookup, scope: AnswerScope): Freshness {
+  const stamps = readFreshnessStamps(root);
+  if (!stamps || !lookup.catalogSha || stamps.catalogSha !== lookup.catalogSha) return checkFreshness(root, lookup.whole ?? readCatalogForQuery(root));
+  const changed: string[] = [];
+  const missing = new Set<string>();
+  for (const e of scope.sources) {
+    const c = touchedChange(stamps, e);
+    if (c === 'changed') changed.push(e.original_path);
+    else if (c === 'missing') missing.add(containerPath(e.original_path));
+  }
+  const found: FolderFindings = { missing, fresh: [], budget: INBOX_SCAN_MAX_ENTRIES };
+  const known = new Set(stamps.dirs.map((d) => d.dir));
+  for (const d of stamps.dirs) folderChanges(stamps, known, d, found);
+  return freshnessOf(lookup.builtAt, [...new Set(changed)], [...missing], found.fresh, scope.indexMismatch ?? []);
+}
+
+/** The indexes that should list an indexed source and do not (the keyword index lacks its node file). */
+export function sourceIndexMismatch(root: string, entry: Pick<CatalogEntry, 'id' | 'status'>): string[] {
+  if (entry.status !== 'indexed' || !existsSync(join(root, KEYWORD_SOURCES_FILE))) return [];
+  return existsSync(join(root, keywordNodesFile(entry.id))) ? [] : ['keyword'];
+}
+
+/** Freshness of an answer about one source (deep_retrieve, read_source). */
+export function sourceFreshness(root: string, lookup: SourceLookup, entry: CatalogEntry): Freshness {
+  return checkAnswerFreshness(root, lookup, { sources: [entry], indexMismatch: sourceIndexMismatch(root, entry) });
 }

@@ -10,6 +10,7 @@
 import { nodeVectorsWarning } from './index-health.js';
 import { loadConfig } from '../store/config.js';
 import { readCatalogForQuery } from '../store/catalog.js';
+import { openLookup } from '../store/lookup.js';
 import type { Config } from '../store/schemas.js';
 import type { NodeHit } from './types.js';
 import { tokenize } from '../model/tokenize.js';
@@ -231,7 +232,7 @@ async function nodeVectorQuery(root: string, config: Config, query: string, warn
 /** A source's doc type as its catalog card records it ('' when unknown). */
 function sourceDocType(root: string, sourceId: string): string {
   try {
-    return readCatalogForQuery(root).sources.find((s) => s.id === sourceId)?.doc_type ?? '';
+    return openLookup(root, readCatalogForQuery).entry(sourceId)?.doc_type ?? '';
   } catch {
     return '';
   }

@@ -8,7 +8,8 @@
  */
 import { readCatalogForQuery } from '../store/catalog.js';
 import { loadConfig } from '../store/config.js';
-import type { Catalog, CatalogEntry, Config } from '../store/schemas.js';
+import type { CatalogEntry, Config } from '../store/schemas.js';
+import { openLookup, SOURCE_ROW_COLUMNS, type SourceLookup, type SourceRow } from '../store/lookup.js';
 import type { SearchOptions, SearchResult, SourceHit } from './types.js';
 import { applyFilters, hasFilters } from './filters.js';
 import { queryTermGroups } from './query.js';
@@ -21,7 +22,7 @@ import { vectorSignals, type VectorSignals } from './signals/vector.js';
 import { SIGNALS, fuse, ranked, type Fused, type SignalLists } from './fusion.js';
 import { passageSignal } from './signals/passage.js';
 import { rankNodesIn, DEFAULT_NODES_PER_SOURCE } from './nodes.js';
-import { checkFreshness } from './freshness.js';
+import { checkAnswerFreshness } from './freshness.js';
 import { boundQuery } from './arguments.js';
 import { keywordIndexWarning, nodeVectorsWarning } from './index-health.js';
 import { loadVocabulary, type Vocabulary } from './vocabulary.js';
@@ -36,9 +37,14 @@ interface SearchContext {
   query: string;
   opts: SearchOptions;
   config: Config;
-  catalog: Catalog;
-  entries: CatalogEntry[];
-  byId: Map<string, CatalogEntry>;
+  /** the catalog, read per source (store/lookup.ts) */
+  lookup: SourceLookup;
+  /** the sources passing the filters (all indexed ones without filters) */
+  allowed: ReadonlySet<string>;
+  /** a source's row (read only for the sources a signal or the answer asks about) */
+  row: (id: string) => SourceRow | null;
+  /** the full entries of the hits built so far (their files are checked for freshness) */
+  touched: CatalogEntry[];
   groups: string[][];
   vocabulary: Vocabulary;
   mode: SearchResult['mode'];
@@ -58,7 +64,7 @@ interface Signals {
 
 async function vectorPart(ctx: SearchContext): Promise<VectorSignals | null> {
   if (ctx.mode === 'keyword') return null;
-  const v = await vectorSignals(ctx.root, ctx.config, ctx.query, new Set(ctx.byId.keys()));
+  const v = await vectorSignals(ctx.root, ctx.config, ctx.query, ctx.allowed);
   if (typeof v !== 'string') {
     if (!v.nodeVectors && ctx.populated) ctx.warnings.push(nodeVectorsWarning(ctx.root));
     return v;
@@ -71,7 +77,7 @@ async function vectorPart(ctx: SearchContext): Promise<VectorSignals | null> {
 /** The keyword signals (null when the index is missing, damaged or the mode is vector-only). */
 function keywordPart(ctx: SearchContext, kix: SourceKeywords | null): Pick<Signals, 'kw' | 'rare'> & { mask: Uint8Array | null } {
   if (!kix || ctx.mode === 'vector') return { kw: null, rare: null, mask: null };
-  const mask = allowedRows(kix, new Set(ctx.byId.keys()));
+  const mask = allowedRows(kix, ctx.allowed);
   return { kw: keywordSignals(kix, ctx.groups, mask, !!ctx.opts.explain), rare: rarestTerm(kix, ctx.groups, mask), mask };
 }
 
@@ -91,7 +97,7 @@ async function gatherSignals(ctx: SearchContext): Promise<Signals> {
   const lists: SignalLists = { keyword: kw?.bm25, coverage: kw?.coverage, card_vector: vec?.card, node_vector: vec?.node };
   const candidates = new Set([...(kw?.bm25.keys() ?? []), ...(vec?.card.keys() ?? []), ...(vec?.node.keys() ?? [])]);
   if (kix && mask) {
-    lists.period = periodSignal(ctx.query, candidates, ctx.byId);
+    lists.period = periodSignal(ctx.query, candidates, ctx.row);
     lists.identity = identitySignal(kix, ctx.groups, mask);
   }
   return { kix: mask ? kix : null, kw, rare, vec, lists };
@@ -121,8 +127,18 @@ function explainHit(sig: Signals, fused: Fused, id: string, r: { kw: number | nu
   return ex;
 }
 
+/** A hit's catalog entry: its lookup/ entries file (the row, without a summary, if that file lacks it). */
+function hitEntry(ctx: SearchContext, id: string): Pick<CatalogEntry, 'title' | 'original_path' | 'type' | 'summary' | 'doc_type' | 'size_kb'> {
+  const e = ctx.lookup.entry(id);
+  if (e) {
+    ctx.touched.push(e);
+    return e;
+  }
+  return { ...ctx.row(id)!, summary: '', size_kb: -1 };
+}
+
 function buildHit(ctx: SearchContext, sig: Signals, fused: Fused, id: string, score: number, rel: ReturnType<typeof relevanceOf>): SourceHit {
-  const e = ctx.byId.get(id)!;
+  const e = hitEntry(ctx, id);
   const { strong_threshold: strong, weak_threshold: weak } = ctx.config.search;
   const nix = nodeKeywords(ctx.root, id);
   const vocabulary = loadVocabulary(ctx.root, ctx.config, e.doc_type ?? '');
@@ -173,27 +189,54 @@ function topHits(ctx: SearchContext, sig: Signals, fused: Fused): { hits: Source
 function resultWarnings(ctx: SearchContext, hits: SourceHit[], closest: { id: string; rel: number } | null): void {
   const k = ctx.opts.k ?? ctx.config.search.default_k;
   if (hits.every((h) => h.verdict === 'none')) {
-    const sub = hasFilters(ctx.opts.filters) ? ` among the ${ctx.entries.length} sources passing the filters` : '';
-    const near = closest ? ` (closest: ${ctx.byId.get(closest.id)?.title ?? closest.id}, relevance ${round(closest.rel, 2)})` : '';
-    ctx.warnings.push(ctx.entries.length === 0 ? 'no sources to search (empty store, or the filters exclude everything)' : `nothing matches this query${sub}${near}`);
-  } else if (hits.length === 1 && k > 1 && ctx.entries.length > 1) {
+    const sub = hasFilters(ctx.opts.filters) ? ` among the ${ctx.allowed.size} sources passing the filters` : '';
+    const near = closest ? ` (closest: ${ctx.row(closest.id)?.title ?? closest.id}, relevance ${round(closest.rel, 2)})` : '';
+    ctx.warnings.push(ctx.allowed.size === 0 ? 'no sources to search (empty store, or the filters exclude everything)' : `nothing matches this query${sub}${near}`);
+  } else if (hits.length === 1 && k > 1 && ctx.allowed.size > 1) {
     ctx.warnings.push(`all hits come from one source (${hits[0]!.title}); the answer may not be elsewhere in the store`);
   }
 }
 
+const ROW_FIELDS = new Set<string>(SOURCE_ROW_COLUMNS);
+
+/**
+ * The sources passing the filters, from the lookup's rows; a `--meta` key that is neither in an
+ * entry's meta nor a row column (e.g. language, converter) is matched on the full entries.
+ */
+function filteredSources(root: string, lookup: SourceLookup, opts: SearchOptions): SourceRow[] {
+  const filters = opts.filters ?? {};
+  const rows = lookup.rows();
+  const keys = Object.keys(filters.meta ?? {});
+  if (keys.every((k) => ROW_FIELDS.has(k))) return applyFilters(rows, filters);
+  const whole = lookup.whole ?? readCatalogForQuery(root);
+  return applyFilters(whole.sources, filters);
+}
+
 function openContext(root: string, query: string, opts: SearchOptions): SearchContext {
   const config = loadConfig(root);
-  const catalog = readCatalogForQuery(root);
-  const entries = applyFilters(catalog.sources, opts.filters ?? {});
+  const lookup = openLookup(root, readCatalogForQuery);
+  // without filters no row is read: the allowed sources are the indexed ones, in id order
+  const filtered = hasFilters(opts.filters) ? new Map(filteredSources(root, lookup, opts).map((e) => [e.id, e])) : null;
   const vocabulary = loadVocabulary(root, config);
   return {
-    root, query, opts, config, catalog, entries, vocabulary,
-    byId: new Map(entries.map((e) => [e.id, e])),
+    root, query, opts, config, lookup, vocabulary,
+    allowed: new Set(filtered ? filtered.keys() : lookup.indexedIds()),
+    row: filtered ? (id) => filtered.get(id) ?? null : lookup.row,
+    touched: [],
     groups: queryTermGroups(query, vocabulary.stopwords),
     mode: opts.mode === 'vector' ? 'vector' : opts.mode === 'keyword' ? 'keyword' : 'hybrid',
-    populated: catalog.sources.some((e) => e.status === 'indexed'),
-    warnings: [...vocabulary.warnings],
+    populated: lookup.indexedIds().length > 0,
+    warnings: [...(lookup.warning ? [lookup.warning] : []), ...vocabulary.warnings],
   };
+}
+
+/** The indexes this answer used whose source list differs from the catalog's indexed sources. */
+function usedIndexMismatch(ctx: SearchContext, sig: Signals): string[] {
+  const indexed = ctx.lookup.indexedIds().join();
+  const out: string[] = [];
+  if (sig.kix && sig.kix.ids.join() !== indexed) out.push('keyword');
+  if (sig.vec && sig.vec.ids.join() !== indexed) out.push('vector');
+  return out;
 }
 
 /** The passage signal over the best candidates of a first fusion, then the final fusion. */
@@ -214,6 +257,6 @@ export async function searchStore(root: string, asked: string, opts: SearchOptio
   const fused = fuseWithPassages(ctx, sig);
   const { hits, closest } = topHits(ctx, sig, fused);
   resultWarnings(ctx, hits, closest);
-  const freshness = checkFreshness(root, ctx.catalog);
+  const freshness = checkAnswerFreshness(root, ctx.lookup, { sources: ctx.touched, indexMismatch: usedIndexMismatch(ctx, sig) });
   return { query, mode: ctx.mode, verdict: hits[0]?.verdict ?? 'none', results: hits, warnings: ctx.warnings, freshness };
 }

@@ -4,6 +4,7 @@ import { Catalog, CatalogEntry, SCHEMA_VERSION } from './schemas.js';
 import { CATALOG_FILE } from './layout.js';
 import { canonicalJson, compareStrings } from './json.js';
 import { writeIfChanged } from './atomic.js';
+import { writeLookup } from './lookup.js';
 import { UserError } from './errors.js';
 import { EXIT } from '../util/exit-codes.js';
 
@@ -94,6 +95,13 @@ export function serializeCatalog(catalog: Catalog): string {
 }
 
 /** Write catalog.json atomically (only when its bytes change). */
+/**
+ * Write lookup/ (the catalog split by source, store/lookup.ts), then catalog.json atomically (only
+ * changed bytes anywhere). Returns true if catalog.json was written.
+ */
 export function writeCatalog(root: string, entries: CatalogEntry[]): boolean {
-  return writeIfChanged(join(root, CATALOG_FILE), canonicalJson(normalizeCatalog(entries)));
+  const catalog = normalizeCatalog(entries);
+  const text = canonicalJson(catalog);
+  writeLookup(root, catalog, text);
+  return writeIfChanged(join(root, CATALOG_FILE), text);
 }

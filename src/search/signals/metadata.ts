@@ -21,12 +21,12 @@ export const NAMING_BODY_PER_IDENTITY = 2;
 const NUMBER_RE = /^\d+$/;
 
 /** Period match in [-1, 1] of each candidate (only those with a non-zero match; empty when the query names no year). */
-export function periodSignal(query: string, candidates: Iterable<string>, byId: Map<string, CatalogEntry>): Map<string, number> {
+export function periodSignal(query: string, candidates: Iterable<string>, source: (id: string) => Pick<CatalogEntry, 'filename' | 'title' | 'period' | 'date' | 'doc_type'> | null): Map<string, number> {
   const qp = queryPeriod(query);
   const out = new Map<string, number>();
   if (qp.years.length === 0) return out;
   for (const id of candidates) {
-    const e = byId.get(id);
+    const e = source(id);
     const p = e ? periodMatch(qp, sourcePeriod(e)) : 0;
     if (p !== 0) out.set(id, p);
   }

@@ -10,6 +10,8 @@ export interface VectorSignals {
   node: Map<string, number>;
   query: Float32Array;
   nodeVectors: NodeVectors | null;
+  /** the source ids the card index lists, in its row order */
+  ids: string[];
 }
 
 /**
@@ -46,5 +48,5 @@ export async function vectorSignals(root: string, config: Config, query: string,
   for (const [id, s] of await cardScores(cv, q)) if (allowed.has(id)) card.set(id, s);
   const nodeVectors = loadNodeVectors(root, cv.meta.model);
   const node = nodeVectors ? bestNodeCosines(nodeVectors, nodeCandidates(card, allowed), q) : new Map<string, number>();
-  return { card, node, query: q, nodeVectors };
+  return { card, node, query: q, nodeVectors, ids: cv.meta.rows.map((r) => r.id) };
 }

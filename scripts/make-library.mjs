@@ -6,7 +6,10 @@
  * that nothing else in the library states, and a questions.jsonl in the `mhub eval` format:
  *   {"id", "query", "expected": [{"file", "pages": [], "lines": [line of the fact]}], "answer"}
  *
- *   node scripts/make-library.mjs --sources 1000 --out /tmp/lib-1k [--seed 15] [--questions 200]
+ *   node scripts/make-library.mjs --sources 1000 --out /tmp/lib-1k [--seed 15] [--questions 200] [--min-pages 1] [--max-pages 3]
+ *
+ * Each document is 1–3 consecutive pages of one PDF by default; --min-pages/--max-pages make longer
+ * ones (e.g. 40–150: filing-sized documents, the whole PDF when it is shorter).
  *
  * Deterministic: the same seed gives the same bytes. Document i depends only on the seed and the
  * documents before it, so the 1,000-source library is the first 1,000 documents of the 10,000-source
@@ -32,13 +35,15 @@ const { values } = parseArgs({
     questions: { type: 'string', default: '200' },
     cache: { type: 'string', default: '/tmp/mhub-pdftext-cache' },
     pdfs: { type: 'string', multiple: true },
+    'min-pages': { type: 'string', default: '1' },
+    'max-pages': { type: 'string', default: '3' },
   },
 });
 const N = Number(values.sources);
 const Q = Number(values.questions);
 const SEED = Number(values.seed);
-if (!values.out || !(N > 0) || !(Q >= 0)) {
-  console.error('usage: node scripts/make-library.mjs --sources N --out DIR [--seed S] [--questions Q] [--cache DIR] [--pdfs DIR ...]');
+if (!values.out || !(N > 0) || !(Q >= 0) || !(MIN_PAGES >= 1) || !(MAX_PAGES >= MIN_PAGES)) {
+  console.error('usage: node scripts/make-library.mjs --sources N --out DIR [--seed S] [--questions Q] [--min-pages A] [--max-pages B] [--cache DIR] [--pdfs DIR ...]');
   process.exit(2);
 }
 const OUT = resolve(values.out);
@@ -47,7 +52,8 @@ const PDF_DIRS = values.pdfs ?? [join(ROOT, '..', 'shared', 'financebench', 'pdf
 const PREFIX = Math.min(N, 1000);
 /** Documents per folder. */
 const PER_FOLDER = 100;
-const MAX_PAGES = 3;
+const MIN_PAGES = Number(values['min-pages']);
+const MAX_PAGES = Number(values['max-pages']);
 /** A page shorter than this (cover, blank) is not used. */
 const MIN_PAGE_CHARS = 400;
 
@@ -136,7 +142,7 @@ function plantFact(i, used) {
 function makeDoc(i, pdfs, fact) {
   const r = rngFor(SEED, 'doc', i);
   const pdf = pick(r, pdfs);
-  const count = Math.min(pdf.pages.length, int(r, 1, MAX_PAGES));
+  const count = Math.min(pdf.pages.length, int(r, MIN_PAGES, MAX_PAGES));
   const start = int(r, 0, pdf.pages.length - count);
   const pages = pdf.pages.slice(start, start + count);
   const markdown = r() < 0.5;

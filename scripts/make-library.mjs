@@ -42,6 +42,9 @@ const { values } = parseArgs({
 const N = Number(values.sources);
 const Q = Number(values.questions);
 const SEED = Number(values.seed);
+/** Pages per document: a random count in [MIN_PAGES, MAX_PAGES] (the whole PDF when it is shorter). */
+const MIN_PAGES = Number(values['min-pages']);
+const MAX_PAGES = Number(values['max-pages']);
 if (!values.out || !(N > 0) || !(Q >= 0) || !(MIN_PAGES >= 1) || !(MAX_PAGES >= MIN_PAGES)) {
   console.error('usage: node scripts/make-library.mjs --sources N --out DIR [--seed S] [--questions Q] [--min-pages A] [--max-pages B] [--cache DIR] [--pdfs DIR ...]');
   process.exit(2);
@@ -52,8 +55,6 @@ const PDF_DIRS = values.pdfs ?? [join(ROOT, '..', 'shared', 'financebench', 'pdf
 const PREFIX = Math.min(N, 1000);
 /** Documents per folder. */
 const PER_FOLDER = 100;
-const MIN_PAGES = Number(values['min-pages']);
-const MAX_PAGES = Number(values['max-pages']);
 /** A page shorter than this (cover, blank) is not used. */
 const MIN_PAGE_CHARS = 400;
 

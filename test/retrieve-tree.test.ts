@@ -4,6 +4,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { viewTree, type ViewNode } from '../src/retrieve/tree-view.js';
 import { deepRetrieve } from '../src/retrieve/deep.js';
+import { renderDeepText, SUGGESTION_PATH_DEPTH } from '../src/retrieve/render.js';
 import type { TreeFile, TreeNode } from '../src/store/schemas.js';
 import { skillStore } from './helpers/skill-store.js';
 import { keywordNodesFile } from '../src/model/keyword-format.js';
@@ -87,6 +88,21 @@ describe('deepRetrieve', () => {
     expect(a.suggestions[0]!.path.length).toBeGreaterThan(0);
     for (const s of a.suggestions) if (s.page_range) expect(s.page_range[1] - s.page_range[0] + 1).toBeLessThanOrEqual(5);
     expect(a.freshness.stale).toBe(false);
+  });
+
+  it('prints each suggestion with its score, verdict and the sections it sits in (--text)', async () => {
+    const a = await deepRetrieve(root, 'harbor-report.pdf', { query: 'pilotage fees and port dues revenue' });
+    const text = renderDeepText(a);
+    const s = a.suggestions[0]!;
+    expect(text).toContain(`${s.node_id}  ${s.title}  (p. 4)  score ${s.score.toFixed(2)} · ${s.verdict} (relevance ${s.relevance})`);
+    // a section directly under the root: no "in:" line
+    expect(s.path).toEqual([a.title]);
+    expect(text).not.toContain('in: ');
+    // nested deeper: the nearest ancestors, the root left out
+    const nested = renderDeepText({ ...a, suggestions: [{ ...s, path: [a.title, 'Part II', 'Item 8', 'Notes'] }] });
+    expect(SUGGESTION_PATH_DEPTH).toBe(2);
+    expect(nested).toContain(`score ${s.score.toFixed(2)}`);
+    expect(nested).toContain('        in: Item 8 › Notes\n');
   });
 
   it('stays within --max-chars by trimming summaries and nodes', async () => {

@@ -4,6 +4,9 @@ import type { DeepAnswer } from './deep.js';
 import type { Freshness } from '../search/freshness.js';
 import { renderTreeText, rangeText } from './tree-view.js';
 
+/** Ancestors shown under a suggestion (nearest last, the document's root left out): tells same-titled nodes apart. */
+export const SUGGESTION_PATH_DEPTH = 2;
+
 export function renderFreshness(f: Freshness): string {
   const built = `index built ${f.built_at ?? '(never)'}`;
   return f.stale && f.warning ? `${built}\nwarning: ${f.warning}${f.examples?.length ? ` (${f.examples.join(', ')})` : ''}` : built;
@@ -51,7 +54,10 @@ export function renderDeepText(a: DeepAnswer): string {
     if (a.suggestions.length === 0) lines.push('  (none matched)');
     for (const s of a.suggestions) {
       const r = rangeText(s);
-      lines.push(`  ${s.node_id}  ${s.title}${r ? `  (${r})` : ''}  ${s.verdict ? `${s.verdict} (relevance ${s.relevance})` : `score ${s.score.toFixed(3)}`}`);
+      const verdict = s.verdict ? ` · ${s.verdict} (relevance ${s.relevance})` : '';
+      lines.push(`  ${s.node_id}  ${s.title}${r ? `  (${r})` : ''}  score ${s.score.toFixed(2)}${verdict}`);
+      const within = s.path.slice(1).slice(-SUGGESTION_PATH_DEPTH);
+      if (within.length > 0) lines.push(`        in: ${within.join(' › ')}`);
       if (s.summary) lines.push(`        ${s.summary}`);
     }
   }

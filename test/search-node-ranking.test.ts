@@ -9,6 +9,13 @@ import { nodeVerdict, NODE_SURE_LEAD, NODE_TIE_LEAD, NODE_WEAK_SHARE } from '../
 import { rankNodes } from '../src/search/nodes.js';
 import { readCatalog } from '../src/store/catalog.js';
 import { searchStoreFixture } from './helpers/search-store.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildNodesIndex } from '../src/indexing/keyword-builder.js';
+import { keywordNodesFile, serializeNodesIndex } from '../src/model/keyword-format.js';
+import { resetKeywordCache } from '../src/search/keyword-index.js';
+import { TreeFile, type TreeNode } from '../src/store/schemas.js';
+import type { IndexBuildContext } from '../src/model/stages.js';
 import { cleanup } from './helpers/temp-store.js';
 
 const T = { strong: 0.6, weak: 0.3 };
@@ -98,5 +105,21 @@ describe('rankNodes verdicts in an ingested store', () => {
     const titles = nodes.slice(0, 2).map((n) => n.title).sort();
     expect(titles).toEqual(['Feeders', 'Nest boxes']);
     expect(nodes[0]!.verdict).not.toBe('strong');
+  });
+
+  it('never suggests a printed contents page (tree node kind contents), and writes the list only when there is one', async () => {
+    const e = readCatalog(root).sources[0]!;
+    const tree = TreeFile.parse(JSON.parse(readFileSync(join(root, e.tree_path!), 'utf8')));
+    const ctx = { root, loadTree: () => tree } as unknown as IndexBuildContext;
+    expect(serializeNodesIndex(buildNodesIndex(ctx, e, 'sha'))).not.toContain('not_suggested');
+    const feeders = tree.root.children.find((c: TreeNode) => c.title === 'Feeders')!;
+    feeders.kind = 'contents';
+    const ix = buildNodesIndex(ctx, e, 'sha');
+    expect(ix.not_suggested).toEqual([ix.nodes.findIndex((r) => r[1] === 'Feeders')]);
+    writeFileSync(join(root, keywordNodesFile(e.id)), serializeNodesIndex(ix));
+    resetKeywordCache();
+    const nodes = await rankNodes(root, id, 'Where do birds go in winter?', { k: 3, vectors: false });
+    expect(nodes[0]!.title).toBe('Nest boxes');
+    expect(nodes.map((n) => n.title)).not.toContain('Feeders');
   });
 });

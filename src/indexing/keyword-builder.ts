@@ -19,6 +19,8 @@ import { aboutText, fileNameText, identityText, nodeTexts, rowTexts } from './so
 
 /** The ancestors' titles count once in a node's text (context: "Item 7 > Liquidity"). */
 export const NODE_PATH_BOOST = 1;
+/** Tree node kinds tier 2 never suggests (printed contents pages list every section's words). */
+export const NOT_SUGGESTED_KINDS: ReadonlySet<string> = new Set(['contents']);
 /** Version of the source-level fields' contents (2: the file name moved from identity to card); bump when they change. */
 export const SOURCE_FIELDS_VERSION = 2;
 /** Version of the row entries (spreadsheet data rows searchable by cell values); bump when they change. */
@@ -56,6 +58,7 @@ class NodesAccumulator {
   readonly titleLen: number[] = [];
   readonly postings = new Map<string, number[]>();
   readonly titlePostings = new Map<string, number[]>();
+  readonly notSuggested: number[] = [];
 
   add(row: NodeRow, title: string, tokens: string[]): void {
     const i = this.nodes.length;
@@ -76,6 +79,7 @@ export function buildNodesIndex(ctx: IndexBuildContext, e: CatalogEntry, sha: st
   if (tree) {
     for (const n of nodeTexts(ctx.root, tree)) {
       if (opening.length < OPENING_TEXT_CHARS) opening += ' ' + n.text.slice(0, OPENING_TEXT_CHARS - opening.length);
+      if (NOT_SUGGESTED_KINDS.has(n.kind)) acc.notSuggested.push(acc.nodes.length);
       const path = Array<string[]>(NODE_PATH_BOOST).fill(tokenize(n.path.join(' '))).flat();
       acc.add([n.node_id, n.title, n.range.kind, n.range.start, n.range.end], n.title, [...path, ...tokenize(n.summary), ...tokenize(n.text)]);
     }
@@ -87,6 +91,7 @@ export function buildNodesIndex(ctx: IndexBuildContext, e: CatalogEntry, sha: st
   for (const t of [...openingTf.keys()].sort(compareStrings)) openingSorted[t] = openingTf.get(t)!;
   return { format: KEYWORD_FORMAT_VERSION, tokenizer: TOKENIZER_VERSION, id: e.id, input_sha: sha, nodes: acc.nodes, len: acc.len, terms: sortedPostings(acc.postings),
     title_len: acc.titleLen, title_terms: sortedPostings(acc.titlePostings), opening: openingSorted,
+    ...(acc.notSuggested.length ? { not_suggested: acc.notSuggested } : {}),
   };
 }
 

@@ -122,6 +122,11 @@ export interface KeywordNodesHeader {
   title_len: number[];
   /** term frequencies of the document's opening text (first characters of its first nodes) */
   opening: Record<string, number>;
+  /**
+   * nodes tier 2 never suggests, by index: printed contents pages (node kind `contents`), which list
+   * every section's words without holding what they say. Absent when there are none.
+   */
+  not_suggested?: number[];
 }
 
 /** Node-level index of one source, whole (the builder's view). */
@@ -202,6 +207,7 @@ export function serializeNodesIndex(ix: KeywordNodesIndex): string {
   const { terms, title_terms, ...rest } = ix;
   const header: KeywordNodesHeader = {
     format: rest.format, tokenizer: rest.tokenizer, id: rest.id, input_sha: rest.input_sha, nodes: rest.nodes, len: rest.len, title_len: rest.title_len, opening: rest.opening,
+    ...(rest.not_suggested?.length ? { not_suggested: rest.not_suggested } : {}),
   };
   const keys = [...new Set([...Object.keys(terms), ...Object.keys(title_terms)])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return JSON.stringify(header) + '\n' + keys.map((t) => termLine(t, [terms[t] ?? [], title_terms[t] ?? []])).join('');

@@ -95,7 +95,10 @@ export function nodeQueryTerms(ix: NodeKeywords, terms: string[], fallback = tru
   return kept.length > 0 || !fallback ? kept : terms;
 }
 
-/** Nodes that may be suggested: not the root (unless it is the only node), at most `maxPages` pages. */
+/**
+ * Nodes that may be suggested: not the root (unless it is the only node), at most `maxPages` pages,
+ * not a printed contents page (the index's `not_suggested`, keyword-builder.ts).
+ */
 function eligibleNodes(ix: NodeKeywords, maxPages: number): Uint8Array {
   const n = ix.nodes.length;
   const eligible = new Uint8Array(n);
@@ -104,6 +107,7 @@ function eligibleNodes(ix: NodeKeywords, maxPages: number): Uint8Array {
     const span = kind === 'p' ? end - start + 1 : 1;
     eligible[i] = !isRoot && span <= maxPages ? 1 : 0;
   });
+  for (const i of ix.header.not_suggested ?? []) if (i > 0 && i < n) eligible[i] = 0;
   return eligible;
 }
 

@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# poppler-utils: pdftoppm/pdftotext (OCR pages, speed reference); tesseract-ocr: OCR of scanned documents;
+# poppler-utils: pdftohtml/pdffonts (the fast native PDF text reader; pdfjs is the fallback), pdftoppm (OCR
+# pages), pdftotext (speed reference); tesseract-ocr: OCR of scanned documents;
 # libfaiss-dev: builds the faiss-node addon offline; python3-faiss: checks our index files with Python's faiss.
 APT_PACKAGES=(poppler-utils tesseract-ocr libfaiss-dev python3-faiss g++ make python3)
 

@@ -36,6 +36,8 @@ const CHUNK_CHARS = 2500;
 
 /** A contents entry: a title with letters, then dot leaders or spaces and a page number. */
 const CONTENTS_LINE = /^(.*?\p{L}{2}.*?)(?:\s*\.{2,}\s*|\s+)(\d{1,4})$/u;
+/** What CONTENTS_LINE needs at the end, tested first (the full pattern backtracks on long lines). */
+const CONTENTS_TAIL = /[.\s]\d{1,4}$/;
 
 /** Share of consecutive contents entries whose page numbers must not go down. */
 export const CONTENTS_ORDERED_SHARE = 0.8;
@@ -53,7 +55,8 @@ export function contentsEntries(page: string, numPages: number): string[] | null
   const titles: string[] = [];
   const pages: number[] = [];
   for (const raw of page.split('\n')) {
-    const m = CONTENTS_LINE.exec(raw.trim());
+    const line = raw.trim();
+    const m = CONTENTS_TAIL.test(line) ? CONTENTS_LINE.exec(line) : null;
     if (!m) continue;
     titles.push(m[1]!.replace(/[.\s]+$/, '').trim());
     pages.push(Number(m[2]));

@@ -6,7 +6,8 @@
 import type { ConvertedNode, ConvertResult } from '../types.js';
 import type { Line, PageLayout } from './layout-types.js';
 import type { OutlineEntry } from './outline-types.js';
-import { withPdfDocument } from './load.js';
+import { withPdfDocument, type PdfDocument } from './load.js';
+import { NATIVE_ENV, NATIVE_MISSING_WARNING, nativeAvailable, readNativePages } from './poppler.js';
 import { buildPage, type RawItem } from './lines.js';
 import { findFurniture, type Furniture } from './furniture.js';
 import { bodyStyle, findHeadings, isStatementTitle, type Heading } from './headings.js';
@@ -67,20 +68,41 @@ export function rangeContent(lines: Line[][], from: number, to: number): string 
     .join('\n\n');
 }
 
-async function readLayouts(bytes: Uint8Array): Promise<{ layouts: PageLayout[]; bookmarks: OutlineEntry[]; metaTitle: string | undefined; warnings: string[] }> {
+interface ReadResult {
+  layouts: PageLayout[];
+  bookmarks: OutlineEntry[];
+  metaTitle: string | undefined;
+  warnings: string[];
+}
+
+/** Every page's lines read with pdfjs's getTextContent (when the native reader is missing or failed). */
+async function pdfjsLayouts(doc: PdfDocument): Promise<PageLayout[]> {
+  const layouts: PageLayout[] = [];
+  for (let p = 1; p <= doc.numPages; p++) {
+    const page = await doc.getPage(p);
+    const [x0 = 0, y0 = 0, x1 = 612, y1 = 792] = page.view;
+    const tc = await page.getTextContent();
+    layouts.push(buildPage(p, x1 - x0, y1 - y0, tc.items as RawItem[]));
+    page.cleanup();
+  }
+  return layouts;
+}
+
+/**
+ * Page lines, bookmarks and the metadata title. The text comes from the native reader (./poppler.ts)
+ * when it read every page, else from pdfjs; bookmarks and metadata always from pdfjs (cheap: no page
+ * content is parsed for them).
+ */
+async function readLayouts(bytes: Uint8Array): Promise<ReadResult> {
+  const native = await readNativePages(bytes);
+  const missing = native === null && !(await nativeAvailable());
   return withPdfDocument(bytes, async (doc) => {
-    const layouts: PageLayout[] = [];
-    for (let p = 1; p <= doc.numPages; p++) {
-      const page = await doc.getPage(p);
-      const [x0 = 0, y0 = 0, x1 = 612, y1 = 792] = page.view;
-      const tc = await page.getTextContent();
-      layouts.push(buildPage(p, x1 - x0, y1 - y0, tc.items as RawItem[]));
-      page.cleanup();
-    }
+    const layouts = native && native.length === doc.numPages ? native.map((p, i) => buildPage(i + 1, p.width, p.height, p.items)) : await pdfjsLayouts(doc);
     const bm = await readBookmarks(doc);
     const meta = await doc.getMetadata().catch(() => null);
     const metaTitle = ((meta?.info as Record<string, unknown> | undefined)?.['Title'] as string | undefined)?.trim();
-    return { layouts, bookmarks: bm.entries, metaTitle, warnings: bm.rejected ? [`PDF bookmarks not used: ${bm.rejected}`] : [] };
+    const warnings = [...(bm.rejected ? [`PDF bookmarks not used: ${bm.rejected}`] : []), ...(missing && process.env[NATIVE_ENV] !== '0' ? [NATIVE_MISSING_WARNING] : [])];
+    return { layouts, bookmarks: bm.entries, metaTitle, warnings };
   });
 }
 

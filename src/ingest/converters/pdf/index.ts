@@ -1,7 +1,8 @@
 /**
  * The PDF converter: layout analysis from pdfjs text items, outline from bookmarks / printed TOC /
  * detected headings, page-granular leaves of at most maxLeafPages pages, extractive summaries and
- * a document card. Parsing runs in a worker thread when the compiled worker is available (./pool.ts).
+ * a document card. Parsing runs in a worker thread when the compiled worker is available (./pool.ts);
+ * page text comes from poppler's pdftohtml when installed (./poppler.ts), else from pdfjs.
  */
 import { basename, extname } from 'node:path';
 import type { Converter } from '../types.js';
@@ -10,7 +11,7 @@ import { pdfWorkerPool } from './pool.js';
 
 export const pdfConverter: Converter = {
   name: 'pdf',
-  version: 5,
+  version: 6,
   async convert({ bytes, card, options }) {
     const opts = { maxLeafPages: options.maxLeafPages, fallbackTitle: basename(card.filename, extname(card.filename)), ...(options.plan ? { plan: options.plan } : {}) };
     const pool = await pdfWorkerPool(options.workers);

@@ -46,6 +46,8 @@ interface TocLine {
 }
 
 const DOT_LEADER = /^(.*?\p{L}.*?)\s*(?:\.{3,}|…+|(?:\s?\.){4,}|_{3,})\s*(\d{1,4})$/u;
+/** What DOT_LEADER needs at the end of a line, tested first: the full pattern backtracks heavily on long lines. */
+const LEADER_TAIL = /[._…]\s*\d{1,4}$/u;
 const PAGE_CELL = /^\d{1,4}$/;
 
 /** A title reduced to lowercase letters and digits (for "same title" comparisons). */
@@ -72,7 +74,7 @@ export function tocLine(line: Line): TocLine | null {
     if (line.cells.slice(0, -1).some((c) => /^[\d,.()$%-]+$/.test(c) && !/^\d{1,2}[A-C]?\.?$/.test(c))) return null;
     return { title, printed: Number(last), x: line.x };
   }
-  const m = DOT_LEADER.exec(line.text);
+  const m = LEADER_TAIL.test(line.text) ? DOT_LEADER.exec(line.text) : null;
   if (m && letterCount(m[1]!) >= 3) return { title: m[1]!.trim(), printed: Number(m[2]), x: line.x };
   return null;
 }

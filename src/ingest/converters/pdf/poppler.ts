@@ -1,0 +1,207 @@
+/**
+ * The native text reader: poppler's `pdftohtml -xml` (Debian package poppler-utils, installed by
+ * scripts/setup.sh) prints every text run of every page with its position, size and font, several
+ * times faster than pdfjs's getTextContent. Its runs become the same RawItems pdfjs gives
+ * (./lines.ts builds the lines from either), so the layout code does not know which reader ran.
+ * When the tool is missing (or MHUB_PDF_NATIVE=0), when the PDF's fonts are ones poppler reads worse
+ * than pdfjs (riskyFonts: TeX fonts without Unicode maps), or when it fails on a file, the caller
+ * reads the text with pdfjs instead; a missing tool is said once per run through the converter's warnings.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RawItem } from './lines.js';
+
+/** Environment variable: 0 turns the native reader off (pdfjs reads the text). */
+export const NATIVE_ENV = 'MHUB_PDF_NATIVE';
+export const NATIVE_TOOL = 'pdftohtml';
+export const NATIVE_INSTALL = 'apt-get install poppler-utils';
+/** pdftohtml's largest zoom: coordinates and font sizes come in thirds of a point. */
+export const NATIVE_ZOOM = 3;
+/** Share of a run's box height above its baseline (ascent / (ascent + descent) of common fonts). */
+export const BASELINE_SHARE = 0.8;
+/** Longest one pdftohtml run may take, plus this much per MB of PDF. */
+export const NATIVE_TIMEOUT_MS = 60_000;
+export const NATIVE_TIMEOUT_MS_PER_MB = 10_000;
+
+export interface NativePage {
+  width: number;
+  height: number;
+  items: RawItem[];
+}
+
+const available = new Map<string, Promise<boolean>>();
+
+/** Whether pdftohtml runs here (checked once per thread and PATH), unless turned off by MHUB_PDF_NATIVE=0. */
+export function nativeAvailable(): Promise<boolean> {
+  if (process.env[NATIVE_ENV] === '0') return Promise.resolve(false);
+  const key = process.env.PATH ?? '';
+  let found = available.get(key);
+  if (!found) {
+    found = new Promise((done) => {
+      execFile(NATIVE_TOOL, ['-v'], { timeout: 10_000 }, (err) => done(!err || (err as NodeJS.ErrnoException).code !== 'ENOENT'));
+    });
+    available.set(key, found);
+  }
+  return found;
+}
+
+/** The warning a conversion carries when the native reader is missing (said once per run). */
+export const NATIVE_MISSING_WARNING = `${NATIVE_TOOL} (poppler-utils) is not installed: PDF text was read with pdfjs, about 3 times slower. Install it with \`${NATIVE_INSTALL}\`.`;
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+function decodeEntities(s: string): string {
+  if (!s.includes('&')) return s;
+  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
+    if (e[0] !== '#') return ENTITIES[e.toLowerCase()] ?? m;
+    const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+    return Number.isFinite(code) && code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
+  });
+}
+
+const PAGE = /<page number="\d+"[^>]*? height="([\d.]+)" width="([\d.]+)"/y;
+const FONTSPEC = /<fontspec id="(\d+)" size="(-?[\d.]+)" family="([^"]*)"/y;
+const TEXT = /<text top="(-?[\d.]+)" left="(-?[\d.]+)" width="(-?[\d.]+)" height="(-?[\d.]+)" font="(\d+)"[^>]*>(.*)<\/text>/y;
+
+interface Font {
+  size: number;
+  family: string;
+}
+
+/** ",b" / ",i" / ",b,i" for a run printed bold or italic (poppler wraps it in <b>/<i>). */
+function styleOf(inner: string): string {
+  if (!inner.startsWith('<')) return '';
+  return (inner.includes('<b>') ? ',b' : '') + (inner.includes('<i>') ? ',i' : '');
+}
+
+/** A currency sign spaced off the amount after it ("$  50,000"): pdfjs reads them as one cell, "$50,000". */
+const SPACED_CURRENCY = /([$€£¥])\s+(?=[\d(])/g;
+/**
+ * poppler writes a gap inside a run as blanks in proportion to its width; this many blanks (about
+ * an em) are a gap between table columns that pdfjs would give as separate items.
+ */
+export const WIDE_GAP_BLANKS = 4;
+const WIDE_GAP = new RegExp(`\\s{${WIDE_GAP_BLANKS},}`, 'g');
+
+/**
+ * One run of text → the RawItems pdfjs would give: baseline transforms in PDF units from the page
+ * bottom. A run's characters are not positioned, so pieces between wide gaps get x positions in
+ * proportion to their characters, and blanks at the ends are taken off (a trailing blank would
+ * reach into the gap before the next column and join the two cells).
+ */
+function toItems(m: RegExpExecArray, page: NativePage, fonts: Map<string, Font>, out: RawItem[]): void {
+  const font = fonts.get(m[5]!);
+  const inner = m[6]!;
+  const raw = decodeEntities(inner.includes('<') ? inner.replace(/<[^>]*>/g, '') : inner);
+  if (!font || raw.trim().length === 0) return;
+  const top = Number(m[1]) / NATIVE_ZOOM;
+  const h = Number(m[4]) / NATIVE_ZOOM;
+  const size = Math.max(font.size / NATIVE_ZOOM, 1 / NATIVE_ZOOM);
+  const y = page.height - (top + h * BASELINE_SHARE);
+  const x0 = Number(m[2]) / NATIVE_ZOOM;
+  const perChar = Number(m[3]) / NATIVE_ZOOM / raw.length;
+  // poppler names bold and italic faces of one family alike and marks them with <b>/<i>: they are other fonts
+  const fontName = font.family + styleOf(inner);
+  const piece = (from: number, to: number) => {
+    const text = raw.slice(from, to);
+    const lead = text.length - text.trimStart().length;
+    const str = text.trim();
+    if (str) out.push({ str: str.replace(SPACED_CURRENCY, '$1'), transform: [size, 0, 0, size, x0 + (from + lead) * perChar, y], width: str.length * perChar, fontName });
+  };
+  let from = 0;
+  for (const gap of raw.matchAll(WIDE_GAP)) {
+    piece(from, gap.index);
+    from = gap.index + gap[0].length;
+  }
+  piece(from, raw.length);
+}
+
+/** Pages and their text runs from pdftohtml's XML (one element per line, as poppler prints it). */
+export function parseNativeXml(xml: string): NativePage[] {
+  const pages: NativePage[] = [];
+  const fonts = new Map<string, Font>();
+  let page: NativePage | null = null;
+  let at = 0;
+  while (at < xml.length) {
+    const nl = xml.indexOf('\n', at);
+    const end = nl < 0 ? xml.length : nl;
+    let i = at;
+    while (i < end && (xml.charCodeAt(i) === 32 || xml.charCodeAt(i) === 9)) i++;
+    if (xml.startsWith('<text ', i) && page) {
+      TEXT.lastIndex = i;
+      const m = TEXT.exec(xml);
+      if (m && m.index + m[0].length <= end) {
+        toItems(m, page, fonts, page.items);
+      }
+    } else if (xml.startsWith('<fontspec ', i)) {
+      FONTSPEC.lastIndex = i;
+      const m = FONTSPEC.exec(xml);
+      if (m) fonts.set(m[1]!, { size: Number(m[2]), family: decodeEntities(m[3]!) });
+    } else if (xml.startsWith('<page ', i)) {
+      PAGE.lastIndex = i;
+      const m = PAGE.exec(xml);
+      page = { width: m ? Number(m[2]) / NATIVE_ZOOM : 612, height: m ? Number(m[1]) / NATIVE_ZOOM : 792, items: [] };
+      pages.push(page);
+    }
+    at = end + 1;
+  }
+  return pages;
+}
+
+/** Run a poppler tool on a file; its stdout as UTF-8. Rejects on a failure or a timeout. */
+function runTool(bin: string, args: string[], timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'ignore'], timeout: timeoutMs });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === 0) resolve(Buffer.concat(chunks).toString('utf8'));
+      else reject(new Error(`${bin} ${signal ? `stopped by ${signal}` : `exited with ${code}`}`));
+    });
+  });
+}
+
+/**
+ * Fonts poppler reads differently from pdfjs: no ToUnicode map and the font's own (Builtin/Custom)
+ * encoding, or Type 3 — TeX fonts, whose ligatures come as control codes that XML cannot hold
+ * ("Coefficients" → "Coecients") and whose math symbols come as raw codes ("∑" → "X"). pdfjs maps
+ * them by glyph name, so such PDFs are read with pdfjs. `pdffonts` prints one font a line:
+ * name, type (may have spaces), encoding, emb, sub, uni, object id.
+ */
+export function riskyFonts(pdffontsOut: string): boolean {
+  for (const line of pdffontsOut.split('\n').slice(2)) {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 7) continue;
+    const uni = f[f.length - 3];
+    const enc = f[f.length - 6];
+    if (uni === 'no' && (enc === 'Custom' || enc === 'Builtin' || line.includes('Type 3'))) return true;
+  }
+  return false;
+}
+
+/**
+ * Every page's text runs read by pdftohtml (pages 1…lastPage when given), or null when the tool is
+ * not available, the fonts are ones poppler reads worse than pdfjs (riskyFonts), or it fails on this
+ * file (encrypted, damaged, unusual): the caller then reads the text with pdfjs, which says what is wrong.
+ */
+export async function readNativePages(bytes: Uint8Array, lastPage?: number): Promise<NativePage[] | null> {
+  if (!(await nativeAvailable())) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'mhub-pdf-'));
+  try {
+    const file = join(dir, 'in.pdf');
+    writeFileSync(file, bytes);
+    const timeout = Math.round(NATIVE_TIMEOUT_MS + (bytes.length / (1 << 20)) * NATIVE_TIMEOUT_MS_PER_MB);
+    const range = lastPage ? ['-f', '1', '-l', String(lastPage)] : [];
+    const args = ['-xml', '-i', '-hidden', '-noroundcoord', '-q', '-stdout', '-zoom', String(NATIVE_ZOOM), ...range, file];
+    if (riskyFonts(await runTool('pdffonts', [...range, file], timeout))) return null;
+    const pages = parseNativeXml(await runTool(NATIVE_TOOL, args, timeout));
+    return pages.length > 0 ? pages : null;
+  } catch {
+    return null;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * The native PDF text reader (poppler's pdftohtml, src/ingest/converters/pdf/poppler.ts): its XML
+ * becomes the RawItems pdfjs gives, TeX-font PDFs stay with pdfjs, the converter builds the same
+ * outline from either reader, and a missing tool falls back to pdfjs with one warning.
+ */
+import { describe, it, expect, afterEach } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { convertPdfBytes } from '../src/ingest/converters/pdf/convert.js';
+import { NATIVE_ENV, NATIVE_MISSING_WARNING, parseNativeXml, readNativePages, riskyFonts } from '../src/ingest/converters/pdf/poppler.js';
+import type { ConvertedNode, ConvertResult } from '../src/ingest/converters/types.js';
+import { FIXTURES } from './helpers/temp-store.js';
+
+const HAS_POPPLER = !spawnSync('pdftohtml', ['-v']).error;
+const pdf = (name: string) => new Uint8Array(readFileSync(join(FIXTURES, 'pdf', name)));
+const titles = (n: ConvertedNode): string[] => [n.title, ...n.children.flatMap(titles)];
+const text = (n: ConvertedNode): string => [n.content ?? '', ...n.children.map(text)].join('\n');
+
+const XML = `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE pdf2xml SYSTEM "pdf2xml.dtd">
+<pdf2xml producer="poppler" version="22.12.0">
+<page number="1" position="absolute" top="0" left="0" height="2376" width="1836">
+	<fontspec id="0" size="30" family="Times New Roman" color="#000000"/>
+	<fontspec id="1" size="36" family="Times New Roman" color="#000000"/>
+<text top="300" left="150" width="600" height="33" font="1"><b>Item 7. R&amp;D &lt;costs&gt;</b></text>
+<text top="400" left="150" width="300" height="30" font="0">Average equity </text>
+<text top="400" left="600" width="300" height="30" font="0"><b>$  50,000 </b>      $  52,000 </text>
+</page>
+<page number="2" position="absolute" top="0" left="0" height="1836" width="2376">
+<text top="90" left="30" width="90" height="30" font="0">&#8364;5 &#x2014; ok</text>
+</page>
+</pdf2xml>
+`;
+
+describe('pdf native reader: pdftohtml XML → pdfjs-like items', () => {
+  const pages = parseNativeXml(XML);
+
+  it('reads pages in PDF units, entities decoded, bold runs as another font', () => {
+    expect(pages.map((p) => [p.width, p.height])).toEqual([[612, 792], [792, 612]]);
+    const [title] = pages[0]!.items;
+    expect(title!.str).toBe('Item 7. R&D <costs>');
+    expect(title!.fontName).toBe('Times New Roman,b');
+    expect(title!.transform![0]).toBe(12); // size 36 at zoom 3
+    expect(title!.transform![4]).toBe(50); // left 150 / 3
+    // baseline: page height minus (top + 80% of the box height), in points
+    expect(title!.transform![5]).toBeCloseTo(792 - (300 + 33 * 0.8) / 3, 6);
+    expect(pages[1]!.items[0]!.str).toBe('€5 — ok');
+  });
+
+  it('splits a run at a wide gap, trims its blanks off the box and joins a spaced currency sign', () => {
+    const row = pages[0]!.items.slice(1);
+    expect(row.map((i) => i.str)).toEqual(['Average equity', '$50,000', '$52,000']);
+    const label = row[0]!;
+    expect(label.width! + label.transform![4]!).toBeLessThan(50 + 100); // trailing blank taken off
+    const [a, b] = [row[1]!, row[2]!];
+    expect(b.transform![4]! - (a.transform![4]! + a.width!)).toBeGreaterThan(1.2 * 10); // a column gap
+    expect(a.fontName).toBe('Times New Roman,b');
+  });
+
+  it('flags fonts poppler reads worse than pdfjs (no Unicode map, own encoding, Type 3)', () => {
+    const head = 'name type encoding emb sub uni object ID\n---- ---- ----\n';
+    expect(riskyFonts(head + 'ABCDEF+Times New Roman  CID TrueType  Identity-H  yes yes yes  4  0\n')).toBe(false);
+    expect(riskyFonts(head + 'Helvetica  Type 1  WinAnsi  no  no  no  27  0\n')).toBe(false);
+    expect(riskyFonts(head + 'AKDKNF+CMR10  Type 1  Builtin  yes yes no  10  0\n')).toBe(true);
+    expect(riskyFonts(head + 'HUSCAC+CMR10  Type 1C  Custom  yes yes no  16  0\n')).toBe(true);
+    expect(riskyFonts(head + '[none]  Type 3  Custom  yes no  no  4  0\n')).toBe(true);
+  });
+});
+
+describe.skipIf(!HAS_POPPLER)('pdf native reader on real PDFs', () => {
+  const saved = { path: process.env.PATH, native: process.env[NATIVE_ENV] };
+  afterEach(() => {
+    process.env.PATH = saved.path;
+    if (saved.native === undefined) delete process.env[NATIVE_ENV];
+    else process.env[NATIVE_ENV] = saved.native;
+  });
+
+  const withPdfjs = async (bytes: Uint8Array): Promise<ConvertResult> => {
+    process.env[NATIVE_ENV] = '0';
+    try {
+      return await convertPdfBytes(bytes, { maxLeafPages: 5, fallbackTitle: 'x' });
+    } finally {
+      delete process.env[NATIVE_ENV];
+    }
+  };
+
+  it.each(['annual-report.pdf', 'field-study.pdf', 'manual.pdf'])('%s: the same outline and text as with pdfjs', async (name) => {
+    const bytes = pdf(name);
+    expect((await readNativePages(bytes))?.length).toBeGreaterThan(0);
+    const native = await convertPdfBytes(bytes, { maxLeafPages: 5, fallbackTitle: 'x' });
+    const js = await withPdfjs(bytes);
+    expect(native.toc_source).toBe(js.toc_source);
+    expect(titles(native.root)).toEqual(titles(js.root));
+    const words = (r: ConvertResult) => text(r.root).split(/[\s|]+/).filter(Boolean).sort();
+    const a = words(native);
+    const b = new Set(words(js));
+    expect(a.filter((w) => b.has(w)).length / a.length).toBeGreaterThan(0.97);
+  });
+
+  it('an encrypted PDF is not read natively: pdfjs says what is wrong', async () => {
+    expect(await readNativePages(pdf('encrypted.pdf'))).toBeNull();
+  });
+
+  it('without pdftohtml the text is read with pdfjs, with one warning naming the package', async () => {
+    const bytes = pdf('field-study.pdf');
+    const js = await withPdfjs(bytes);
+    process.env.PATH = mkdtempSync(join(tmpdir(), 'mhub-nopath-'));
+    const r = await convertPdfBytes(bytes, { maxLeafPages: 5, fallbackTitle: 'x' });
+    expect(r.warnings).toContain(NATIVE_MISSING_WARNING);
+    expect(NATIVE_MISSING_WARNING).toMatch(/apt-get install poppler-utils/);
+    expect(titles(r.root)).toEqual(titles(js.root));
+    expect(text(r.root)).toBe(text(js.root));
+  });
+});

@@ -168,6 +168,45 @@ describe('document titles that tell a series apart (issue 14)', async () => {
   });
 });
 
+describe('filing identity read from the content, not the file name (issues 14, 18)', async () => {
+  const { fiscalLabel } = await import('../src/ingest/converters/pdf/fiscal.js');
+  const { frequentCompany, mendSmallCaps, buildCard } = await import('../src/ingest/converters/pdf/card.js');
+  const page = (rows: string[][], n = 1) => ({ page: n, width: 612, height: 792, twoColumn: false, lines: rows.map((cells) => line(cells)) });
+  const times = (s: string, n: number) => Array(n).fill(s).join(' ');
+
+  it('names a quarter or a fiscal year as the report does, when it clearly does', () => {
+    const bby = `${times('sales in the second quarter of fiscal 2024 rose;', 6)} ${times('the second quarter of fiscal 2023', 2)}`;
+    expect(fiscalLabel(bby, '2023-07-29', true)).toBe('Q2 fiscal 2024');
+    expect(fiscalLabel(times('net revenue for the first quarter of 2021', 4), '2021-03-31', true)).toBe('Q1 2021');
+    // no clear label: a calendar quarter's last day names that quarter; another day names nothing
+    expect(fiscalLabel('the first quarter of 2021 and the second quarter of 2021', '2021-06-30', true)).toBe('Q2 2021');
+    expect(fiscalLabel('', '2023-07-29', true)).toBe('');
+    // a 52/53-week year ending in early January belongs to the year before, unless the text says otherwise
+    expect(fiscalLabel(times('fiscal 2022 sales', 5), '2023-01-01', false)).toBe('fiscal 2022');
+    expect(fiscalLabel('', '2016-01-03', false)).toBe('fiscal 2015');
+    expect(fiscalLabel(`${times('fiscal 2017', 9)} ${times('fiscal 2016', 4)}`, '2017-01-28', false)).toBe('');
+    expect(fiscalLabel('in fiscal 2019 and fiscal 2019', '2020-12-31', false)).toBe('');
+  });
+
+  it('finds the registrant when the cover prints its name as a logo, and mends small capitals', () => {
+    expect(frequentCompany('PART I\nGeneral\nFoot Locker, Inc., a retailer. Foot Locker, Inc. leads. Net income attributable to Foot Locker, Inc. The Company')).toBe('Foot Locker, Inc.');
+    expect(frequentCompany('Acme Corporation once')).toBe('');
+    expect(mendSmallCaps('MGM R ESORTS I NTERNATIONAL', 'MGM Resorts International operates resorts')).toBe('MGM RESORTS INTERNATIONAL');
+    expect(mendSmallCaps('A B OOK', 'nothing here')).toBe('A B OOK');
+    const cover = page([['FORM 10-K'], ['ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d)'], ['For the fiscal year ended January 29, 2022'], ['For the transition period from', 'to'], ['Commission File No. 1-10299'], ['(Exact name of registrant as specified in its charter)']]);
+    const body = page([[times('Foot Locker, Inc. operates stores.', 4)]], 2);
+    const { title, card } = buildCard({ layouts: [cover, body], metaTitle: undefined, fallbackTitle: 'doc01', topTitles: [] });
+    expect(title).toBe('Foot Locker, Inc. — Form 10-K (fiscal year ended January 29, 2022)');
+    expect(card.period).toBe('fiscal year ended January 29, 2022');
+    // a 10-Q: the period carries the report's own label, the title the cover's words
+    const q = page([['FORM 10-Q'], ['QUARTERLY REPORT PURSUANT TO SECTION 13 OR 15(d)'], ['For the quarterly period ended July 29, 2023'], ['Commission File Number: 1-9595'], ['BEST BUY CO., INC.'], ['(Exact name of registrant as specified in its charter)']]);
+    const qb = page([[times('Revenue in the second quarter of fiscal 2024 grew.', 5)]], 2);
+    const ten = buildCard({ layouts: [q, qb], metaTitle: undefined, fallbackTitle: 'doc02', topTitles: [] });
+    expect(ten.card.period).toBe('quarter ended July 29, 2023; Q2 fiscal 2024');
+    expect(ten.title).toBe('Best Buy Co., Inc. — Form 10-Q (quarter ended July 29, 2023)');
+  });
+});
+
 describe('reading order and text cleanup (issue 14)', async () => {
   const { buildPage, dropBoilerplate } = await import('../src/ingest/converters/pdf/lines.js');
   const item = (str: string, x: number, y: number, size = 10, w = str.length * size * 0.5) => ({ str, transform: [size, 0, 0, size, x, y], width: w, fontName: 'f1' });

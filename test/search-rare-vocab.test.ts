@@ -139,6 +139,14 @@ describe('query words as typed', () => {
     expect(queryTermGroups("lme4's theory")).toEqual([['lme4', 'lme'], ['theory']]);
     expect(queryTermGroups('Rcpp’s modules')).toEqual([['rcpp'], ['module']]);
     expect(queryTermGroups('FY2018 10-K')).toEqual([['fy2018', '2018'], ['10k', '10']]);
+    expect(queryTermGroups("LME4'S theory")).toEqual([['lme4', 'lme'], ['theory']]);
+  });
+
+  it('search a camel-case identifier also by its words when choosing sources, never when ranking nodes', () => {
+    expect(queryTermGroups('what does vcovHAC adjust')).toEqual([['vcovhac'], ['adjust']]);
+    expect(queryTermGroups('what does vcovHAC adjust', undefined, true)).toEqual([['vcovhac', 'vcov', 'hac'], ['adjust']]);
+    // parts shorter than three letters are not words of their own; all-capital and lower-case words have none
+    expect(queryTermGroups('PepsiCo JPMorgan TRUE LaTeX xylophone314', undefined, true)).toEqual([['pepsico', 'pepsi'], ['jpmorgan', 'morgan'], ['true'], ['latex'], ['xylophone314', 'xylophone', '314']]);
   });
 });
 

@@ -44,6 +44,17 @@ describe('period matching', () => {
     expect(src('acme-10q.pdf', { doc_type: '10-Q', date: '2021-06-30' })).toMatchObject({ years: [2021], partial: true });
   });
 
+  it('takes a fiscal label read from the text over the end date and the file name (issue 18)', () => {
+    // neutral file names: the period is what the report calls it
+    const q2 = src('doc07.pdf', { doc_type: '10-Q', period: 'quarter ended July 29, 2023; Q2 fiscal 2024', title: 'Best Buy — Form 10-Q (quarter ended July 29, 2023; Q2 fiscal 2024)', date: '2023-07-29' });
+    expect(q2).toMatchObject({ years: [2024], quarter: 2, partial: true });
+    expect(periodMatch(queryPeriod('stores at the end of Q2 fiscal 2024'), q2)).toBe(PERIOD_SCORES.latest);
+    const jnj = src('doc11.pdf', { doc_type: '10-K', period: 'fiscal year ended January 1, 2023; fiscal 2022', date: '2023-01-01' });
+    expect(jnj).toMatchObject({ years: [2022], annual: true });
+    expect(periodMatch(queryPeriod('gross margin in FY2022'), jnj)).toBe(PERIOD_SCORES.latest);
+    expect(src('doc12.pdf', { doc_type: '10-Q', period: 'quarter ended March 31, 2021; Q1 2021' })).toMatchObject({ years: [2021], quarter: 1 });
+  });
+
   it('prefers the asked year, demotes comparatives, penalises contradictions and partial years', () => {
     const annual2023 = src('ACME_2023_10K.pdf', { doc_type: '10-K', title: 'Acme annual report 2023' });
     const annual2021 = src('ACME_2021_10K.pdf', { doc_type: '10-K', title: 'Acme annual report 2021' });

@@ -109,17 +109,30 @@ export function queryPeriod(query: string): QueryPeriod {
   return { years, quarter, partial: quarter !== null || HALF_RE.test(query) };
 }
 
+/**
+ * The fiscal label a period carries after the date it ended ("quarter ended July 29, 2023; Q2
+ * fiscal 2024", read from the report's text at ingest): when present it names the period, and the
+ * end date's calendar year does not.
+ */
+function fiscalLabelOf(period: string): string {
+  const i = period.lastIndexOf(';');
+  if (i < 0) return '';
+  const label = period.slice(i + 1).trim();
+  return yearsIn(label).length > 0 ? label : '';
+}
+
 export function sourcePeriod(e: Pick<CatalogEntry, 'filename' | 'title' | 'period' | 'date' | 'doc_type'>): SourcePeriod {
   const name = e.filename.replace(/\.[^.]+$/, '').replace(/[_]+/g, ' ');
   const period = e.period ?? '';
-  const fromContent = new Set<number>([...yearsIn(period), ...yearsIn(e.title ?? '')]);
-  if (e.date) {
+  const label = fiscalLabelOf(period);
+  const fromContent = new Set<number>(label ? yearsIn(label) : [...yearsIn(period), ...yearsIn(e.title ?? '')]);
+  if (e.date && !label) {
     const y = Number(e.date.slice(0, 4));
     if (y >= MIN_YEAR && y <= latestPlausibleYear()) fromContent.add(y);
   }
   const fromName = yearsIn(name);
   const years = new Set<number>([...fromContent, ...fromName]);
-  const quarter = quarterIn(name) ?? quarterIn(period);
+  const quarter = (label ? quarterIn(label) : null) ?? quarterIn(name) ?? quarterIn(period);
   const type = e.doc_type ?? '';
   const annual = ANNUAL_TYPE_RE.test(type) || quarter === 4 || (quarter === null && ANNUAL_PERIOD_RE.test(period));
   const partial = !annual && (PARTIAL_TYPE_RE.test(type) || (quarter !== null && quarter < 4) || QUARTER_PERIOD_RE.test(period));

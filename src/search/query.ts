@@ -11,27 +11,50 @@
 import { WORD_RE, tokenize } from '../model/tokenize.js';
 import { QUERY_STOPWORDS } from './stopwords.js';
 
-const POSSESSIVE_RE = /['’]s$/u;
+const POSSESSIVE_RE = /['’]s$/iu;
+const JOINER_RE = /[.'’&\-/]/;
 /** True when a term is a stopword of the query (general list or one of `extra`). */
 export function isQueryStopword(t: string, extra?: ReadonlySet<string>): boolean {
   return QUERY_STOPWORDS.has(t) || (extra?.has(t) ?? false);
 }
 
-/** The terms a typed word is searched by (before stopwords). */
-export function wordTerms(word: string): string[] {
-  return tokenize(word.replace(POSSESSIVE_RE, ''));
+/** A lower-case letter then an upper-case one, or two upper-case letters then a lower-case one: "vcov|HAC", "JP|Morgan". */
+const CAMEL_BOUNDARY_RE = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+/** Parts of a camel-case word shorter than this are not searched on their own ("Co" of "PepsiCo"). */
+export const MIN_CAMEL_PART = 3;
+
+/**
+ * The words inside a camel-case identifier as typed ("vcovHAC" → vcov, hac): a document may name
+ * what the identifier does in words ("HAC covariance"), so they are searched as alternatives of the
+ * whole (the word's group). Lower- or upper-case words have none.
+ */
+export function camelParts(word: string): string[] {
+  const parts = word.split(CAMEL_BOUNDARY_RE);
+  if (parts.length < 2) return [];
+  return parts.filter((p) => /^\p{L}+$/u.test(p) && p.length >= MIN_CAMEL_PART).flatMap((p) => tokenize(p));
+}
+
+/** The terms a typed word is searched by (before stopwords); with `camel`, its camel-case parts last. */
+export function wordTerms(word: string, camel = false): string[] {
+  const w = word.replace(POSSESSIVE_RE, '');
+  const terms = tokenize(w);
+  return camel ? [...terms, ...w.split(JOINER_RE).flatMap(camelParts)] : terms;
 }
 
 /**
  * Query terms grouped by the word they came from: "FY2018" → ["fy2018", "2018"]. A group counts
  * as matched when any of its terms is found (for relevance), so expansions do not dilute it.
+ * `camel` adds the camel-case parts of identifiers (camelParts) — for choosing sources, where a
+ * title or body naming what "vcovHAC" does ("HAC covariance") tells one document from another;
+ * node ranking leaves them out (inside a document, "ComplexMatrix" is found as written, and
+ * "complex" and "matrix" alone would pull in every node using either word).
  */
-export function queryTermGroups(query: string, stopwords?: ReadonlySet<string>): string[][] {
+export function queryTermGroups(query: string, stopwords?: ReadonlySet<string>, camel = false): string[][] {
   const build = (skip: (t: string) => boolean): string[][] => {
     const groups: string[][] = [];
     const seen = new Set<string>();
-    for (const m of query.toLowerCase().matchAll(WORD_RE)) {
-      const g = wordTerms(m[0]).filter((t) => !seen.has(t) && !skip(t));
+    for (const m of query.matchAll(WORD_RE)) {
+      const g = wordTerms(m[0], camel).filter((t) => !seen.has(t) && !skip(t));
       g.forEach((t) => seen.add(t));
       if (g.length) groups.push([...new Set(g)]);
     }

@@ -45,7 +45,10 @@ interface SearchContext {
   row: (id: string) => SourceRow | null;
   /** the full entries of the hits built so far (their files are checked for freshness) */
   touched: CatalogEntry[];
+  /** the query's term groups (node ranking) */
   groups: string[][];
+  /** the same with camel-case identifiers' parts (source ranking but the rare-term guarantee, which keeps to the words as typed: query.ts) */
+  sourceGroups: string[][];
   vocabulary: Vocabulary;
   mode: SearchResult['mode'];
   /** the store has indexed sources (an empty store has no indexes to miss) */
@@ -78,7 +81,7 @@ async function vectorPart(ctx: SearchContext): Promise<VectorSignals | null> {
 function keywordPart(ctx: SearchContext, kix: SourceKeywords | null): Pick<Signals, 'kw' | 'rare'> & { mask: Uint8Array | null } {
   if (!kix || ctx.mode === 'vector') return { kw: null, rare: null, mask: null };
   const mask = allowedRows(kix, ctx.allowed);
-  return { kw: keywordSignals(kix, ctx.groups, mask, !!ctx.opts.explain), rare: rarestTerm(kix, ctx.groups, mask), mask };
+  return { kw: keywordSignals(kix, ctx.sourceGroups, mask, !!ctx.opts.explain), rare: rarestTerm(kix, ctx.groups, mask), mask };
 }
 
 async function gatherSignals(ctx: SearchContext): Promise<Signals> {
@@ -98,7 +101,7 @@ async function gatherSignals(ctx: SearchContext): Promise<Signals> {
   const candidates = new Set([...(kw?.bm25.keys() ?? []), ...(vec?.card.keys() ?? []), ...(vec?.node.keys() ?? [])]);
   if (kix && mask) {
     lists.period = periodSignal(ctx.query, candidates, ctx.row);
-    lists.identity = identitySignal(kix, ctx.groups, mask);
+    lists.identity = identitySignal(kix, ctx.sourceGroups, mask);
   }
   return { kix: mask ? kix : null, kw, rare, vec, lists };
 }
@@ -224,6 +227,7 @@ function openContext(root: string, query: string, opts: SearchOptions): SearchCo
     row: filtered ? (id) => filtered.get(id) ?? null : lookup.row,
     touched: [],
     groups: queryTermGroups(query, vocabulary.stopwords),
+    sourceGroups: queryTermGroups(query, vocabulary.stopwords, true),
     mode: opts.mode === 'vector' ? 'vector' : opts.mode === 'keyword' ? 'keyword' : 'hybrid',
     populated: lookup.indexedIds().length > 0,
     warnings: [...(lookup.warning ? [lookup.warning] : []), ...vocabulary.warnings],

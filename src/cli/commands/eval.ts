@@ -41,6 +41,11 @@ export function registerEval(program: Command): void {
       }
       if (flags.json) {
         printJson(reports);
-      } else console.log(formatEval(reports, !!flags.explain));
+        return;
+      }
+      const { titleFigures, formatTitleFigures } = await import('../../admin/titles.js');
+      const { readCatalog } = await import('../../store/catalog.js');
+      console.log(formatEval(reports, !!flags.explain));
+      console.log(formatTitleFigures(titleFigures(readCatalog(root).sources)));
     });
 }

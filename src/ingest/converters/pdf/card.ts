@@ -5,6 +5,7 @@
  */
 import type { DocCard } from '../../../store/schemas.js';
 import type { PageLayout } from './layout-types.js';
+import { fiscalLabel } from './fiscal.js';
 import { clipWords, MAX_TITLE_CHARS, tidyOutlineTitle } from './titles.js';
 
 /** Pages read for the card. */
@@ -53,10 +54,15 @@ export function docType(text: string): string {
 /** Characters allowed between "…period ended" and its date (a form's other cells printed between). */
 export const PERIOD_DATE_GAP = 40;
 
-function period(text: string): string {
+function period(text: string, body: () => string): string {
   const t = text.slice(0, 8000).replace(/\s+/g, ' ');
   const fy = new RegExp(String.raw`for the (fiscal year|year|quarterly period|quarter|period) ended\b[^]{0,${PERIOD_DATE_GAP}}?((?:${MONTHS})\s+\d{1,2},?\s+\d{4})`, 'i').exec(t);
-  if (fy) return `${/quarter/i.test(fy[1]!) ? 'quarter' : 'fiscal year'} ended ${fy[2]!.replace(/\s+/g, ' ')}`;
+  if (fy) {
+    const quarter = /quarter/i.test(fy[1]!);
+    const ended = `${quarter ? 'quarter' : 'fiscal year'} ended ${fy[2]!.replace(/\s+/g, ' ')}`;
+    const label = fiscalLabel(body(), isoDate(fy[2]!), quarter);
+    return label ? `${ended}; ${label}` : ended;
+  }
   const q = /\b(first|second|third|fourth)\s+quarter(?:\s+(?:of\s+)?fiscal)?\s+(\d{4})\b/i.exec(t);
   if (q) return `${q[1]!.toLowerCase()} quarter ${q[2]}`;
   const y = /\bfiscal (?:year )?(\d{4})\b/i.exec(t);
@@ -135,9 +141,39 @@ function secCompany(lines: string[]): string {
   }
   for (let j = i - 1; j >= Math.max(0, i - 3); j--) {
     const l = lines[j]!.replace(/\s*\(exact name.*$/i, '').trim();
-    if (/\p{L}{2}/u.test(l) && !/commission file|^\d/i.test(l)) return l;
+    if (!/\p{L}{2}/u.test(l) || /commission file|^\d/i.test(l)) continue;
+    // a form's caption ("For the transition period from to") is not a name: the name is a logo
+    return NOT_A_NAME.test(l) ? '' : l;
   }
   return '';
+}
+
+/** A corporate name as prose writes it: capitalised words, then Inc., Corporation, PLC… ("Foot Locker, Inc."). */
+const CORPORATE_NAME_RE = /(?<![\p{L}\p{N}&'’.-])((?:\p{Lu}[\p{L}\p{N}&'’.-]*[ ]){0,4}?\p{Lu}[\p{L}\p{N}&'’.-]*,?[ ](?:Inc\.|Incorporated|Corporation|Corp\.|Company|Co\.|PLC|plc|N\.V\.|S\.A\.|Ltd\.|Limited|LLC|L\.P\.))/gu;
+/** Times a corporate name must occur before the text's most frequent one is taken as the registrant. */
+export const CORPORATE_NAME_MIN_MENTIONS = 3;
+
+/** The registrant when its cover prints the name as an image: the corporate name the text uses most. */
+export function frequentCompany(text: string): string {
+  const counts = new Map<string, number>();
+  for (const m of text.matchAll(CORPORATE_NAME_RE)) {
+    const name = m[1]!.replace(/\s+/g, ' ');
+    if (/^the\b/i.test(name) && /company$/i.test(name)) continue;
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  const best = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+  return best && best[1] >= CORPORATE_NAME_MIN_MENTIONS ? best[0] : '';
+}
+
+/**
+ * Small capitals read as separate letters ("MGM R ESORTS I NTERNATIONAL"): a lone capital joined to
+ * the capitals after it when the document writes the joined word elsewhere ("Resorts").
+ */
+export function mendSmallCaps(name: string, text: string): string {
+  return name.replace(/(?<![\p{L}\p{N}])(\p{Lu}) (\p{Lu}{2,})(?![\p{L}\p{N}])/gu, (all, a: string, rest: string) => {
+    const word = `${a}${rest}`;
+    return new RegExp(`(?<![\\p{L}])${word}(?![\\p{L}])`, 'iu').test(text.replace(/\b\p{Lu} \p{Lu}{2,}/gu, ' ')) ? word : all;
+  });
 }
 
 function largestLines(page: PageLayout | undefined): string {
@@ -183,12 +219,17 @@ export function buildCard(input: CardInput): { title: string; card: Partial<DocC
   const lines = front.flatMap((p) => p.lines.map((l) => l.text));
   const text = lines.join('\n');
   const type = docType(text);
-  const per = period(text);
+  const per = period(text, () => input.layouts.map((p) => p.lines.map((l) => l.text).join('\n')).join('\n'));
   const reportDate = /date of report[^:\n]*:?\s*\n?\s*([A-Z][a-z]+\s+\d{1,2},?\s+\d{4})/i.exec(text);
   const date = isoDate(reportDate?.[1] ?? per) || isoDate(text);
   let title = '';
-  const company = secCompany(lines);
-  if (company && ['10-K', '10-Q', '8-K'].includes(type)) title = `${titleCase(company)} — Form ${type}${per ? ` (${per})` : date && type === '8-K' ? ` (${date})` : ''}`;
+  const sec = ['10-K', '10-Q', '8-K'].includes(type);
+  const whole = sec ? input.layouts.map((p) => p.lines.map((l) => l.text).join('\n')).join('\n') : '';
+  const company = sec ? mendSmallCaps(secCompany(lines) || frequentCompany(whole), whole).replace(/\s+([.,])/g, '$1') : secCompany(lines);
+  // the title names the period as the cover does; the fiscal label stays in the period (tier 2
+  // ignores a root title's words inside the document, and "2022" or "Q2" find the right pages there)
+  const cover = per.split(';')[0]!;
+  if (company && sec) title = `${titleCase(company)} — Form ${type}${cover ? ` (${cover})` : date && type === '8-K' ? ` (${date})` : ''}`;
   else {
     const headline = largestLines(input.layouts[0]);
     if (headline && prominent(input.layouts[0])) title = headline;

@@ -11,7 +11,7 @@ import { pdfWorkerPool } from './pool.js';
 
 export const pdfConverter: Converter = {
   name: 'pdf',
-  version: 6,
+  version: 7,
   async convert({ bytes, card, options }) {
     const opts = { maxLeafPages: options.maxLeafPages, fallbackTitle: basename(card.filename, extname(card.filename)), ...(options.plan ? { plan: options.plan } : {}) };
     const pool = await pdfWorkerPool(options.workers);

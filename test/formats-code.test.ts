@@ -170,6 +170,14 @@ describe('C and C++ headers (issue 14)', () => {
       '    function clamp',
     ]);
   });
+
+  it('a C++ header named .h (detected as C) is parsed as C++: its namespace is not read as a function', async () => {
+    const r = await header('shapes-cpp.h', 'c');
+    expect(r.meta).toMatchObject({ parser: 'tree-sitter-cpp' });
+    const lines = outline(r.root).slice(1).map((l) => l.replace(/ \[.*$/, ''));
+    expect(lines).toContain('  namespace geo');
+    expect(lines).toContain('    class Circle');
+  });
 });
 
 describe('grammar loading (tree-sitter)', () => {

@@ -44,6 +44,8 @@ describe('manual pages', () => {
 
   it('renders escapes and mdoc macros as text; a file without sections is a clear error', async () => {
     expect(roffText('\\fBgrep\\fR \\(em search \\-e')).toBe('grep — search -e');
+    // italic corrections and unbreakable spaces (GNU man pages: `--block-size=\fI\,SIZE\/\fR`)
+    expect(roffText('\\fB\\-\\-block\\-size\\fR=\\fI\\,SIZE\\/\\fR and\\~more')).toBe('--block-size=SIZE and more');
     expect(mdocText('Fl o Ar file Xr ls 1 .')).toBe('-o file ls(1).');
     const err = await manConverter.convert({ absPath: 'x.man', card: card('x.man'), bytes: Buffer.from('.TH X 1\nno sections\n'), plan: {} as never, options: { maxLeafPages: 5 } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConvertError);

@@ -62,11 +62,14 @@ describe('pdf: bookmarks (LibreOffice export)', () => {
 describe('pdf: printed TOC with an offset, furniture, two columns, a table (pdf-lib)', () => {
   it('places TOC entries on the physical pages where their titles are printed (printed 1 = page 3)', async () => {
     const r = await convert('annual-report.pdf');
+    expect(r.root.children[1]!.kind).toBe('contents');
     expect(r.toc_source).toBe('printed_toc');
     expect(r.pages).toBe(14);
     const top = r.root.children.map((c) => [c.title, c.page_range]);
+    // the printed contents page is its own node (kind contents), apart from the cover
     expect(top).toEqual([
-      ['Cover and front matter', [1, 2]],
+      ['Cover and front matter', [1, 1]],
+      ['Contents', [2, 2]],
       ['1. Letter to Shareholders', [3, 3]],
       ['2. Market Overview', [4, 4]],
       ['3. Regional Review', [5, 5]],

@@ -1,7 +1,9 @@
 /** Small pure pieces of the PDF layout analysis: table cells, statement titles, numbering, TOC lines. */
 import { describe, it, expect } from 'vitest';
 import { tidyCells } from '../src/ingest/converters/pdf/tables.js';
-import { isStatementTitle, numbering } from '../src/ingest/converters/pdf/headings.js';
+import { readFileSync } from 'node:fs';
+import { numbering } from '../src/ingest/converters/pdf/headings.js';
+import { compileOutline, isSectionTitle, NO_OUTLINE_VOCABULARY } from '../src/model/outline-vocabulary.js';
 import { tocLine } from '../src/ingest/converters/pdf/printed-toc.js';
 import type { Line } from '../src/ingest/converters/pdf/layout-types.js';
 
@@ -15,8 +17,17 @@ describe('table cells', () => {
   });
 });
 
+const financeOutline = JSON.parse(readFileSync(new URL('../vocabularies/finance.json', import.meta.url), 'utf8')).outline;
+const finance = compileOutline([{ name: 'finance', doc_types: ['10-k'], outline: financeOutline }], '10-K');
+const isStatementTitle = (t: string) => isSectionTitle(t, finance);
+
 describe('headings', () => {
-  it('recognises financial statement titles but not prose that starts like one', () => {
+  it('knows no field: without a pack no title is a principal section; a pack for other doc types does not apply', () => {
+    expect(isSectionTitle('Consolidated Statements of Cash Flows', NO_OUTLINE_VOCABULARY)).toBe(false);
+    expect(compileOutline([{ name: 'finance', doc_types: ['10-k'], outline: financeOutline }], 'manual')).toBe(NO_OUTLINE_VOCABULARY);
+  });
+
+  it('recognises financial statement titles (finance pack) but not prose that starts like one', () => {
     expect(isStatementTitle('Consolidated Statements of Cash Flows')).toBe(true);
     expect(isStatementTitle('CONDENSED CONSOLIDATED BALANCE SHEETS (Unaudited)')).toBe(true);
     expect(isStatementTitle('Consolidated Statement of Financial Position')).toBe(true);
@@ -41,6 +52,11 @@ describe('printed TOC lines', () => {
     expect(tocLine(line(['ITEM 1', 'Business', '4']))).toMatchObject({ title: 'ITEM 1 Business', printed: 4 });
     expect(tocLine(line(['Risk Factors .......... 12']))).toMatchObject({ title: 'Risk Factors', printed: 12 });
     expect(tocLine(line(['Net income', '5,363', '4,869']))).toBeNull();
+    // rows of console output are not contents entries (r-survival-timedep: a data summary read as a TOC)
+    expect(tocLine(line(['infect', '0']))).toBeNull();
+    expect(tocLine(line(['infect 0 0 0 44 0 0 0', '1']))).toBeNull();
+    expect(tocLine(line(['1 NA NA NA', '2']))).toBeNull();
+    expect(tocLine(line(['3.4 PBC data', '12']))).toMatchObject({ title: '3.4 PBC data', printed: 12 });
     expect(tocLine(line(['Total assets', '2018', '36,500']))).toBeNull();
   });
 });

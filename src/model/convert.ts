@@ -4,6 +4,7 @@
  * data and writes nothing. The tree stage (src/ingest/tree/materialize.ts) assigns node ids, writes
  * each node's content under converted/<id>/ and fills summaries and parent ranges.
  */
+import type { OutlinePack } from './outline-vocabulary.js';
 import type { DocCard, FileCard, Strategy, TocSource, Approach } from '../store/schemas.js';
 import type { PlanDirectives, PlanNote } from './plan.js';
 
@@ -72,6 +73,8 @@ export interface ConvertOptions {
   plan?: PlanDirectives;
   /** threads a converter may parse in at once (`ingest.workers`; 0 or absent: one per core) */
   workers?: number;
+  /** the outline words of the store's vocabulary packs (./outline-vocabulary.ts); absent: none */
+  vocabularies?: OutlinePack[];
 }
 
 export interface Converter {

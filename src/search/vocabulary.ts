@@ -10,14 +10,13 @@
  * against the doc type each source's card reads from its content): tier 2 then uses it inside those
  * sources only, unless config.json lists it as "!name". Sources of other kinds never see it.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Config } from '../store/schemas.js';
 import { tokenize } from '../model/tokenize.js';
+import { allPackFiles, readPackJson, VOCABULARY_DIR, vocabularyCandidates } from '../model/vocabulary-packs.js';
 
-export const VOCABULARY_DIR = 'vocabularies';
-export const VOCABULARY_FORMAT = 1;
+export { VOCABULARY_DIR, VOCABULARY_FORMAT, vocabularyCandidates } from '../model/vocabulary-packs.js';
 
 /** A pack as written in its JSON file. */
 export interface VocabularyFile {
@@ -63,21 +62,6 @@ export interface Vocabulary {
 
 export const NO_VOCABULARY: Vocabulary = { names: [], stopwords: new Set(), sections: [], expansions: [], warnings: [] };
 
-/** Folders holding the packs shipped with MetadataHub (from dist/search/ or a skill bundle). */
-function builtInDirs(): string[] {
-  const here = import.meta.url;
-  const dirs = ['../../vocabularies/', '../vocabularies/'].map((rel) => fileURLToPath(new URL(rel, here)));
-  const home = process.env['MHUB_HOME'];
-  if (home) dirs.push(join(home, VOCABULARY_DIR));
-  return dirs;
-}
-
-/** Where a pack named in config.json is read from: a path, else `<store>/vocabularies/<name>.json`, else a shipped pack. */
-export function vocabularyCandidates(root: string, name: string): string[] {
-  if (name.endsWith('.json') || name.includes('/')) return [isAbsolute(name) ? name : resolve(root, name)];
-  return [join(root, VOCABULARY_DIR, `${name}.json`), ...builtInDirs().map((d) => join(d, `${name}.json`))];
-}
-
 const regex = (src: string | undefined): RegExp | null => (src ? new RegExp(src) : null);
 
 function compileSections(s: NonNullable<VocabularyFile['sections']>): SectionLexicon {
@@ -90,9 +74,7 @@ function compileSections(s: NonNullable<VocabularyFile['sections']>): SectionLex
 
 /** Parse and compile one pack file; throws an Error saying what is wrong. */
 export function readVocabularyFile(path: string): Omit<Vocabulary, 'names' | 'warnings'> & { name: string; docTypes: string[] } {
-  const raw = JSON.parse(readFileSync(path, 'utf8')) as VocabularyFile;
-  if (!raw || typeof raw !== 'object' || typeof raw.name !== 'string') throw new Error('expected a JSON object with a "name"');
-  if (raw.format !== VOCABULARY_FORMAT) throw new Error(`"format" must be ${VOCABULARY_FORMAT}`);
+  const raw = readPackJson(path) as unknown as VocabularyFile;
   const words = typeof raw.query_stopwords === 'string' ? raw.query_stopwords.split(/\s+/) : raw.query_stopwords ?? [];
   return {
     name: raw.name,
@@ -150,20 +132,12 @@ function docTypePacks(root: string, docType: string): Pack[] {
 /** Every readable pack that declares doc types, read once per process. */
 function packsDeclaringDocTypes(root: string): Pack[] {
   const out: Pack[] = [];
-  for (const dir of [join(root, VOCABULARY_DIR), ...builtInDirs()]) {
-    let files: string[] = [];
+  for (const file of allPackFiles(root)) {
     try {
-      files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+      const pack = readVocabularyFile(file);
+      if (pack.docTypes.length > 0 && !out.some((p) => p.name === pack.name)) out.push(pack);
     } catch {
-      continue;
-    }
-    for (const f of files) {
-      try {
-        const pack = readVocabularyFile(join(dir, f));
-        if (pack.docTypes.length > 0 && !out.some((p) => p.name === pack.name)) out.push(pack);
-      } catch {
-        // an unusable pack is reported when a store names it; here it is simply not applied
-      }
+      // an unusable pack is reported when a store names it; here it is simply not applied
     }
   }
   return out;

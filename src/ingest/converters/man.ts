@@ -24,7 +24,8 @@ export function roffText(s: string, trim = true): string {
     .replace(/\\\[([^\]]+)\]/g, (_, n: string) => SPECIAL[n] ?? '')
     .replace(/\\s[-+]?\d/g, '')
     .replace(/\\\*(?:\(..|\[[^\]]*\]|.)/g, '')
-    .replace(/\\[&|^)%]/g, '')
+    .replace(/\\[&|^)%,/:]/g, '') // zero-width: non-printing, italic corrections (`\,` `\/`), break points
+    .replace(/\\[~0 ]/g, ' ')
     .replace(/\\[-e]/g, (m) => (m === '\\-' ? '-' : '\\'))
     .replace(/\\(.)/g, '$1')
     .replace(/\s+/g, ' ');
@@ -258,7 +259,7 @@ const MAN_CAPS: Capabilities = {
 
 export const manConverter: Converter = {
   name: 'man',
-  version: 1,
+  version: 2,
   async convert({ bytes, card, options }) {
     let raw = bytes;
     if (isGzip(bytes)) {

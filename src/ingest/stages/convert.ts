@@ -11,6 +11,22 @@ import { converterFor, skipReasonFor } from '../converters/index.js';
 import { noteConverterWarning } from '../fallbacks.js';
 import { settle, type SourceStage } from './types.js';
 import { planDirectives, sortNotes, unreadNotes } from '../plan/directives.js';
+import { outlinePacks } from '../outline-packs.js';
+import type { OutlinePack } from '../../model/outline-vocabulary.js';
+import type { IngestRun } from '../run.js';
+
+const packsByRun = new WeakMap<object, OutlinePack[]>();
+
+/** The outline words of the store's vocabulary packs, read once per run (an unusable pack is said once). */
+function outlinePacksOf(run: IngestRun): OutlinePack[] {
+  let packs = packsByRun.get(run);
+  if (!packs) {
+    const read = outlinePacks(run.root, run.config);
+    run.warnings.push(...read.warnings);
+    packsByRun.set(run, (packs = read.packs));
+  }
+  return packs;
+}
 
 function failure(err: unknown): string {
   if (!(err instanceof ConvertError)) return `Conversion failed unexpectedly: ${errorMessage(err)}`;
@@ -26,7 +42,7 @@ export const convertStage: SourceStage = {
     if (!converter) return settle(job, { ...entry, status: 'skipped', error: skipReasonFor(det!.card.type) });
     const { directives, unread } = planDirectives(plan!);
     try {
-      const options = { maxLeafPages: run.config.ingest.max_leaf_pages, plan: directives, workers: run.config.ingest.workers };
+      const options = { maxLeafPages: run.config.ingest.max_leaf_pages, plan: directives, workers: run.config.ingest.workers, vocabularies: outlinePacksOf(run) };
       job.result = await converter.convert({ absPath: job.file.abs, card: det!.card, plan: plan!, bytes: det!.bytes, options });
     } catch (err) {
       return settle(job, { ...entry, status: 'failed', error: failure(err) });

@@ -26,6 +26,14 @@ function languageOf(language: string | undefined, filename: string): string {
   return ext ? ext.slice(1) : 'text';
 }
 
+/** C++ constructs a C header never holds: namespaces, classes with access sections, templates, `::` scopes. */
+const CPP_MARKERS = /^\s*(?:namespace\s+[\w:]*\s*\{|template\s*<|class\s+\w+[^;]*\{|(?:public|private|protected)\s*:)|\w::\w/m;
+
+/** A `.h` file is C unless it holds C++ (then the C grammar would read `namespace x {` as a function). */
+export function headerLanguage(language: string, filename: string, text: string): string {
+  return language === 'c' && extname(filename).toLowerCase() === '.h' && CPP_MARKERS.test(text) ? 'cpp' : language;
+}
+
 /** Windows of about LINE_WINDOW lines, cut at blank lines where possible. */
 export function lineWindows(originalPath: string, language: string, lines: string[], window = LINE_WINDOW): ConvertResult {
   const children: ConvertedNode[] = [];
@@ -94,11 +102,11 @@ function codeCaps(parsable: boolean, approach: Approach): Capabilities {
 
 export const codeConverter: Converter = {
   name: 'code',
-  version: 2,
+  version: 3,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The source file is empty.', 'Add content or remove the file from the inbox.');
-    const language = languageOf(card.language, card.filename);
+    const language = headerLanguage(languageOf(card.language, card.filename), card.filename, text);
     const lines = splitLines(text);
     const parsable = TS_LANGUAGES.has(language) || (TREE_SITTER_LANGUAGES as readonly string[]).includes(language);
     const plan = options.plan;

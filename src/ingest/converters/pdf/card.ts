@@ -214,6 +214,11 @@ export interface CardInput {
   topTitles: string[];
 }
 
+/** The doc type read from the first pages (what the card will say), before the outline is built. */
+export function cardDocType(layouts: PageLayout[]): string {
+  return docType(layouts.slice(0, CARD_PAGES).flatMap((p) => p.lines.map((l) => l.text)).join('\n'));
+}
+
 export function buildCard(input: CardInput): { title: string; card: Partial<DocCard>; company: string } {
   const front = input.layouts.slice(0, CARD_PAGES);
   const lines = front.flatMap((p) => p.lines.map((l) => l.text));

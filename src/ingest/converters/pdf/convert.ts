@@ -10,7 +10,7 @@ import { withPdfDocument, type PdfDocument } from './load.js';
 import { NATIVE_ENV, NATIVE_MISSING_WARNING, nativeAvailable, readNativePages } from './poppler.js';
 import { buildPage, type RawItem } from './lines.js';
 import { findFurniture, type Furniture } from './furniture.js';
-import { bodyStyle, findHeadings, isStatementTitle, type Heading } from './headings.js';
+import { bodyStyle, findHeadings, type Heading } from './headings.js';
 import { readBookmarks } from './bookmarks.js';
 import { findTocPages, printedToc } from './printed-toc.js';
 import { detectOutline } from './detected.js';
@@ -19,8 +19,9 @@ import { locateEntries } from './locate.js';
 import { tidyOutlineTitle } from './titles.js';
 import { normTitle } from './printed-toc.js';
 import { renderLine } from './tables.js';
-import { docStats, statementGloss, summarize, type DocStats } from './summary.js';
-import { buildCard } from './card.js';
+import { docStats, sectionGloss, summarize, type DocStats } from './summary.js';
+import { buildCard, cardDocType } from './card.js';
+import { compileOutline, isContainerTitle, type OutlinePack, type OutlineVocabulary } from '../../../model/outline-vocabulary.js';
 import { ocrFallback, MIN_TEXT_CHARS_PER_PAGE } from './ocr-fallback.js';
 import type { PlanDirectives, PlanNote } from '../../../model/plan.js';
 import { pdfDeclined, plannedOutline, sectionsToEstimate } from './plan-outline.js';
@@ -39,6 +40,8 @@ export interface PdfConvertOptions {
   fallbackTitle: string;
   /** the plan (approach, key sections, granularity): see ./plan-outline.ts */
   plan?: PlanDirectives;
+  /** the outline words of the store's vocabulary packs; those for the document's kind apply */
+  vocabularies?: OutlinePack[];
 }
 
 /** Joins page texts [from, to] with `<!-- page N -->` markers. */
@@ -119,6 +122,7 @@ interface NodeContext {
   headingTitles: Map<Line, string>;
   /** the filer, for statement summaries ("3M Company — Cash flow statement: …") */
   company: string;
+  vocab: OutlineVocabulary;
 }
 
 function toNode(s: Section, ctx: NodeContext, above: Set<string> = new Set()): ConvertedNode {
@@ -138,7 +142,7 @@ function toNode(s: Section, ctx: NodeContext, above: Set<string> = new Set()): C
   return {
     title: s.title,
     kind: s.kind,
-    summary: summarize(body.length ? body : own, ctx.stats, statementGloss(s.title, own, isStatementTitle, ctx.company), { subheadings }),
+    summary: summarize(body.length ? body : own, ctx.stats, sectionGloss(s.title, own, ctx.vocab, ctx.company), { subheadings, vocab: ctx.vocab }),
     page_range,
     content: rangeContent(ctx.lines, s.from, s.to),
     meta,
@@ -157,7 +161,7 @@ function listable(h: Heading): boolean {
 }
 
 /** Kinds that say nothing about the document's contents in an overview. */
-const NOT_IN_OVERVIEW = new Set(['preface', 'intro', 'page_group']);
+const NOT_IN_OVERVIEW = new Set(['preface', 'intro', 'page_group', 'contents']);
 
 /** Section titles for the card: the top level and, under each, its sections (Part I → Items). */
 function overview(sections: Section[]): string[] {
@@ -185,7 +189,8 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   const body = bodyStyle(layouts, furniture);
   const toc = bookmarks.length ? null : printedToc(layouts, furniture);
   const tocPages = new Set(toc?.tocPages ?? [...findTocPages(layouts, furniture).keys()]);
-  const headings = findHeadings(layouts, furniture, body, tocPages);
+  const vocab = compileOutline(opts.vocabularies, cardDocType(layouts));
+  const headings = findHeadings(layouts, furniture, body, tocPages, vocab);
   let entries: OutlineEntry[] = [];
   let toc_source: ConvertResult['toc_source'] = 'pages';
   if (bookmarks.length) {
@@ -206,14 +211,15 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   const planned = plannedOutline(opts.plan, { entries, toc_source }, lines, tocPages, notes);
   ({ entries, toc_source } = planned);
   const lineChars = lines.map((ls) => ls.map((l) => l.text.length + 1));
-  const build = (maxLeafPages: number) => buildSections(entries, { pageCount: n, maxLeafPages, lineChars, headings: planned.flat ? [] : headings });
+  const isContainer = (t: string) => isContainerTitle(t, vocab);
+  const build = (maxLeafPages: number) => buildSections(entries, { pageCount: n, maxLeafPages, lineChars, headings: planned.flat ? [] : headings, isContainer, contentsPages: tocPages });
   let sections = sectionsToEstimate(build, n, opts.plan?.targetNodes ?? null, opts.maxLeafPages);
   // one section spanning the whole document (a headline) says what the root says: show its parts
   if (sections.length === 1 && sections[0]!.children.length > 0 && sections[0]!.start === 1 && sections[0]!.end === n) sections = sections[0]!.children;
   const { title, card, company } = buildCard({ layouts, metaTitle, fallbackTitle: opts.fallbackTitle, topTitles: overview(sections) });
   const headingTitles = new Map(headings.filter(listable).map((h) => [layouts[h.page - 1]!.lines[h.line]!, h.title] as const));
   const headingLines = new Set(headings.map((h) => layouts[h.page - 1]!.lines[h.line]!));
-  const children = sections.map((s) => toNode(s, { lines, stats, headingLines, headingTitles, company }));
+  const children = sections.map((s) => toNode(s, { lines, stats, headingLines, headingTitles, company, vocab }));
   return {
     title,
     toc_source,

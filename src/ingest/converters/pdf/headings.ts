@@ -1,14 +1,16 @@
 /**
  * Heading candidates from layout: font size against the body size, a font other than the body
  * font (bold/italic faces are separate fonts in a PDF), numbering (`1.2.3`, `Item 7.`, `PART II`,
- * `Article 5`, `Note 4`, Roman, `A.`), short all-caps lines, space above, and the titles of
- * financial statements. Each candidate gets a level (from its numbering, else its size) and a score.
+ * `Article 5`, `Note 4`, Roman, `A.`), short all-caps lines, space above, and — with a vocabulary
+ * pack — the titles of a field's principal sections (a filing's financial statements: kind
+ * `statement`). Each candidate gets a level (from its numbering, else its size) and a score.
  */
 import type { Line, PageLayout } from './layout-types.js';
 import type { Furniture } from './furniture.js';
 import { lineKey } from './furniture.js';
-import { isNumericCell } from './tables.js';
+import { isNumericCell, isTableRow } from './tables.js';
 import { tidyOutlineTitle } from './titles.js';
+import { isContainerTitle, isSectionTitle, NO_OUTLINE_VOCABULARY, type OutlineVocabulary } from '../../../model/outline-vocabulary.js';
 
 export const MAX_HEADING_CHARS = 120;
 export const MAX_HEADING_WORDS = 16;
@@ -20,6 +22,15 @@ export const MIN_CANDIDATE_SCORE = 0.35;
 export const WRAPPED_TITLE_GAP = 1.5;
 /** Lines from the top of the page (after furniture) that count as "at the top". */
 export const TOP_LINES = 4;
+/** Score added to an emphasised or all-caps line that sits right above a table's rows, up to TABLE_TITLE_MAX_SCORE. */
+export const TABLE_TITLE_BONUS = 0.2;
+/** A table title scores at most this by its table (enough to split a long section on, below SUBHEADING_MIN_SCORE). */
+export const TABLE_TITLE_MAX_SCORE = 0.5;
+/** Penalty of a line printed smaller than the body (0.9 of its size), lifted for a table title in the table's own print. */
+export const SMALL_PRINT_PENALTY = 0.3;
+/** Body lines below a line looked at for table rows, and how many of them must be rows. */
+export const TABLE_TITLE_LOOKAHEAD = 8;
+export const TABLE_TITLE_MIN_ROWS = 2;
 /** A line repeated on this many pages is a running title, not a new heading (except its first time). */
 export const REPEAT_PENALTY_PAGES = 3;
 
@@ -42,9 +53,18 @@ export function notATitle(text: string): boolean {
   if (CODE_LINE.test(text)) return true;
   const words = text.replace(/^[\d.]+\s+/, '').split(/\s+/).filter(Boolean);
   if (words.length >= 3 && words.filter((w) => w.length === 1).length / words.length > MAX_SINGLE_CHAR_WORD_SHARE) return true;
+  // table cells or notation ("NV N", "7 Cm D"): no word of a title's length
+  if (words.length >= 2 && words.every((w) => w.replace(/\W/g, '').length <= 2)) return true;
   const chars = text.replace(/^[\d.\s]+/, '').replace(/\s+/g, '');
   return chars.length > 0 && letters(chars) / chars.length < MIN_HEADING_LETTER_SHARE;
 }
+
+/**
+ * A line that ends on a word that cannot end a title ("… for ordinary single state survival the",
+ * "… RESULTS OF") is running text or a title wrapped onto the next line: joined with that line when
+ * it continues in the same style, else not a heading.
+ */
+export const OPEN_ENDING = /(?:\s(?:the|a|an|of|and|or|nor|for|to|in|on|at|by|with|from|as|that|which|whereas|whose|is|are|was|were|be|its|their|our)|[,;(–—-])$/i;
 
 /** "5.14. Severability. If any provision…": a numbered paragraph, not a heading. */
 const SENTENCE_AFTER_TITLE = /[.;:]\s+\S+(?:\s+\S+){3,}/;
@@ -91,24 +111,6 @@ const PATTERNS: Pattern[] = [
   { re: /^([IVX]{1,5})\.\s+(\p{Lu}.*)$/u, kind: 'roman', level: () => 1 },
   { re: /^([A-H])\.\s+(\p{Lu}.*)$/u, kind: 'letter', level: () => 2 },
 ];
-
-/** Titles of financial statements and their companions (matched after "consolidated/condensed"). */
-const STATEMENT_TITLES = [
-  /^statements? of (?:consolidated )?(?:income|operations|earnings|comprehensive (?:income|loss|earnings)|cash flows?|financial (?:position|condition)|(?:changes in )?(?:\w+'?s?'? )?(?:equity|deficit|investment))/,
-  /^balance sheets?\b/,
-  /^notes to (?:the )?(?:condensed )?(?:consolidated )?financial statements/,
-  /^report of independent registered public accounting firm/,
-  /^(?:comprehensive )?(?:income|cash flows?|(?:stockholders|shareholders|shareowners)['’]? equity) statements?\b/,
-];
-
-/** True when the title names a financial statement (balance sheet, income, cash flows, equity, notes). */
-export function isStatementTitle(title: string): boolean {
-  // a sentence that starts like a title ("Consolidated balance sheets were $73.1 billion…") is prose
-  if (/\$|\.$|\b(were|was|is|are|has|have|had|increased|decreased|include[sd]?)\b/i.test(title)) return false;
-  const t = title.toLowerCase().replace(/[’`]/g, "'").replace(/^(?:\S+ )?(?:(?:condensed|consolidated|combined|unaudited|interim)\s+)+/, '');
-  const u = t.replace(/\s*\((?:unaudited|continued|in millions[^)]*)\)\s*/g, ' ').trim();
-  return STATEMENT_TITLES.some((re) => re.test(u));
-}
 
 export interface Numbering {
   kind: HeadingKind;
@@ -179,18 +181,19 @@ export function bodyStyle(pages: PageLayout[], furniture: Furniture): BodyStyle 
 /**
  * Column captions and row labels of tables look like bold headings ("Total", "June 30, 2023 June 30,
  * 2022", "($ in millions) Amortization"): several cells, dates/amounts, a leading bracket or currency,
- * or a single word at body size.
+ * a unit ("(in thousands)"), or a single word at body size. A vocabulary pack may add the captions
+ * its field prints over table columns (`outline.table_captions`: "years ended", "three months").
  */
-const TABLE_CAPTION = /\b(in (millions|thousands|billions)|fiscal years?|years? ended|as of|three months|six months|nine months)\b/i;
+const UNIT_CAPTION = /\((?:[^()]*\s)?in (?:units|hundreds|thousands|millions|billions|percent)\b[^()]*\)/i;
 
-function tableLike(line: Line, text: string, words: number, sizeRatio: number): boolean {
+function tableLike(line: Line, text: string, words: number, sizeRatio: number, vocab: OutlineVocabulary): boolean {
   if (line.cells.length >= 2) return true;
   if (/^[($€£%]/.test(text)) return true;
   if ((text.match(/\b(19|20)\d\d\b/g) ?? []).length >= 2) return true;
   // "Total 1,234" is a row; a large short "Example 2" / "Goal 3" is a title
   if (/\d[\d,.]*\s*%?$/.test(text) && !/^\d/.test(text) && !(sizeRatio >= 1.15 && words <= 4 && /\s\d{1,3}$/.test(text))) return true;
   if (words === 1 && sizeRatio < 1.15) return true;
-  if (TABLE_CAPTION.test(text) && sizeRatio < 1.15) return true;
+  if ((UNIT_CAPTION.test(text) || vocab.tableCaptions?.test(text)) && sizeRatio < 1.15) return true;
   return false;
 }
 
@@ -219,9 +222,10 @@ export function codeFonts(pages: PageLayout[], body: BodyStyle): Set<string> {
 }
 
 /** Scores one line as a heading; null when it is not a candidate. */
-export function scoreLine(line: Line, body: BodyStyle, opts: { repeats: number; top: boolean }): Omit<Heading, 'page' | 'line' | 'top'> | null {
-  // a statement title printed beside the company name ("Consolidated Balance Sheets | Corning Inc.") is the title
-  const captioned = line.cells.length >= 2 && !line.cells.some(isNumericCell) && isStatementTitle(line.cells[0]!);
+export function scoreLine(line: Line, body: BodyStyle, opts: { repeats: number; top: boolean; vocab?: OutlineVocabulary; titlesTable?: boolean; rowSize?: number }): Omit<Heading, 'page' | 'line' | 'top'> | null {
+  const vocab = opts.vocab ?? NO_OUTLINE_VOCABULARY;
+  // a principal section's title printed beside the company name ("Consolidated Balance Sheets | Corning Inc.") is the title
+  const captioned = line.cells.length >= 2 && !line.cells.some(isNumericCell) && isSectionTitle(line.cells[0]!, vocab);
   const text = (captioned ? line.cells[0]! : line.text).trim();
   if (text.length < 2 || text.length > MAX_HEADING_CHARS || letters(text) < 2) return null;
   if (notATitle(text)) return null;
@@ -231,17 +235,19 @@ export function scoreLine(line: Line, body: BodyStyle, opts: { repeats: number; 
   const emph = line.font !== body.font;
   const pattern = numbering(text) ?? (emph || sizeRatio >= 1.15 ? numbering(text, true) : null);
   if (numericCells > (pattern ? 1 : 0)) return null;
+  // "2.22 syntax | 2.24 syntax": a row of a table whose cells start with numbers, not a numbered title
+  if (pattern && line.cells.length >= 2 && line.cells.slice(1).some((c) => /^\s*\d/.test(c))) return null;
   if (!pattern && (words > MAX_HEADING_WORDS || /[,;]$/.test(text) || !/^[\p{Lu}\d"“'‘(]/u.test(text))) return null;
   if (pattern && (pattern.rest.length > 100 || SENTENCE_AFTER_TITLE.test(pattern.rest))) return null;
   const caps = isAllCaps(text) && text.length <= 70;
-  const statement = isStatementTitle(text);
+  const statement = isSectionTitle(text, vocab);
   const endsSentence = /[a-z]\.$/.test(text) && !pattern;
   let score = 0;
   if (pattern) score += pattern.kind === 'numbered' || pattern.kind === 'letter' || pattern.kind === 'roman' ? 0.3 : 0.5;
   if (sizeRatio >= 1.4) score += 0.5;
   else if (sizeRatio >= 1.15) score += 0.35;
   else if (sizeRatio >= 1.05) score += 0.1;
-  else if (sizeRatio < 0.9) score -= 0.3;
+  else if (sizeRatio < 0.9) score -= SMALL_PRINT_PENALTY;
   if (emph) score += 0.25;
   if (caps) score += 0.15;
   if (line.gapAbove >= 1.6) score += 0.1;
@@ -251,16 +257,69 @@ export function scoreLine(line: Line, body: BodyStyle, opts: { repeats: number; 
   if (endsSentence) score -= 0.3;
   if (opts.repeats >= REPEAT_PENALTY_PAGES && !statement) score -= 0.3;
   if (!pattern && !statement && !emph && !caps && sizeRatio < 1.05) return null;
-  if (!pattern && (statement ? line.cells.length >= 2 && !captioned : tableLike(line, text, words, sizeRatio))) return null;
+  if (!pattern && (statement ? line.cells.length >= 2 && !captioned : tableLike(line, text, words, sizeRatio, vocab))) return null;
+  // an emphasised or capitalised line right above the rows of a table titles it ("CONSOLIDATED BALANCE SHEETS"),
+  // even at body size or in the table's small print: enough to split a long section on, never more
+  if (opts.titlesTable && (caps || emph)) {
+    const lifted = sizeRatio < 0.9 && line.size >= (opts.rowSize ?? Infinity) ? SMALL_PRINT_PENALTY : 0;
+    score = Math.max(score, Math.min(score + lifted + TABLE_TITLE_BONUS, TABLE_TITLE_MAX_SCORE));
+  }
   if (score < MIN_CANDIDATE_SCORE) return null;
-  // "Notes to the financial statements" holds the notes (level 3); other statements sit beside it
-  const level = pattern ? pattern.level : statement ? (/^notes? to/i.test(text) ? 2 : 3) : sizeRatio >= 1.4 ? 1 : sizeRatio >= 1.15 ? 2 : sizeRatio >= 1.05 ? 3 : 4;
+  // the container section ("Notes to the financial statements") holds its parts (level 3); other principal sections sit beside it
+  const level = pattern ? pattern.level : statement ? (isContainerTitle(text, vocab) ? 2 : 3) : sizeRatio >= 1.4 ? 1 : sizeRatio >= 1.15 ? 2 : sizeRatio >= 1.05 ? 3 : 4;
   const kind: HeadingKind = pattern ? pattern.kind : statement ? 'statement' : 'style';
   return { title: tidyTitle(text), level, kind, score: Math.round(score * 100) / 100, ...(pattern ? { number: pattern.number } : {}) };
 }
 
+/** `next` carries on a title cut at `line`'s end: same size and font, right below, and the whole still title-length and closed. */
+function continuesTitle(line: Line, next: Line, title: string): boolean {
+  if (next.size !== line.size || next.font !== line.font || next.gapAbove >= WRAPPED_TITLE_GAP) return false;
+  const whole = `${title} ${next.text.trim()}`;
+  return whole.length <= MAX_HEADING_CHARS && whole.split(/\s+/).length <= MAX_HEADING_WORDS + 4 && !OPEN_ENDING.test(whole) && !/[.;:]\s+\S/.test(next.text.trim());
+}
+
+/** A heading without numbering starts where the page's text starts, or is centred on it, within this many body sizes. */
+export const ALIGN_TOLERANCE_EMS = 0.6;
+/** Lines in the body font starting at one x that make it a left edge of the page's text. */
+export const MIN_EDGE_LINES = 2;
+/** Share of a page's body-font lines that must start at its edges for the page to have edges at all. */
+export const MIN_EDGE_SHARE = 0.5;
+
+interface PageFrame {
+  /** x where lines in the body font start (left margins, column starts, paragraph indents) */
+  edges: number[];
+  left: number;
+  right: number;
+}
+
+/** Where the page's text (body-font lines) starts and ends; null when it has too few such lines to tell. */
+function pageFrame(page: PageLayout, body: BodyStyle): PageFrame | null {
+  const bodyLines = page.lines.filter((l) => l.font === body.font && l.size === body.size);
+  if (bodyLines.length < MIN_EDGE_LINES * 2) return null;
+  const counts = new Map<number, number>();
+  for (const l of bodyLines) counts.set(Math.round(l.x), (counts.get(Math.round(l.x)) ?? 0) + 1);
+  const edgeCounts = [...counts].filter(([, n]) => n >= MIN_EDGE_LINES);
+  // a page of centred lines (a cover, a title page) has no edges to tell
+  if (edgeCounts.reduce((a, [, n]) => a + n, 0) < bodyLines.length * MIN_EDGE_SHARE) return null;
+  const edges = edgeCounts.map(([x]) => x);
+  return { edges, left: Math.min(...bodyLines.map((l) => l.x)), right: Math.max(...bodyLines.map((l) => l.x2)) };
+}
+
+/**
+ * A title set by style alone sits where titles sit: at a left edge of the page's text, centred on it,
+ * or ending at its right edge. Labels inside figures and music examples ("Illness", "Trio") float
+ * elsewhere.
+ */
+function alignedLikeTitle(line: Line, frame: PageFrame | null, body: BodyStyle): boolean {
+  if (!frame) return true;
+  const tol = ALIGN_TOLERANCE_EMS * body.size * 2;
+  if (frame.edges.some((x) => Math.abs(line.x - x) <= tol)) return true;
+  if (Math.abs((line.x + line.x2) / 2 - (frame.left + frame.right) / 2) <= tol * 2) return true;
+  return Math.abs(line.x2 - frame.right) <= tol;
+}
+
 /** All heading candidates of the document, in reading order. `skipPages` (e.g. TOC pages) yield none. */
-export function findHeadings(pages: PageLayout[], furniture: Furniture, body: BodyStyle, skipPages: Set<number>): Heading[] {
+export function findHeadings(pages: PageLayout[], furniture: Furniture, body: BodyStyle, skipPages: Set<number>, vocab: OutlineVocabulary = NO_OUTLINE_VOCABULARY): Heading[] {
   const out: Heading[] = [];
   const code = codeFonts(pages, body);
   pages.forEach((p, pi) => {
@@ -268,6 +327,8 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
     const furn = furniture.lines[pi]!;
     const starts = furniture.runStart[pi]!;
     let seen = 0;
+    let joined = -1;
+    const frame = pageFrame(p, body);
     p.lines.forEach((l, i) => {
       const isFurniture = furn.has(i);
       if (isFurniture && !starts.has(i)) return;
@@ -275,8 +336,21 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
       const bodyLine = seen;
       if (!isFurniture) seen++;
       const repeats = isFurniture ? 0 : (furniture.repeats.get(lineKey(l.text)) ?? 0);
-      const h = code.has(l.font) ? null : scoreLine(l, body, { repeats, top });
-      if (!h) return;
+      const below = p.lines.slice(i + 1).filter((_, k) => !furn.has(i + 1 + k)).slice(0, TABLE_TITLE_LOOKAHEAD);
+      const above = p.lines.slice(0, i).filter((_, k) => !furn.has(k)).pop();
+      const inTable = !!above && isTableRow(above) && !!below[0] && isTableRow(below[0]);
+      const titlesTable = !inTable && !(above && isTableRow(above)) && below.filter(isTableRow).length >= TABLE_TITLE_MIN_ROWS;
+      // a label between the rows of a table ("Adjusted EBIT" over its rows) groups rows: not a heading
+      const rowSize = below.find(isTableRow)?.size;
+      const h = code.has(l.font) || i === joined ? null : scoreLine(l, body, { repeats, top, vocab, titlesTable, ...(rowSize ? { rowSize } : {}) });
+      if (h && inTable && h.kind === 'style') return;
+      if (!h || (h.kind === 'style' && !alignedLikeTitle(l, frame, body))) return;
+      if (OPEN_ENDING.test(h.title)) {
+        const next = p.lines[i + 1];
+        if (!next || furn.has(i + 1) || !continuesTitle(l, next, h.title)) return;
+        h.title = tidyTitle(`${h.title} ${next.text}`);
+        joined = i + 1;
+      }
       // a title printed over two lines: same style, right below, the first not ending a sentence
       const prev = out[out.length - 1];
       const prevLine = prev?.page === p.page ? p.lines[prev.line] : undefined;

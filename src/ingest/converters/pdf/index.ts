@@ -13,7 +13,7 @@ export const pdfConverter: Converter = {
   name: 'pdf',
   version: 7,
   async convert({ bytes, card, options }) {
-    const opts = { maxLeafPages: options.maxLeafPages, fallbackTitle: basename(card.filename, extname(card.filename)), ...(options.plan ? { plan: options.plan } : {}) };
+    const opts = { maxLeafPages: options.maxLeafPages, fallbackTitle: basename(card.filename, extname(card.filename)), ...(options.plan ? { plan: options.plan } : {}), ...(options.vocabularies?.length ? { vocabularies: options.vocabularies } : {}) };
     const pool = await pdfWorkerPool(options.workers);
     if (pool) return pool.convert(bytes, opts);
     const { convertPdfBytes } = await import('./convert.js');

@@ -48,7 +48,8 @@ interface TocLine {
 const DOT_LEADER = /^(.*?\p{L}.*?)\s*(?:\.{3,}|…+|(?:\s?\.){4,}|_{3,})\s*(\d{1,4})$/u;
 /** What DOT_LEADER needs at the end of a line, tested first: the full pattern backtracks heavily on long lines. */
 const LEADER_TAIL = /[._…]\s*\d{1,4}$/u;
-const PAGE_CELL = /^\d{1,4}$/;
+/** A printed page number: 1–9999 (a "0" cell is a table value). */
+const PAGE_CELL = /^[1-9]\d{0,3}$/;
 
 /** A title reduced to lowercase letters and digits (for "same title" comparisons). */
 export function normTitle(title: string): string {
@@ -65,6 +66,13 @@ function letterCount(s: string): number {
 }
 
 /** Reads a line as a TOC entry (title + printed page), or null. */
+/** A row of a printed table or console output ("infect 0 0 0 44 0 0", "1 NA NA NA NA"), never a contents entry. */
+function tableResidue(title: string): boolean {
+  const words = title.replace(/^[\d.]+\s+/, '').split(/\s+/).filter(Boolean);
+  if (words.filter((w) => /^[-+(]?\d[\d,.]*\)?%?$/.test(w)).length >= 2) return true;
+  return words.length >= 2 && words.every((w) => w.replace(/\W/g, '').length <= 2);
+}
+
 export function tocLine(line: Line): TocLine | null {
   if (line.cells.length >= 2) {
     const last = line.cells[line.cells.length - 1]!;
@@ -72,6 +80,7 @@ export function tocLine(line: Line): TocLine | null {
     const title = line.cells.slice(0, -1).join(' ').trim();
     if (letterCount(title) < 3 || title.length > 160) return null;
     if (line.cells.slice(0, -1).some((c) => /^[\d,.()$%-]+$/.test(c) && !/^\d{1,2}[A-C]?\.?$/.test(c))) return null;
+    if (tableResidue(title)) return null;
     return { title, printed: Number(last), x: line.x };
   }
   const m = LEADER_TAIL.test(line.text) ? DOT_LEADER.exec(line.text) : null;

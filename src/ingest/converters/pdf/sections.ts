@@ -60,6 +60,10 @@ export interface SectionContext {
   lineChars: number[][];
   /** heading candidates of the whole document, in reading order (`bodyLine` set) */
   headings: Heading[];
+  /** a principal-section title under which later headings are its parts (vocabulary packs: "notes to …"); absent: none */
+  isContainer?: (title: string) => boolean;
+  /** pages of a printed table of contents: inside the front matter they become their own "Contents" node */
+  contentsPages?: Set<number>;
 }
 
 function section(title: string, kind: string, level: number, from: number, to: number, children: Section[] = []): Section {
@@ -224,7 +228,7 @@ function windows(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>
 }
 
 /** One sub-heading per page inside the section: a statement title, else a numbered heading, else the first strong one. */
-function subHeadings(s: Section, byPage: Map<number, Heading[]>): OutlineEntry[] {
+function subHeadings(s: Section, byPage: Map<number, Heading[]>, isContainer: (title: string) => boolean): OutlineEntry[] {
   const out: OutlineEntry[] = [];
   let lastKey = normTitle(s.title);
   let notesLevel: number | null = null;
@@ -233,7 +237,7 @@ function subHeadings(s: Section, byPage: Map<number, Heading[]>): OutlineEntry[]
     const hs = (byPage.get(p) ?? []).filter((h) => {
       const at = pos(p, h.bodyLine ?? 0);
       if (at <= s.from || at >= s.to) return false;
-      return h.score >= SPLIT_MIN_SCORE && !TOP_LEVEL_KINDS.has(h.kind) && (p > s.start || (h.kind === 'statement' && h.top && !/^notes? to/i.test(h.title)));
+      return h.score >= SPLIT_MIN_SCORE && !TOP_LEVEL_KINDS.has(h.kind) && (p > s.start || (h.kind === 'statement' && h.top && !isContainer(h.title)));
     });
     const pick = hs.find((h) => h.kind === 'statement') ?? hs.find((h) => h.kind !== 'style') ?? hs[0];
     if (!pick) continue;
@@ -242,7 +246,7 @@ function subHeadings(s: Section, byPage: Map<number, Heading[]>): OutlineEntry[]
     lastKey = key;
     // after "Notes to the financial statements", every later heading is one of the notes (or inside one)
     const level = notesLevel !== null ? Math.max(pick.level, notesLevel + 1) : pick.level;
-    if (pick.kind === 'statement' && /^notes? to/i.test(pick.title)) notesLevel = pick.level;
+    if (pick.kind === 'statement' && isContainer(pick.title)) notesLevel = pick.level;
     out.push({ title: pick.title, level, page: p, line: pick.bodyLine ?? 0, kind: pick.kind });
   }
   return out;
@@ -254,7 +258,7 @@ function split(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>):
     return;
   }
   if (!tooLong(s, ctx)) return;
-  const subs = subHeadings(s, byPage);
+  const subs = subHeadings(s, byPage, ctx.isContainer ?? (() => false));
   if (subs.length === 0) {
     s.children = windows(s, ctx, byPage);
     return;
@@ -273,10 +277,31 @@ function split(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>):
     if (c.children.length) split(c, ctx, byPage);
     else if (tooLong(c, ctx)) {
       // a sub-heading section still too long: split it on its own sub-headings, else windows
-      if (subHeadings(c, byPage).length) split(c, ctx, byPage);
+      if (subHeadings(c, byPage, ctx.isContainer ?? (() => false)).length) split(c, ctx, byPage);
       else c.children = windows(c, ctx, byPage);
     }
   }
+}
+
+/**
+ * The text before the first section: one "Cover and front matter" node, or, when a printed table
+ * of contents sits inside it, the cover, the "Contents" pages (kind `contents`: an agent sees what
+ * they are and skips them) and the front matter after them, each its own node.
+ */
+function frontMatter(from: number, to: number, contents: Set<number>): Section[] {
+  const { start, end } = pagesOf(from, to);
+  // only whole pages before the first section's own page
+  const last = posLine(to) === 0 ? end : end - 1;
+  let a = start;
+  while (a <= last && !contents.has(a)) a++;
+  if (a > last) return [section('Cover and front matter', 'preface', 1, from, to)];
+  let b = a;
+  while (b + 1 <= last && contents.has(b + 1)) b++;
+  const out: Section[] = [];
+  if (a > start) out.push(section('Cover and front matter', 'preface', 1, from, pos(a)));
+  out.push(section('Contents', 'contents', 1, pos(a), pos(b + 1)));
+  if (pos(b + 1) < to) out.push(section('Front matter', 'preface', 1, pos(b + 1), to));
+  return out;
 }
 
 /** Builds the top-level sections covering pages 1..pageCount. */
@@ -302,10 +327,20 @@ export function buildSections(entries: OutlineEntry[], ctx: SectionContext): Sec
     if (first.from > lo && posPage(first.from) === 1 && charsIn(ctx, lo, first.from) < MIN_INTRO_CHARS) first.from = lo;
     top = place(roots, lo, hi, ctx);
     const head = top[0]!;
-    if (head.from > lo) top.unshift(section('Cover and front matter', 'preface', 1, lo, head.from));
+    if (head.from > lo) top.unshift(...frontMatter(lo, head.from, ctx.contentsPages ?? new Set()));
   }
   for (const s of top) split(s, ctx, byPage);
-  return top;
+  return top.flatMap(promoteFrontMatter);
+}
+
+/**
+ * Front matter split on headings of its own holds sections, not a cover: a reader sees them beside
+ * the document's other sections ("Query dates", "Preface", "About this document"), and the cover
+ * keeps only the text before the first of them.
+ */
+function promoteFrontMatter(s: Section): Section[] {
+  if (s.kind !== 'preface' || s.children.length < 2 || s.children.every((c) => c.kind === 'page_group')) return [s];
+  return s.children.map((c, i) => (i === 0 && c.kind === 'intro' ? { ...c, kind: 'preface', level: 1 } : { ...c, level: Math.min(c.level, 1) }));
 }
 
 /** Leaves of a section list, in order (for coverage checks). */

@@ -6,6 +6,7 @@
 import type { Line } from './layout-types.js';
 import { isNumericCell, isTableRow, tidyCells } from './tables.js';
 import { tidyOutlineTitle } from './titles.js';
+import { isContainerTitle, isSectionTitle, NO_OUTLINE_VOCABULARY, type OutlineVocabulary } from '../../../model/outline-vocabulary.js';
 
 export const SUMMARY_MAX_CHARS = 360;
 /** Characters reserved for key figures when a node has both prose and tables. */
@@ -13,11 +14,14 @@ export const FIGURES_BUDGET = 120;
 export const MIN_SENTENCE_CHARS = 40;
 export const MAX_SENTENCE_CHARS = 260;
 export const MAX_FIGURES = 3;
+/** Figures quoted from a table without sum or key rows: its first labelled amounts. */
+export const FIRST_ROWS = 2;
 
 const STOP = new Set(
   'the and for that with this from were which have has had are was been their other such these those than into under over also its our may will would could should can not all any each more most per upon within about between including during after before there where when what who whom whose they them year years ended million millions billion thousands company'.split(' '),
 );
-const KEY_ROW = /^(total|net|cash|revenue|revenues|sales|operating|gross|income|earnings|diluted|basic|capital expenditures|purchases of)/i;
+/** Row labels that sum or sum up a table, in any field ("Total", "Subtotal", "Overall", "Mean"); a vocabulary pack adds its field's own (`outline.key_rows`). */
+const KEY_ROW = /^(?:total|subtotal|overall|all|mean|average|median)\b/i;
 
 export function words(text: string): string[] {
   return (text.toLowerCase().match(/[a-z][a-z'-]{3,}/g) ?? []).filter((w) => !STOP.has(w));
@@ -42,21 +46,31 @@ function clip(s: string, max: number): string {
   return `${(sp > max / 2 ? cut.slice(0, sp) : cut).replace(/[\s,;:]+$/, '')}…`;
 }
 
-function figures(lines: Line[]): string[] {
-  const rows: string[] = [];
+/** A table row's label and first amount ("Net income", "5,363"), or null when it has none. */
+function labelledValue(l: Line): { label: string; value: string } | null {
+  if (!isTableRow(l)) return null;
+  const cells = tidyCells(l.cells);
+  const label = cells[0]!;
+  const value = cells.slice(1).find(isNumericCell);
+  return value && /\p{L}{3}/u.test(label) ? { label, value } : null;
+}
+
+/**
+ * Key figures: rows labelled as sums ("Total …") or as the pack's key rows; a table without such
+ * rows gives its first labelled amounts (what the table opens with).
+ */
+function figures(lines: Line[], keyRows: RegExp | null): string[] {
+  const rows = lines.map(labelledValue).filter((r): r is { label: string; value: string } => r !== null);
+  const key = rows.filter((r) => KEY_ROW.test(r.label) || keyRows?.test(r.label));
+  const out: string[] = [];
   const seen = new Set<string>();
-  for (const l of lines) {
-    if (!isTableRow(l)) continue;
-    const cells = tidyCells(l.cells);
-    const label = cells[0]!;
-    if (!/\p{L}{3}/u.test(label) || !KEY_ROW.test(label)) continue;
-    const value = cells.slice(1).find(isNumericCell);
-    if (!value || seen.has(label.toLowerCase())) continue;
-    seen.add(label.toLowerCase());
-    rows.push(`${clip(label.replace(/[:.]+$/, ''), 60)} ${value}`);
-    if (rows.length >= MAX_FIGURES) break;
+  for (const r of key.length ? key : rows) {
+    if (seen.has(r.label.toLowerCase())) continue;
+    seen.add(r.label.toLowerCase());
+    out.push(`${clip(r.label.replace(/[:.]+$/, ''), 60)} ${r.value}`);
+    if (out.length >= (key.length ? MAX_FIGURES : FIRST_ROWS)) break;
   }
-  return rows;
+  return out;
 }
 
 function rowLabels(lines: Line[]): string[] {
@@ -72,32 +86,21 @@ function rowLabels(lines: Line[]): string[] {
   return out;
 }
 
-/** Share of table rows above which a node titled like a financial statement is that statement. */
+/** Share of table rows above which a node titled as a principal section (a financial statement) is that table. */
 export const STATEMENT_TABLE_SHARE = 0.4;
-
-/**
- * What each financial statement is called and holds, so a node of the statement is found by the
- * words people ask with ("cash flow statement", "capex", "P&L", "statement of financial position").
- */
-const STATEMENT_GLOSS: Array<[RegExp, string]> = [
-  [/cash flows?/i, 'Cash flow statement: operating cash flow, investing (capital expenditures, purchases of PP&E), financing (dividends paid, share repurchases, debt); free cash flow inputs.'],
-  [/comprehensive (income|loss|earnings)/i, 'Statement of comprehensive income: net income plus other comprehensive income (currency translation, hedges, pensions).'],
-  [/balance sheets?|financial (position|condition)/i, 'Balance sheet (statement of financial position): assets, liabilities, equity — cash, receivables, inventories, PP&E, current assets and liabilities (working capital, liquidity ratios), debt.'],
-  [/(income|operations|earnings)\b/i, 'Income statement (statement of operations, P&L): revenue, cost of sales, gross profit and margin, operating expenses, operating income and margin, net income, EPS.'],
-  [/equity|deficit/i, "Statement of shareholders' equity: share capital, retained earnings, dividends declared, share repurchases."],
-];
 
 const UNIT = /\((?:dollars |amounts |\$ )?(?:in )?(millions|thousands|billions)\b/i;
 
 /**
- * The gloss of a financial statement node, when `title` names one and its text is mostly table:
- * whose statement it is, what it is called and holds, and the unit its amounts are in.
+ * The gloss of a node titled as one of a field's principal sections (vocabulary packs,
+ * `outline.glosses`) when its text is mostly table: whose section it is, what it is called and
+ * holds in the words people ask with, and the unit its amounts are in. '' without a pack.
  */
-export function statementGloss(title: string, lines: Line[], isStatement: (t: string) => boolean, company = ''): string {
-  if (!isStatement(title) || /notes? to|report of/i.test(title) || lines.length === 0) return '';
+export function sectionGloss(title: string, lines: Line[], vocab: OutlineVocabulary, company = ''): string {
+  if (vocab.glosses.length === 0 || !isSectionTitle(title, vocab) || isContainerTitle(title, vocab) || lines.length === 0) return '';
   const rows = lines.filter(isTableRow).length;
   if (rows / lines.length < STATEMENT_TABLE_SHARE) return '';
-  const gloss = STATEMENT_GLOSS.find(([re]) => re.test(title))?.[1];
+  const gloss = vocab.glosses.find(([re]) => re.test(title))?.[1];
   if (!gloss) return '';
   const unitLine = lines.slice(0, 12).find((l) => UNIT.test(l.text));
   const unit = unitLine ? ` Amounts in ${UNIT.exec(unitLine.text)![1]!.toLowerCase()}.` : '';
@@ -138,6 +141,8 @@ function sameSentence(a: string, b: string): boolean {
 /** What a node holds besides its prose: sub-headings inside it (titles of folded sections included). */
 export interface SummaryExtras {
   subheadings?: string[];
+  /** the document's vocabulary packs (key rows quoted beside the generic "Total …" ones) */
+  vocab?: OutlineVocabulary;
 }
 
 function listPart(label: string, items: string[], max: number): string {
@@ -192,7 +197,7 @@ export function summarize(lines: Line[], stats: DocStats, lead = '', extras: Sum
   const subs = [...new Set((extras.subheadings ?? []).map((t) => t.trim()).filter(Boolean))];
   const caps = captions(lines);
   const labels = caps.length ? [] : rowLabels(lines);
-  const figs = figures(lines);
+  const figs = figures(lines, (extras.vocab ?? NO_OUTLINE_VOCABULARY).keyRows);
   const tail = [
     listPart('Sub-headings', subs, 140),
     caps.length ? listPart('Tables and figures', caps, 140) : listPart('Table rows', labels, 120),

@@ -1,0 +1,156 @@
+/**
+ * Outlines an agent can choose from (issue 14) with no field's words in the core (issue 18): heading
+ * detection from layout (figure and music-example labels are not headings, table rows of numbers are
+ * not numbered titles, cell residue is not a title, a title cut at the line end is joined or dropped),
+ * summaries that list key figures without a vocabulary, and the outline words of vocabulary packs
+ * (financial statements), which apply only to the kinds of document a pack declares.
+ */
+import { describe, it, expect } from 'vitest';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Line, PageLayout } from '../src/ingest/converters/pdf/layout-types.js';
+import { findFurniture } from '../src/ingest/converters/pdf/furniture.js';
+import { findHeadings, notATitle, scoreLine } from '../src/ingest/converters/pdf/headings.js';
+import { docStats, sectionGloss, summarize } from '../src/ingest/converters/pdf/summary.js';
+import { compileOutline, NO_OUTLINE_VOCABULARY } from '../src/model/outline-vocabulary.js';
+import { buildSections } from '../src/ingest/converters/pdf/sections.js';
+import { outlinePacks } from '../src/ingest/outline-packs.js';
+import type { Config } from '../src/store/schemas.js';
+
+const BODY = { size: 10, font: 'body' };
+let y = 700;
+function line(text: string, o: Partial<Line> = {}): Line {
+  y -= 12;
+  const cells = o.cells ?? [text];
+  return { cells, text: cells.join(' '), x: 72, x2: 72 + text.length * 5, y, size: 10, font: 'body', gapAbove: 1.2, ...o };
+}
+const prose = (n: number): Line[] => Array.from({ length: n }, (_, i) => line(`Body text line ${i} of the page with enough words to read as prose here.`, { x2: 540 }));
+const page = (n: number, lines: Line[]): PageLayout => ({ page: n, width: 612, height: 792, lines, twoColumn: false });
+const headingsOf = (pages: PageLayout[]) => findHeadings(pages, findFurniture(pages), BODY, new Set()).map((h) => h.title);
+
+describe('headings from layout, no field vocabulary', () => {
+  it('keeps a bold title at the text margin but not a larger label floating inside a figure or music example', () => {
+    const p = page(1, [
+      line('Rhythm improvements', { font: 'bold', size: 12, gapAbove: 2 }),
+      ...prose(4),
+      line('Trio', { font: 'fig', size: 13, x: 131, x2: 157, gapAbove: 5 }),
+      line('Illness', { font: 'fig', size: 11.5, x: 445, x2: 477 }),
+      ...prose(4),
+    ]);
+    expect(headingsOf([p])).toEqual(['Rhythm improvements']);
+  });
+
+  it('keeps a centred title', () => {
+    const p = page(1, [...prose(3), line('Results and Discussion', { font: 'bold', size: 12, x: 250, x2: 362, gapAbove: 2 }), ...prose(3)]);
+    expect(headingsOf([p])).toEqual(['Results and Discussion']);
+  });
+
+  it('never takes cell residue or notation for a title', () => {
+    expect(notATitle('NV N')).toBe(true);
+    expect(notATitle('N NN N NN N NN')).toBe(true);
+    expect(notATitle('7 Cm D')).toBe(true);
+    expect(notATitle('5 F tests')).toBe(false);
+    expect(notATitle('A. R code')).toBe(false);
+  });
+
+  it('a row of version numbers is not a numbered title', () => {
+    const row = line('2.22 syntax 2.24 syntax', { cells: ['2.22 syntax', '2.24 syntax'], font: 'bold' });
+    expect(scoreLine(row, BODY, { repeats: 0, top: false })).toBeNull();
+    expect(scoreLine(line('2.2 Syntax changes', { font: 'bold', size: 12 }), BODY, { repeats: 0, top: false })?.title).toBe('2.2 Syntax changes');
+  });
+
+  it('joins a title wrapped after an open word, and drops a paragraph line that merely starts with a number', () => {
+    const p = page(1, [
+      line('Item 7. MANAGEMENT’S DISCUSSION AND ANALYSIS OF FINANCIAL CONDITION AND RESULTS OF', { font: 'bold', gapAbove: 2, x2: 540 }),
+      line('OPERATIONS', { font: 'bold' }),
+      ...prose(3),
+      line('1. The event variable was created as a factor, whereas for ordinary single state survival the', { font: 'bold', gapAbove: 2, x2: 540 }),
+      line('status variable is numeric and the model is fit in the usual way by the same code.', { x2: 540 }),
+      ...prose(3),
+    ]);
+    expect(headingsOf([p])).toEqual(['Item 7. MANAGEMENT’S DISCUSSION AND ANALYSIS OF FINANCIAL CONDITION AND RESULTS OF OPERATIONS']);
+  });
+});
+
+const financeOutline = () => outlinePacks(mkdtempSync(join(tmpdir(), 'mhub-outline-')), { vocabularies: [] } as unknown as Config).packs;
+
+describe('vocabulary packs: outline words', () => {
+  it('the shipped finance pack declares its doc types; "!finance" turns it off; a named pack applies to every document', () => {
+    const packs = financeOutline();
+    const finance = packs.find((p) => p.name === 'finance')!;
+    expect(finance.doc_types).toContain('10-k');
+    expect(compileOutline(packs, '10-K').sectionTitles.length).toBeGreaterThan(0);
+    expect(compileOutline(packs, 'manual')).toBe(NO_OUTLINE_VOCABULARY);
+    const root = mkdtempSync(join(tmpdir(), 'mhub-outline-'));
+    expect(outlinePacks(root, { vocabularies: ['!finance'] } as unknown as Config).packs.map((p) => p.name)).not.toContain('finance');
+    const named = outlinePacks(root, { vocabularies: ['finance'] } as unknown as Config).packs.find((p) => p.name === 'finance')!;
+    expect(named.doc_types).toBeNull();
+    expect(compileOutline([named], 'manual').sectionTitles.length).toBeGreaterThan(0);
+  });
+
+  it('a store pack with a broken regular expression is left out and said once', () => {
+    const root = mkdtempSync(join(tmpdir(), 'mhub-outline-'));
+    mkdirSync(join(root, 'vocabularies'));
+    writeFileSync(join(root, 'vocabularies', 'broken.json'), JSON.stringify({ name: 'broken', format: 1, outline: { key_rows: '([' } }));
+    const r = outlinePacks(root, { vocabularies: ['broken'] } as unknown as Config);
+    expect(r.packs.map((p) => p.name)).not.toContain('broken');
+    expect(r.warnings).toHaveLength(1);
+    expect(r.warnings[0]).toMatch(/broken\.json is unusable for outlines/);
+  });
+
+  it('statement titles are headings and get a gloss only with the pack', () => {
+    const title = line('Consolidated Statements of Cash Flows', { gapAbove: 2 });
+    expect(scoreLine(title, BODY, { repeats: 0, top: true })).toBeNull();
+    const vocab = compileOutline(financeOutline(), '10-K');
+    expect(scoreLine(title, BODY, { repeats: 0, top: true, vocab })).toMatchObject({ kind: 'statement' });
+    const rows = [line('(In millions)'), ...['Net income', 'Depreciation', 'Capital expenditures'].map((l, i) => line(`${l} ${100 + i}`, { cells: [l, String(100 + i), String(90 + i)] }))];
+    expect(sectionGloss('Consolidated Statements of Cash Flows', rows, NO_OUTLINE_VOCABULARY)).toBe('');
+    expect(sectionGloss('Consolidated Statements of Cash Flows', rows, vocab, 'Acme Inc.')).toMatch(/^Acme Inc\. — Cash flow statement: .* Amounts in millions\.$/);
+  });
+});
+
+describe('summaries without a vocabulary', () => {
+  it('quote the sum rows of a table, else its first labelled amounts', () => {
+    const stats = docStats(['x']);
+    const survey = ['Very satisfied', 'Satisfied', 'Dissatisfied', 'Total'].map((l, i) => line(`${l} ${10 + i}`, { cells: [l, String(10 + i), `${20 + i}%`] }));
+    expect(summarize(survey, stats)).toContain('Key figures: Total 13.');
+    const noSum = ['Mercury', 'Venus', 'Earth'].map((l, i) => line(`${l} ${0.4 + i}`, { cells: [l, String(0.4 + i), String(88 * (i + 1))] }));
+    expect(summarize(noSum, stats)).toContain('Key figures: Mercury 0.4; Venus 1.4.');
+  });
+});
+
+describe('headings on a page of centred lines', () => {
+  it('a page without text edges (a cover) keeps its titles wherever they sit', () => {
+    const centred = ['U.S. $4,200,000,000', '364-DAY', 'CREDIT AGREEMENT', 'Dated as of May 26, 2023', 'among', 'PEPSICO, INC.,', 'as Borrower,'].map((t, i) => line(t, { x: 280 - t.length * 2 - i, x2: 300 + t.length * 2 }));
+    const p = page(1, [line('EXECUTION COPY', { font: 'bold', x: 500, x2: 578, gapAbove: 2 }), ...centred]);
+    expect(headingsOf([p])).toContain('EXECUTION COPY');
+  });
+});
+
+describe('front matter', () => {
+  const lineChars = (pages: number) => Array.from({ length: pages }, () => Array.from({ length: 20 }, () => 80));
+  const heading = (page: number, title: string) => ({ page, line: 0, bodyLine: 0, title, level: 2, kind: 'style' as const, score: 0.8, top: true });
+
+  it('sections found inside the text before the first outline entry stand beside the others, not under a cover', () => {
+    const headings = [heading(3, 'Query dates'), heading(5, 'Select observations'), heading(7, 'Prices and returns')];
+    const top = buildSections([{ title: 'References', level: 1, page: 11 }], { pageCount: 11, maxLeafPages: 5, lineChars: lineChars(11), headings });
+    expect(top.map((s) => [s.title, s.kind, s.start, s.end])).toEqual([
+      ['Cover and front matter', 'preface', 1, 2],
+      ['Query dates', 'style', 3, 4],
+      ['Select observations', 'style', 5, 6],
+      ['Prices and returns', 'style', 7, 10],
+      ['References', 'section', 11, 11],
+    ]);
+  });
+
+  it('printed contents pages inside the front matter are their own node', () => {
+    const top = buildSections([{ title: '1 Introduction', level: 1, page: 5 }], { pageCount: 8, maxLeafPages: 5, lineChars: lineChars(8), headings: [], contentsPages: new Set([2, 3]) });
+    expect(top.map((s) => [s.title, s.kind, s.start, s.end])).toEqual([
+      ['Cover and front matter', 'preface', 1, 1],
+      ['Contents', 'contents', 2, 3],
+      ['Front matter', 'preface', 4, 4],
+      ['1 Introduction', 'section', 5, 8],
+    ]);
+  });
+});

@@ -40,7 +40,8 @@ export function noiseReason(title) {
   if (/^\p{Lu}\s\p{Lu}{3,}\s+(?:OF|AND|THE)\b/u.test(t)) return 'letter-spacing';
   // "Revenue1 and costs": a footnote number run into a capitalised or long word before more words
   if (/\b\p{L}\p{Ll}{4,}[1-9](?:,|\s+\p{Ll}{3,}\s)/u.test(t) && !/[_()]/.test(t)) return 'footnote-in-word';
-  const words = t.split(/\s+/);
+  // the numbering ("3", "A.", "2.1") is not part of what the title says
+  const words = t.replace(/^(?:(?:note|item|article|part|section|chapter|appendix)\s+)?(?:\d+[A-Z]?(?:\.\d+)*\.?|[A-Z]\.|[IVX]+\.?)\s*[—–:-]?\s+/i, '').split(/\s+/);
   const nums = words.filter((w) => /^[($-]*\d[\d,.]*%?\)?$/.test(w)).length;
   if (nums >= 2 && nums / words.length >= 0.4) return 'table-cells';
   const tiny = words.filter((w) => w.length <= 2 && !/^(?:[IVX]+|of|in|on|to|by|an|a|at|or|vs|no)$/i.test(w)).length;

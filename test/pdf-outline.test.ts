@@ -154,3 +154,38 @@ describe('front matter', () => {
     ]);
   });
 });
+
+describe('sibling titles', () => {
+  it('siblings with the same title are told apart by their pages', () => {
+    const lineChars = Array.from({ length: 6 }, () => [80]);
+    const top = buildSections(
+      [{ title: 'ARTICLE I', level: 1, page: 1 }, { title: 'ARTICLE II', level: 1, page: 2 }, { title: 'ARTICLE I', level: 1, page: 4 }, { title: 'ARTICLE II', level: 1, page: 6 }],
+      { pageCount: 6, maxLeafPages: 5, lineChars, headings: [] },
+    );
+    expect(top.map((s) => s.title)).toEqual(['ARTICLE I (page 1)', 'ARTICLE II (pages 2–3)', 'ARTICLE I (pages 4–5)', 'ARTICLE II (page 6)']);
+  });
+});
+
+describe('table titles from the layout', () => {
+  const row = (label: string, a: string, b: string, o: Partial<Line> = {}) => line(`${label} ${a} ${b}`, { cells: [label, a, b], x2: 540, ...o });
+  it('a capitalised line over table rows titles the table, even in the table\'s small print; a label between rows does not', () => {
+    const p = page(1, [
+      ...prose(4),
+      line('SUPPLEMENTAL DATA – NET REVENUES', { size: 8, x: 72, gapAbove: 2 }),
+      line('(In thousands)', { size: 8 }),
+      row('Las Vegas Strip Resorts', '2,297,282', '1,980,432', { size: 8 }),
+      row('Regional Operations', '991,452', '901,511', { size: 8 }),
+      line('Adjusted EBIT', { font: 'bold', size: 8 }),
+      row('Flexibles', '1,429', '1,517', { size: 8 }),
+      row('Rigid Packaging', '265', '289', { size: 8 }),
+      ...prose(4),
+    ]);
+    const hs = findHeadings([p], findFurniture([p]), BODY, new Set());
+    expect(hs.map((h) => [h.title, h.table, h.score])).toEqual([['SUPPLEMENTAL DATA – NET REVENUES', true, 0.5]]);
+  });
+
+  it('a node\'s summary lists the titles of its tables', () => {
+    const s = summarize(prose(2), docStats(['x']), '', { tables: ['SUPPLEMENTAL DATA – ADJUSTED EBITDAR'] });
+    expect(s).toContain('Tables and figures: SUPPLEMENTAL DATA – ADJUSTED EBITDAR.');
+  });
+});

@@ -120,6 +120,8 @@ interface NodeContext {
   headingLines: Set<Line>;
   /** each heading line's tidied title */
   headingTitles: Map<Line, string>;
+  /** heading lines that title the table below them, with their titles */
+  tableTitles: Map<Line, string>;
   /** the filer, for statement summaries ("3M Company — Cash flow statement: …") */
   company: string;
   vocab: OutlineVocabulary;
@@ -139,10 +141,11 @@ function toNode(s: Section, ctx: NodeContext, above: Set<string> = new Set()): C
   const firstText = own.findIndex((l) => !ctx.headingLines.has(l));
   const inner = own.slice(Math.max(0, firstText)).flatMap((l) => ctx.headingTitles.get(l) ?? []).filter((t) => !known.has(normTitle(t)));
   const subheadings = [...(s.folded ?? []), ...inner];
+  const tables = own.flatMap((l) => ctx.tableTitles.get(l) ?? []).filter((t) => normTitle(t) !== normTitle(s.title) && !subheadings.includes(t));
   return {
     title: s.title,
     kind: s.kind,
-    summary: summarize(body.length ? body : own, ctx.stats, sectionGloss(s.title, own, ctx.vocab, ctx.company), { subheadings, vocab: ctx.vocab }),
+    summary: summarize(body.length ? body : own, ctx.stats, sectionGloss(s.title, own, ctx.vocab, ctx.company), { subheadings, vocab: ctx.vocab, tables }),
     page_range,
     content: rangeContent(ctx.lines, s.from, s.to),
     meta,
@@ -219,7 +222,8 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   const { title, card, company } = buildCard({ layouts, metaTitle, fallbackTitle: opts.fallbackTitle, topTitles: overview(sections) });
   const headingTitles = new Map(headings.filter(listable).map((h) => [layouts[h.page - 1]!.lines[h.line]!, h.title] as const));
   const headingLines = new Set(headings.map((h) => layouts[h.page - 1]!.lines[h.line]!));
-  const children = sections.map((s) => toNode(s, { lines, stats, headingLines, headingTitles, company, vocab }));
+  const tableTitles = new Map(headings.filter((h) => h.table).map((h) => [layouts[h.page - 1]!.lines[h.line]!, h.title] as const));
+  const children = sections.map((s) => toNode(s, { lines, stats, headingLines, headingTitles, tableTitles, company, vocab }));
   return {
     title,
     toc_source,

@@ -85,6 +85,8 @@ export interface Heading {
   top: boolean;
   /** for part/item/note/article: the normalised number (e.g. `7A`, `II`) */
   number?: string;
+  /** the line titles the table printed right below it */
+  table?: boolean;
 }
 
 export interface BodyStyle {
@@ -345,6 +347,7 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
       const h = code.has(l.font) || i === joined ? null : scoreLine(l, body, { repeats, top, vocab, titlesTable, ...(rowSize ? { rowSize } : {}) });
       if (h && inTable && h.kind === 'style') return;
       if (!h || (h.kind === 'style' && !alignedLikeTitle(l, frame, body))) return;
+      if (titlesTable) h.table = true;
       if (OPEN_ENDING.test(h.title)) {
         const next = p.lines[i + 1];
         if (!next || furn.has(i + 1) || !continuesTitle(l, next, h.title)) return;

@@ -330,7 +330,22 @@ export function buildSections(entries: OutlineEntry[], ctx: SectionContext): Sec
     if (head.from > lo) top.unshift(...frontMatter(lo, head.from, ctx.contentsPages ?? new Set()));
   }
   for (const s of top) split(s, ctx, byPage);
-  return top.flatMap(promoteFrontMatter);
+  const out = top.flatMap(promoteFrontMatter);
+  distinguishSiblings(out);
+  return out;
+}
+
+/**
+ * Siblings with the same title (the "ARTICLE I" of each agreement in an exhibit, overloads in a
+ * reference manual) are told apart by their pages: "ARTICLE I (pages 120–124)".
+ */
+function distinguishSiblings(list: Section[]): void {
+  const count = new Map<string, number>();
+  for (const s of list) count.set(normTitle(s.title), (count.get(normTitle(s.title)) ?? 0) + 1);
+  for (const s of list) {
+    if ((count.get(normTitle(s.title)) ?? 0) > 1 && !/\(pages? \d/.test(s.title)) s.title = `${s.title} (${s.start === s.end ? `page ${s.start}` : `pages ${s.start}–${s.end}`})`;
+    distinguishSiblings(s.children);
+  }
 }
 
 /**

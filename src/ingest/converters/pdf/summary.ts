@@ -47,12 +47,12 @@ function clip(s: string, max: number): string {
 }
 
 /** A table row's label and first amount ("Net income", "5,363"), or null when it has none. */
-function labelledValue(l: Line): { label: string; value: string } | null {
+function labelledValue(l: Line): { label: string; value: string; values: number } | null {
   if (!isTableRow(l)) return null;
   const cells = tidyCells(l.cells);
   const label = cells[0]!;
-  const value = cells.slice(1).find(isNumericCell);
-  return value && /\p{L}{3}/u.test(label) ? { label, value } : null;
+  const numeric = cells.slice(1).filter(isNumericCell);
+  return numeric.length && /\p{L}{3}/u.test(label) ? { label, value: numeric[0]!, values: numeric.length } : null;
 }
 
 /**
@@ -60,11 +60,13 @@ function labelledValue(l: Line): { label: string; value: string } | null {
  * rows gives its first labelled amounts (what the table opens with).
  */
 function figures(lines: Line[], keyRows: RegExp | null): string[] {
-  const rows = lines.map(labelledValue).filter((r): r is { label: string; value: string } => r !== null);
+  const rows = lines.map(labelledValue).filter((r): r is NonNullable<ReturnType<typeof labelledValue>> => r !== null);
   const key = rows.filter((r) => KEY_ROW.test(r.label) || keyRows?.test(r.label));
+  // without sum rows, a table's first rows of figures (a contents page's "Item 1 … 4" is no table of figures)
+  const first = rows.filter((r) => r.values >= 2);
   const out: string[] = [];
   const seen = new Set<string>();
-  for (const r of key.length ? key : rows) {
+  for (const r of key.length ? key : first) {
     if (seen.has(r.label.toLowerCase())) continue;
     seen.add(r.label.toLowerCase());
     out.push(`${clip(r.label.replace(/[:.]+$/, ''), 60)} ${r.value}`);
@@ -143,6 +145,8 @@ export interface SummaryExtras {
   subheadings?: string[];
   /** the document's vocabulary packs (key rows quoted beside the generic "Total …" ones) */
   vocab?: OutlineVocabulary;
+  /** titles printed over the node's tables ("SUPPLEMENTAL DATA – ADJUSTED EBITDAR"), listed with its captions */
+  tables?: string[];
 }
 
 function listPart(label: string, items: string[], max: number): string {
@@ -195,7 +199,7 @@ export function summarize(lines: Line[], stats: DocStats, lead = '', extras: Sum
     return { s, i, score };
   });
   const subs = [...new Set((extras.subheadings ?? []).map((t) => t.trim()).filter(Boolean))];
-  const caps = captions(lines);
+  const caps = [...new Set([...(extras.tables ?? []).map((t) => clip(t, 80)), ...captions(lines)])].slice(0, MAX_LISTED);
   const labels = caps.length ? [] : rowLabels(lines);
   const figs = figures(lines, (extras.vocab ?? NO_OUTLINE_VOCABULARY).keyRows);
   const tail = [

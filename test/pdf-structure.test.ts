@@ -63,6 +63,7 @@ describe('pdf: printed TOC with an offset, furniture, two columns, a table (pdf-
   it('places TOC entries on the physical pages where their titles are printed (printed 1 = page 3)', async () => {
     const r = await convert('annual-report.pdf');
     expect(r.root.children[1]!.kind).toBe('contents');
+    expect(r.root.children[1]!.summary).toBe('Printed table of contents (page 2).');
     expect(r.toc_source).toBe('printed_toc');
     expect(r.pages).toBe(14);
     const top = r.root.children.map((c) => [c.title, c.page_range]);

@@ -135,13 +135,16 @@ function toNode(s: Section, ctx: NodeContext, above: Set<string> = new Set()): C
     return { title: s.title, kind: s.kind, page_range, meta, children: s.children.map((c) => toNode(c, ctx, path)) };
   }
   const own = linesIn(ctx.lines, s.from, s.to).flatMap((p) => p.lines);
+  // a printed contents page lists every section: its summary says what it is, not what it lists
+  const pages = s.start === s.end ? `page ${s.start}` : `pages ${s.start}–${s.end}`;
+  if (s.kind === 'contents') return { title: s.title, kind: s.kind, summary: `Printed table of contents (${pages}).`, page_range, content: rangeContent(ctx.lines, s.from, s.to), meta, children: [] };
   const body = own.filter((l) => !ctx.headingLines.has(l));
   const known = new Set([...above, normTitle(s.title)]);
   // headings before the node's first line of text are its own title stack; its ancestors' titles are on its path
   const firstText = own.findIndex((l) => !ctx.headingLines.has(l));
   const inner = own.slice(Math.max(0, firstText)).flatMap((l) => ctx.headingTitles.get(l) ?? []).filter((t) => !known.has(normTitle(t)));
   const subheadings = [...(s.folded ?? []), ...inner];
-  const tables = own.flatMap((l) => ctx.tableTitles.get(l) ?? []).filter((t) => normTitle(t) !== normTitle(s.title) && !subheadings.includes(t));
+  const tables = own.flatMap((l) => ctx.tableTitles.get(l) ?? []).filter((t) => !known.has(normTitle(t)) && !subheadings.includes(t));
   return {
     title: s.title,
     kind: s.kind,

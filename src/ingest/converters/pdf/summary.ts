@@ -47,11 +47,15 @@ function clip(s: string, max: number): string {
 }
 
 /** A table row's label and first amount ("Net income", "5,363"), or null when it has none. */
+/** A cell holding only a year: column headers ("2023 | 2022"), not figures. */
+const YEAR_CELL = /^(?:19|20)\d\d$/;
+
 function labelledValue(l: Line): { label: string; value: string; values: number } | null {
   if (!isTableRow(l)) return null;
   const cells = tidyCells(l.cells);
   const label = cells[0]!;
-  const numeric = cells.slice(1).filter(isNumericCell);
+  // "For the years ended June 30, | 2023 | 2022": a header row of years, not figures
+  const numeric = cells.slice(1).filter((c) => isNumericCell(c) && !YEAR_CELL.test(c.trim()));
   return numeric.length && /\p{L}{3}/u.test(label) ? { label, value: numeric[0]!, values: numeric.length } : null;
 }
 
@@ -81,7 +85,9 @@ function rowLabels(lines: Line[]): string[] {
   for (const l of lines) {
     if (!isTableRow(l)) continue;
     const label = tidyOutlineTitle(l.cells[0]!).replace(/[:.]+$/, '');
-    if (!/\p{L}{3}/u.test(label) || seen.has(label.toLowerCase())) continue;
+    // "(Millions)", "($ in thousands)": the unit over a column of labels, not a row
+    if (!/\p{L}{3}/u.test(label) || /^\([^()]*\)$/.test(label) || seen.has(label.toLowerCase())) continue;
+    if (l.cells.slice(1).every((c) => !isNumericCell(c) || YEAR_CELL.test(c.trim()))) continue; // a header row of years
     seen.add(label.toLowerCase());
     out.push(label);
   }
@@ -113,6 +119,9 @@ export function sectionGloss(title: string, lines: Line[], vocab: OutlineVocabul
 const CAPTION = /^(?:TABLE|FIGURE|EXHIBIT|CHART|[Tt]able|[Ff]igure|[Ff]ig\.|[Ee]xhibit|[Cc]hart|[Gg]raph|[Ll]isting)\s+[\dA-Z][\w.-]*(?:[.:—–-]|\s+(?=[\p{Lu}(\d])|$)/u;
 /** Most captions, sub-headings and row labels listed in a summary. */
 export const MAX_LISTED = 6;
+/** Row labels listed, and the characters they may take, for a node that is mostly table. */
+export const MAX_TABULAR_ROWS = 12;
+export const TABULAR_ROWS_BUDGET = 220;
 /** Sentences sharing at least this share of their words are the same sentence (never said twice). */
 export const SAME_SENTENCE_SHARE = 0.7;
 
@@ -149,9 +158,9 @@ export interface SummaryExtras {
   tables?: string[];
 }
 
-function listPart(label: string, items: string[], max: number): string {
+function listPart(label: string, items: string[], max: number, most = MAX_LISTED): string {
   if (items.length === 0 || max < label.length + 10) return '';
-  const listed = items.slice(0, MAX_LISTED);
+  const listed = items.slice(0, most);
   return clip(`${label}: ${listed.join('; ')}${items.length > listed.length ? '; …' : ''}.`, max);
 }
 
@@ -200,11 +209,14 @@ export function summarize(lines: Line[], stats: DocStats, lead = '', extras: Sum
   });
   const subs = [...new Set((extras.subheadings ?? []).map((t) => t.trim()).filter(Boolean))];
   const caps = [...new Set([...(extras.tables ?? []).map((t) => clip(t, 80)), ...captions(lines)])].slice(0, MAX_LISTED);
-  const labels = caps.length ? [] : rowLabels(lines);
+  const labels = rowLabels(lines);
+  // a node that is mostly table (a statement, a data listing) is said by its rows, not by its header fragments
+  const tabular = lines.length > 0 && lines.filter(isTableRow).length / lines.length >= STATEMENT_TABLE_SHARE;
   const figs = figures(lines, (extras.vocab ?? NO_OUTLINE_VOCABULARY).keyRows);
   const tail = [
     listPart('Sub-headings', subs, 140),
-    caps.length ? listPart('Tables and figures', caps, 140) : listPart('Table rows', labels, 120),
+    caps.length ? listPart('Tables and figures', caps, 140) : '',
+    listPart('Table rows', labels, tabular ? TABULAR_ROWS_BUDGET : caps.length ? 100 : 120, tabular ? MAX_TABULAR_ROWS : MAX_LISTED),
     figs.length ? clip(`Key figures: ${figs.join('; ')}.`, FIGURES_BUDGET) : '',
   ].filter(Boolean);
   const tailText = tail.join(' ');
@@ -220,7 +232,7 @@ export function summarize(lines: Line[], stats: DocStats, lead = '', extras: Sum
   picked.sort((a, b) => a.i - b.i);
   let text = lead ? '' : picked.map((c) => c.s).join(' ');
   // no full sentence (short notes, lists, code): the node's opening words say what it holds
-  if (!lead && !text && prose.trim()) text = clip(prose.trim(), Math.max(MIN_SENTENCE_CHARS * 2, budget));
+  if (!lead && !text && prose.trim() && !(tabular && tailText)) text = clip(prose.trim(), Math.max(MIN_SENTENCE_CHARS * 2, budget));
   if (!lead && !text && !tailText) text = clip(lines.map((l) => l.text).join(' ').replace(/\s+/g, ' ').trim(), SUMMARY_MAX_CHARS);
   return clip([lead, text, tailText].filter(Boolean).join(' '), SUMMARY_MAX_CHARS);
 }

@@ -166,6 +166,20 @@ describe('answer-scoped freshness', () => {
     expect(f.warning).toMatch(/1 deleted, 1 new in the inbox/);
   });
 
+  it('counts the files of an inbox created after the last ingest (sources ingested from elsewhere)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'mhub-lookup-ext-'));
+    copies.push(root);
+    cpSync(join(base, 'config.json'), join(root, 'config.json'));
+    mkdirSync(join(root, 'docs'));
+    cpSync(join(base, 'inbox', 'release-runbook.md'), join(root, 'docs', 'release-runbook.md'));
+    await ingest(root, { paths: [join(root, 'docs')], llm: 'none' });
+    const id = idOf(root, 'release-runbook.md');
+    expect(readSource(root, id, { lines: '1-2' }).freshness.stale).toBe(false);
+    mkdirSync(join(root, 'inbox'));
+    writeFileSync(join(root, 'inbox', 'later.txt'), 'added later\n');
+    expect(readSource(root, id, { lines: '1-2' }).freshness).toMatchObject({ stale: true, new_files: 1, examples: ['inbox/later.txt'] });
+  });
+
   it('uses the full check when the local stamps are gone (a fresh clone)', () => {
     const root = copy();
     rmSync(join(root, '.mhub'), { recursive: true, force: true });

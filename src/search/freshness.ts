@@ -308,6 +308,11 @@ export function checkAnswerFreshness(root: string, lookup: SourceLookup, scope: 
   const found: FolderFindings = { missing, fresh: [], budget: INBOX_SCAN_MAX_ENTRIES };
   const known = new Set(stamps.dirs.map((d) => d.dir));
   for (const d of stamps.dirs) folderChanges(stamps, known, d, found);
+  // an inbox that did not exist at the last ingest: all its files are new (one stat otherwise)
+  if (!stamps.dirs.some((d) => d.inbox)) {
+    const inbox = inboxName(root);
+    if (!inbox.includes('..') && !inbox.startsWith('/')) walkNew(stamps, inbox, found);
+  }
   return freshnessOf(lookup.builtAt, [...new Set(changed)], [...missing], found.fresh, scope.indexMismatch ?? []);
 }
 

@@ -7,11 +7,11 @@ import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogEntry } from '../store/schemas.js';
 import { compareStrings } from '../store/json.js';
-import { writeIfChanged } from '../store/atomic.js';
+import { writePiecesIfChanged } from '../store/atomic.js';
 import type { IndexBuilder, IndexBuildContext } from '../model/stages.js';
 import { TOKENIZER_VERSION, termFrequencies, tokenize } from '../model/tokenize.js';
 import {
-  KEYWORD_DIR, KEYWORD_FORMAT_VERSION, KEYWORD_NODES_EXT, keywordNodesFile, readNodesIndex, serializeNodesIndex,
+  KEYWORD_DIR, KEYWORD_FORMAT_VERSION, KEYWORD_NODES_EXT, keywordNodesFile, nodesIndexPieces, readNodesIndex,
   type KeywordNodesIndex, type KeywordSourcesIndex, type NodeRow,
 } from '../model/keyword-format.js';
 import { writeSourcesIndex } from './keyword-shards.js';
@@ -151,7 +151,7 @@ function nodesIndexFor(ctx: IndexBuildContext, e: CatalogEntry): { ix: KeywordNo
   if (old && old.input_sha === sha && old.tokenizer === TOKENIZER_VERSION) return { ix: old, rebuilt: false };
   const ix = buildNodesIndex(ctx, e, sha);
   // one file per source, redone by the next build or `doctor --fix` if torn: no fsync (10,000 of them cost minutes)
-  writeIfChanged(join(ctx.root, keywordNodesFile(e.id)), serializeNodesIndex(ix), false);
+  writePiecesIfChanged(join(ctx.root, keywordNodesFile(e.id)), nodesIndexPieces(ix), false);
   return { ix, rebuilt: true };
 }
 

@@ -148,8 +148,19 @@ export function rowTexts(root: string, tree: TreeFile): RowText[] {
 }
 
 /** Text embedded for a node: its title path, summary and opening text. */
+/**
+ * `text.replace(/\s+/g, ' ').trim().slice(0, max)` without collapsing the whole text: a prefix is
+ * collapsed first, and the whole text only when the prefix was not enough (a large source's nodes
+ * would otherwise each leave a full copy behind, which is what peaks the memory of a large ingest).
+ */
+export function collapsedHead(text: string, max: number): string {
+  const head = text.slice(0, max * 4).replace(/\s+/g, ' ').trimStart();
+  if (head.length > max) return head.slice(0, max);
+  return text.replace(/\s+/g, ' ').trim().slice(0, max);
+}
+
 export function nodeVectorText(n: NodeText): string {
   const head = [...n.path, n.title].join(' > ');
-  const body = n.text.replace(/\s+/g, ' ').trim().slice(0, NODE_VECTOR_TEXT_CHARS);
+  const body = collapsedHead(n.text, NODE_VECTOR_TEXT_CHARS);
   return [head, n.summary, body].filter(Boolean).join('\n');
 }

@@ -87,6 +87,23 @@ export function decodeBytes(bytes: Uint8Array): Decoded {
   return { text, encoding, bom: bomLength > 0 };
 }
 
+/** Bytes decoded at a time by decodeChunks. */
+export const DECODE_CHUNK_BYTES = 4 << 20;
+
+/**
+ * Decode in the detected encoding (BOM dropped) a chunk at a time, handing each piece to `onText`:
+ * the same text as decodeBytes without ever holding all of it. A character cut by a chunk boundary
+ * is completed by the next chunk.
+ */
+export function decodeChunks(bytes: Uint8Array, onText: (text: string) => void): void {
+  const { encoding, bomLength } = detectEncoding(bytes);
+  const decoder = encoding === 'windows-1252' ? null : new TextDecoder(encoding);
+  for (let at = bomLength; at < bytes.length; at += DECODE_CHUNK_BYTES) {
+    const chunk = bytes.subarray(at, Math.min(bytes.length, at + DECODE_CHUNK_BYTES));
+    onText(decoder ? decoder.decode(chunk, { stream: at + DECODE_CHUNK_BYTES < bytes.length }) : decodeCp1252(chunk));
+  }
+}
+
 /** Decode only the first `maxBytes` (for sniffing): a multi-byte character cut at the end is dropped. */
 export function decodeHead(bytes: Uint8Array, maxBytes: number): Decoded {
   const end = Math.min(bytes.length, maxBytes);

@@ -204,13 +204,19 @@ export function* allTermLines(text: string, from = 0): Generator<[string, unknow
 
 /** Serialise a node-level index: header line, then one line per term (text and title postings). */
 export function serializeNodesIndex(ix: KeywordNodesIndex): string {
+  return [...nodesIndexPieces(ix)].join('');
+}
+
+/** A node-level file's text in pieces (the header line, then each term line), so a large one need not be one string. */
+export function* nodesIndexPieces(ix: KeywordNodesIndex): Generator<string> {
   const { terms, title_terms, ...rest } = ix;
   const header: KeywordNodesHeader = {
     format: rest.format, tokenizer: rest.tokenizer, id: rest.id, input_sha: rest.input_sha, nodes: rest.nodes, len: rest.len, title_len: rest.title_len, opening: rest.opening,
     ...(rest.not_suggested?.length ? { not_suggested: rest.not_suggested } : {}),
   };
+  yield JSON.stringify(header) + '\n';
   const keys = [...new Set([...Object.keys(terms), ...Object.keys(title_terms)])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify(header) + '\n' + keys.map((t) => termLine(t, [terms[t] ?? [], title_terms[t] ?? []])).join('');
+  for (const t of keys) yield termLine(t, [terms[t] ?? [], title_terms[t] ?? []]);
 }
 
 /** Offset of the first term line of a node file (just after the header line). */

@@ -4,10 +4,10 @@
  * by brute force (exact, same results for a flat inner-product index).
  */
 import { closeSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
-import { FOURCC_FLAT_IP, decodeFlatIP, encodeFlatIP, searchFlat, type FlatVectors } from './flat-codec.js';
+import { FOURCC_FLAT_IP, decodeFlatIP, encodeFlatIP, flatIPPieces, searchFlat, type FlatVectors } from './flat-codec.js';
 import { FOURCC_IVF_FLAT, openIVF, decodeIVFFlat } from './ivf-codec.js';
 import { encodeIndex, type IndexChoice } from './index-choice.js';
-import { writeIfChanged } from '../store/atomic.js';
+import { writeIfChanged, writePiecesIfChanged } from '../store/atomic.js';
 
 interface FaissIndex {
   ntotal(): number;
@@ -76,7 +76,7 @@ function nativeAgrees(faiss: FaissModule, path: string, v: FlatVectors): boolean
 export async function writeFlatIndex(path: string, v: FlatVectors, opts: { useNative?: boolean } = {}): Promise<{ changed: boolean; native: boolean }> {
   const faiss = opts.useNative === false ? null : await loadFaiss();
   const native = !!faiss && v.count > 0 && nativeAgrees(faiss, path, v);
-  return { changed: writeIfChanged(path, encodeFlatIP(v)), native };
+  return { changed: writePiecesIfChanged(path, flatIPPieces(v)), native };
 }
 
 /** Write a vector file as the chosen index type (flat: `writeFlatIndex`; IVF: trained here, deterministic). */

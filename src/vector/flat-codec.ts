@@ -17,18 +17,22 @@ export interface FlatVectors {
 }
 
 export function encodeFlatIP(v: FlatVectors): Buffer {
+  return Buffer.concat(flatIPPieces(v));
+}
+
+/** A flat index file as its header and a view of the vectors (written without copying them). */
+export function flatIPPieces(v: FlatVectors): [Buffer, Uint8Array] {
   if (v.data.length !== v.count * v.dims) throw new Error(`vector data has ${v.data.length} floats, expected ${v.count}×${v.dims}`);
-  const buf = Buffer.alloc(HEADER_BYTES + v.data.length * 4);
-  let o = buf.write(FOURCC_FLAT_IP, 0, 'latin1');
-  o = buf.writeInt32LE(v.dims, o);
-  o = buf.writeBigInt64LE(BigInt(v.count), o);
-  o = buf.writeBigInt64LE(DUMMY, o);
-  o = buf.writeBigInt64LE(DUMMY, o);
-  o = buf.writeUInt8(1, o);
-  o = buf.writeInt32LE(METRIC_INNER_PRODUCT, o);
-  o = buf.writeBigUInt64LE(BigInt(v.data.length), o);
-  Buffer.from(v.data.buffer, v.data.byteOffset, v.data.byteLength).copy(buf, o);
-  return buf;
+  const head = Buffer.alloc(HEADER_BYTES);
+  let o = head.write(FOURCC_FLAT_IP, 0, 'latin1');
+  o = head.writeInt32LE(v.dims, o);
+  o = head.writeBigInt64LE(BigInt(v.count), o);
+  o = head.writeBigInt64LE(DUMMY, o);
+  o = head.writeBigInt64LE(DUMMY, o);
+  o = head.writeUInt8(1, o);
+  o = head.writeInt32LE(METRIC_INNER_PRODUCT, o);
+  head.writeBigUInt64LE(BigInt(v.data.length), o);
+  return [head, new Uint8Array(v.data.buffer, v.data.byteOffset, v.data.byteLength)];
 }
 
 export function decodeFlatIP(buf: Buffer): FlatVectors {

@@ -1,5 +1,5 @@
 /** A cheap look at a document before conversion: what the planner (offline or LLM) decides from. */
-import { decodeBytes } from '../encoding.js';
+import { decodeChunks } from '../encoding.js';
 import type { FileCard } from '../../store/schemas.js';
 import type { PdfPreview, Sample } from '../../model/sample.js';
 
@@ -23,14 +23,72 @@ function memoPreview(bytes: Uint8Array): NonNullable<Sample['pdfPreview']> {
   };
 }
 
+/** Markdown ATX headings, and setext headings (a line underlined with = or -). */
+const ATX_HEADING = /^#{1,6}\s+\S/gm;
+const SETEXT_HEADING = /\n[^\n]+\n(=+|-+)[ \t]*\n/g;
+/** Lines of the text before a chunk kept with it, so a setext heading cut by a chunk boundary is still seen. */
+const CONTEXT_LINES = 2;
+
+interface TextStats {
+  text: string;
+  heading_count: number;
+  line_count: number;
+  char_count: number;
+}
+
+/** Matches of `re` in `text` that end after `from` (those ending before were counted with the previous chunk). */
+function countFrom(re: RegExp, text: string, from: number): number {
+  let n = 0;
+  for (const m of text.matchAll(re)) if (m.index + m[0].length > from) n++;
+  return n;
+}
+
+/** Index just after the n-th last newline of `text` (0 when there are fewer). */
+function lastLines(text: string, n: number): number {
+  let at = text.length;
+  for (let i = 0; i <= n; i++) {
+    const nl = text.lastIndexOf('\n', at - 1);
+    if (nl < 0) return 0;
+    at = nl;
+  }
+  return at + 1;
+}
+
+/**
+ * The leading text and the counts a planner needs, decoded chunk by chunk: a large file is never
+ * held as one string here (the converter decodes it once, later).
+ */
+function textStats(bytes: Uint8Array): TextStats {
+  let text = '';
+  let lines = 1;
+  let chars = 0;
+  let headings = 0;
+  let carry = ''; // the last lines before the current chunk (context), then the current chunk's unfinished line
+  let context = 0;
+  const take = (piece: string, final: boolean) => {
+    chars += piece.length;
+    if (text.length < SAMPLE_CHARS) text += piece.slice(0, SAMPLE_CHARS - text.length);
+    for (let i = 0; i < piece.length; i++) if (piece.charCodeAt(i) === 10) lines++;
+    const all = carry + piece;
+    const end = final ? all.length : all.lastIndexOf('\n') + 1;
+    if (end <= context) {
+      carry = all;
+      return;
+    }
+    const done = all.slice(0, end);
+    headings += countFrom(ATX_HEADING, done, context) + countFrom(SETEXT_HEADING, done, context);
+    const keep = lastLines(done, CONTEXT_LINES);
+    carry = all.slice(keep);
+    context = end - keep;
+  };
+  decodeChunks(bytes, (piece) => take(piece, false));
+  take('', true);
+  return { text, heading_count: headings, line_count: lines, char_count: chars };
+}
+
 export function takeSample(card: FileCard, bytes: Uint8Array, maxLeafPages?: number): Sample {
   const leaf = maxLeafPages ? { maxLeafPages } : {};
   if (card.type === 'pdf') return { card, text: '', heading_count: 0, line_count: 0, ...leaf, pdfPreview: memoPreview(bytes) };
   if (!TEXT_TYPES.has(card.type)) return { card, text: '', heading_count: 0, line_count: 0, ...leaf };
-  const full = decodeBytes(bytes).text;
-  const text = full.slice(0, SAMPLE_CHARS);
-  let lines = 1;
-  for (let i = 0; i < full.length; i++) if (full.charCodeAt(i) === 10) lines++;
-  const heading_count = (full.match(/^#{1,6}\s+\S/gm) ?? []).length + (full.match(/\n[^\n]+\n(=+|-+)[ \t]*\n/g) ?? []).length;
-  return { card, text, heading_count, line_count: lines, char_count: full.length, ...leaf };
+  return { card, ...textStats(bytes), ...leaf };
 }

@@ -57,6 +57,7 @@ describe('printed TOC lines', () => {
     expect(tocLine(line(['infect 0 0 0 44 0 0 0', '1']))).toBeNull();
     expect(tocLine(line(['1 NA NA NA', '2']))).toBeNull();
     expect(tocLine(line(['3.4 PBC data', '12']))).toMatchObject({ title: '3.4 PBC data', printed: 12 });
+    expect(tocLine(line(['Consolidated Statement of Income for the years ended December 31, 2018, 2017 and 2016', '56']))).toMatchObject({ printed: 56 });
     expect(tocLine(line(['Total assets', '2018', '36,500']))).toBeNull();
   });
 });

@@ -69,7 +69,8 @@ function letterCount(s: string): number {
 /** A row of a printed table or console output ("infect 0 0 0 44 0 0", "1 NA NA NA NA"), never a contents entry. */
 function tableResidue(title: string): boolean {
   const words = title.replace(/^[\d.]+\s+/, '').split(/\s+/).filter(Boolean);
-  if (words.filter((w) => /^[-+(]?\d[\d,.]*\)?%?$/.test(w)).length >= 2) return true;
+  // bare counts ("0 0 0 44"); dates in a title ("December 31, 2018, 2017 and 2016") are not
+  if (words.filter((w) => /^[-+(]?\d[\d.]*\)?%?$/.test(w) && !/^(?:19|20)\d\d$/.test(w)).length >= 2) return true;
   return words.length >= 2 && words.every((w) => w.replace(/\W/g, '').length <= 2);
 }
 

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertPdfBytes } from '../src/ingest/converters/pdf/convert.js';
-import { NATIVE_ENV, NATIVE_MISSING_WARNING, parseNativeXml, readNativePages, riskyFonts } from '../src/ingest/converters/pdf/poppler.js';
+import { NATIVE_ENV, NATIVE_MISSING_WARNING, parseNativeXml, readNativePages, riskyFonts, runTogether } from '../src/ingest/converters/pdf/poppler.js';
 import type { ConvertedNode, ConvertResult } from '../src/ingest/converters/types.js';
 import { FIXTURES } from './helpers/temp-store.js';
 
@@ -66,6 +66,22 @@ describe('pdf native reader: pdftohtml XML → pdfjs-like items', () => {
     expect(riskyFonts(head + 'AKDKNF+CMR10  Type 1  Builtin  yes yes no  10  0\n')).toBe(true);
     expect(riskyFonts(head + 'HUSCAC+CMR10  Type 1C  Custom  yes yes no  16  0\n')).toBe(true);
     expect(riskyFonts(head + '[none]  Type 3  Custom  yes no  no  4  0\n')).toBe(true);
+  });
+});
+
+describe('pdf native reader: words run together', () => {
+  const page = (lines: string[]) => ({ width: 612, height: 792, items: lines.map((str) => ({ str, transform: [10, 0, 0, 10, 0, 0], width: 1, fontName: 'f' })) });
+  const prose = Array.from({ length: 40 }, (_, i) => `plain words of line ${i} with blanks between them`);
+
+  it('a page whose words come out joined sends the file to pdfjs', () => {
+    const joined = ['SECURITIESANDEXCHANGECOMMISSION', 'ForthefiscalyearendedDecember31,2015', 'Forthetransitionperiodfromto', '(Stateorotherjurisdictionof'];
+    expect(runTogether([page(prose), page([...joined, 'FORM 10-K', 'Washington D.C.'])])).toBe(true);
+  });
+
+  it('long compounds, e-mail addresses and URLs on a normal page do not', () => {
+    const odd = ['Beteiligungsverwaltungs GmbH', 'agencyabtfsupport@citi.com', 'global.loans.support@citi.com', 'https://www.example.com/investorrelationsoverview', 'Donaudampfschifffahrtsgesellschaft', ...Array(6).fill('percentage-of-completion available-for-sale Reclassification')];
+    expect(runTogether([page([...prose, ...odd])])).toBe(false);
+    expect(runTogether([page(prose)])).toBe(false);
   });
 });
 

@@ -11,7 +11,7 @@ import { pdfWorkerPool } from './pool.js';
 
 export const pdfConverter: Converter = {
   name: 'pdf',
-  version: 9,
+  version: 10,
   async convert({ bytes, card, options }) {
     const opts = { maxLeafPages: options.maxLeafPages, fallbackTitle: basename(card.filename, extname(card.filename)), ...(options.plan ? { plan: options.plan } : {}), ...(options.vocabularies?.length ? { vocabularies: options.vocabularies } : {}) };
     const pool = await pdfWorkerPool(options.workers);

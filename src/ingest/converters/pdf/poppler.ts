@@ -182,10 +182,40 @@ export function riskyFonts(pdffontsOut: string): boolean {
   return false;
 }
 
+/** A token (hyphenated parts taken apart) of at least this many letters, with no address characters, looks like words run together. */
+export const RUN_TOGETHER_LETTERS = 20;
+/** A page with at least this many run-together tokens … */
+export const RUN_TOGETHER_MIN_TOKENS = 4;
+/** … making up at least this share of its tokens is read badly by pdftohtml. */
+export const RUN_TOGETHER_SHARE = 0.02;
+const ADDRESS_CHARS = /[@/_:\\]|www\.|\.com/i;
+const looksJoined = (part: string): boolean => part.replace(/[^A-Za-z]/g, '').length >= RUN_TOGETHER_LETTERS && !ADDRESS_CHARS.test(part);
+
+/**
+ * True when some page's text came out with its words run together: pdftohtml joins words that a
+ * PDF places by position without blank characters ("ForthefiscalyearendedDecember31,2015"), where
+ * pdfjs (like pdftotext) breaks them at the gaps. Such files are read with pdfjs. Long compounds,
+ * e-mail addresses and URLs are too few on a page to count.
+ */
+export function runTogether(pages: NativePage[]): boolean {
+  return pages.some((page) => {
+    let tokens = 0;
+    let joined = 0;
+    for (const item of page.items) {
+      for (const tok of (item.str ?? '').split(/\s+/)) {
+        if (!tok) continue;
+        tokens++;
+        if (tok.split(/[-\u2013\u2014]/).some(looksJoined)) joined++;
+      }
+    }
+    return joined >= RUN_TOGETHER_MIN_TOKENS && joined >= tokens * RUN_TOGETHER_SHARE;
+  });
+}
+
 /**
  * Every page's text runs read by pdftohtml (pages 1…lastPage when given), or null when the tool is
  * not available, the fonts are ones poppler reads worse than pdfjs (riskyFonts), or it fails on this
- * file (encrypted, damaged, unusual): the caller then reads the text with pdfjs, which says what is wrong.
+ * file (encrypted, damaged, unusual), or its words come out run together (runTogether): the caller then reads the text with pdfjs, which says what is wrong.
  */
 export async function readNativePages(bytes: Uint8Array, lastPage?: number): Promise<NativePage[] | null> {
   if (!(await nativeAvailable())) return null;
@@ -198,7 +228,7 @@ export async function readNativePages(bytes: Uint8Array, lastPage?: number): Pro
     const args = ['-xml', '-i', '-hidden', '-noroundcoord', '-q', '-stdout', '-zoom', String(NATIVE_ZOOM), ...range, file];
     if (riskyFonts(await runTool('pdffonts', [...range, file], timeout))) return null;
     const pages = parseNativeXml(await runTool(NATIVE_TOOL, args, timeout));
-    return pages.length > 0 ? pages : null;
+    return pages.length > 0 && !runTogether(pages) ? pages : null;
   } catch {
     return null;
   } finally {

@@ -1,28 +1,13 @@
 /** Every answer says when the index was built and warns when sources changed since (size + mtime, no hashing). */
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, it, expect } from 'vitest';
+import { appendFileSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { skillStore, runScript } from './helpers/skill-store.js';
+import { skillStoreCopies, runScript } from './helpers/skill-store.js';
 import { checkFreshness } from '../src/search/freshness.js';
 import { loadCatalog } from '../src/retrieve/store-read.js';
 
-let base = '';
-const copies: string[] = [];
-beforeAll(async () => {
-  base = await skillStore('none');
-});
-afterAll(() => {
-  for (const d of [base, ...copies]) rmSync(d, { recursive: true, force: true });
-});
-
-/** A copy of the store whose stat cache still matches its files (cpSync changes mtimes). */
-function copy(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mhub-fresh-'));
-  cpSync(base, dir, { recursive: true, preserveTimestamps: true });
-  copies.push(dir);
-  return dir;
-}
+const stores = skillStoreCopies('mhub-fresh-');
+const copy = stores.copy;
 
 const fresh = (root: string) => checkFreshness(root, loadCatalog(root));
 

@@ -4,11 +4,11 @@
  * still answers, reading the catalog, and says how to fix it; staleness of what an answer returns,
  * and files added or removed anywhere, are still reported.
  */
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { skillStore, runScript } from './helpers/skill-store.js';
+import { skillStoreCopies, runScript } from './helpers/skill-store.js';
 import { searchStore } from '../src/search/search.js';
 import { deepRetrieve } from '../src/retrieve/deep.js';
 import { readSource } from '../src/retrieve/read.js';
@@ -19,22 +19,8 @@ import { doctor } from '../src/admin/doctor.js';
 import { doctorFix } from '../src/admin/doctor-fix.js';
 import { LOOKUP_ENTRIES_DIR, LOOKUP_MANIFEST_FILE, LOOKUP_ROWS_FILE, SOURCE_ROW_COLUMNS } from '../src/store/lookup.js';
 
-let base = '';
-const copies: string[] = [];
-beforeAll(async () => {
-  base = await skillStore('none');
-});
-afterAll(() => {
-  for (const d of [base, ...copies]) rmSync(d, { recursive: true, force: true });
-});
-
-/** A copy of the store whose stamps still match its files (mtimes preserved). */
-function copy(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mhub-lookup-'));
-  cpSync(base, dir, { recursive: true, preserveTimestamps: true });
-  copies.push(dir);
-  return dir;
-}
+const stores = skillStoreCopies('mhub-lookup-');
+const copy = stores.copy;
 
 const idOf = (root: string, name: string) => readCatalog(root).sources.find((e) => e.filename === name)!.id;
 const QUERY = 'billing release';
@@ -50,16 +36,16 @@ async function answers(root: string) {
 
 describe('lookup/', () => {
   it('holds every catalog entry once, in files by id prefix, and one row per source', () => {
-    const catalog = readCatalog(base);
-    const files = readdirSync(join(base, LOOKUP_ENTRIES_DIR)).sort();
-    const entries = files.flatMap((f) => JSON.parse(readFileSync(join(base, LOOKUP_ENTRIES_DIR, f), 'utf8')) as Array<{ id: string }>);
+    const catalog = readCatalog(stores.base());
+    const files = readdirSync(join(stores.base(), LOOKUP_ENTRIES_DIR)).sort();
+    const entries = files.flatMap((f) => JSON.parse(readFileSync(join(stores.base(), LOOKUP_ENTRIES_DIR, f), 'utf8')) as Array<{ id: string }>);
     expect(entries).toEqual(catalog.sources);
-    for (const f of files) for (const e of JSON.parse(readFileSync(join(base, LOOKUP_ENTRIES_DIR, f), 'utf8')) as Array<{ id: string }>) expect(e.id.slice(4)).toMatch(new RegExp(`^${f.replace('.json', '')}`));
-    const lines = readFileSync(join(base, LOOKUP_ROWS_FILE), 'utf8').trimEnd().split('\n');
+    for (const f of files) for (const e of JSON.parse(readFileSync(join(stores.base(), LOOKUP_ENTRIES_DIR, f), 'utf8')) as Array<{ id: string }>) expect(e.id.slice(4)).toMatch(new RegExp(`^${f.replace('.json', '')}`));
+    const lines = readFileSync(join(stores.base(), LOOKUP_ROWS_FILE), 'utf8').trimEnd().split('\n');
     expect(lines[0]).toBe(SOURCE_ROW_COLUMNS.join('\t'));
     expect(lines.slice(1).map((l) => l.split('\t')[0])).toEqual(catalog.sources.map((e) => e.id));
-    const m = JSON.parse(readFileSync(join(base, LOOKUP_MANIFEST_FILE), 'utf8'));
-    expect(m).toMatchObject({ format: 1, source_count: 3, indexed_count: 3, catalog_bytes: statSync(join(base, 'catalog.json')).size, last_updated: catalog.last_updated });
+    const m = JSON.parse(readFileSync(join(stores.base(), LOOKUP_MANIFEST_FILE), 'utf8'));
+    expect(m).toMatchObject({ format: 1, source_count: 3, indexed_count: 3, catalog_bytes: statSync(join(stores.base(), 'catalog.json')).size, last_updated: catalog.last_updated });
   });
 
   it('lets search, deep_retrieve and read_source answer without reading catalog.json', async () => {
@@ -168,10 +154,10 @@ describe('answer-scoped freshness', () => {
 
   it('counts the files of an inbox created after the last ingest (sources ingested from elsewhere)', async () => {
     const root = mkdtempSync(join(tmpdir(), 'mhub-lookup-ext-'));
-    copies.push(root);
-    cpSync(join(base, 'config.json'), join(root, 'config.json'));
+    stores.track(root);
+    cpSync(join(stores.base(), 'config.json'), join(root, 'config.json'));
     mkdirSync(join(root, 'docs'));
-    cpSync(join(base, 'inbox', 'release-runbook.md'), join(root, 'docs', 'release-runbook.md'));
+    cpSync(join(stores.base(), 'inbox', 'release-runbook.md'), join(root, 'docs', 'release-runbook.md'));
     await ingest(root, { paths: [join(root, 'docs')], llm: 'none' });
     const id = idOf(root, 'release-runbook.md');
     expect(readSource(root, id, { lines: '1-2' }).freshness.stale).toBe(false);

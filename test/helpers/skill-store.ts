@@ -1,5 +1,6 @@
 /** A fresh store holding the skill fixtures (a PDF, an xlsx workbook and a Markdown runbook), ingested. */
-import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { beforeAll, afterAll } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -76,3 +77,31 @@ export function findNode(root: string, filename: string, pred: (n: TreeNodeLite)
 }
 
 export const byTitle = (title: string) => (n: TreeNodeLite) => n.title === title;
+
+/**
+ * A skill store built once for a test file (`base()`), and `copy()`: a throw-away copy whose stamps
+ * still match its files (mtimes preserved); `track(dir)` adds another folder; all removed after the file's tests.
+ */
+export function skillStoreCopies(prefix: string): { base: () => string; copy: () => string; track: (dir: string) => string } {
+  let base = '';
+  const copies: string[] = [];
+  beforeAll(async () => {
+    base = await skillStore('none');
+  });
+  afterAll(() => {
+    for (const d of [base, ...copies]) rmSync(d, { recursive: true, force: true });
+  });
+  return {
+    base: () => base,
+    copy: () => {
+      const dir = mkdtempSync(join(tmpdir(), prefix));
+      cpSync(base, dir, { recursive: true, preserveTimestamps: true });
+      copies.push(dir);
+      return dir;
+    },
+    track: (dir) => {
+      copies.push(dir);
+      return dir;
+    },
+  };
+}

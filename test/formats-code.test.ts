@@ -131,10 +131,11 @@ describe('code symbol trees', () => {
 });
 
 describe('C and C++ headers (issue 14)', () => {
-  const header = async (name: string, language: string) => {
-    const abs = join(FIXTURES, 'formats', 'headers', name);
+  /** Converts a header fixture as file `name`; `from` gives the fixture whose bytes it holds (default: the same). */
+  const header = async (name: string, language: string, from = name) => {
+    const dir = join(FIXTURES, 'formats', 'headers');
     const c: FileCard = { id: 'src_0000abcd', filename: name, original_path: `inbox/${name}`, type: 'code', language, size_kb: 1, sha256: '0'.repeat(64) };
-    return codeConverter.convert({ absPath: abs, card: c, bytes: readFileSync(abs), plan: {} as never, options: { maxLeafPages: 5 } });
+    return codeConverter.convert({ absPath: join(dir, name), card: c, bytes: readFileSync(join(dir, from)), plan: {} as never, options: { maxLeafPages: 5 } });
   };
 
   it('a C header reads as its declarations: macros grouped, export macros and OF(()) wrappers seen through, docs above or below', async () => {
@@ -172,7 +173,7 @@ describe('C and C++ headers (issue 14)', () => {
   });
 
   it('a C++ header named .h (detected as C) is parsed as C++: its namespace is not read as a function', async () => {
-    const r = await header('shapes-cpp.h', 'c');
+    const r = await header('shapes-cpp.h', 'c', 'shapes.hpp');
     expect(r.meta).toMatchObject({ parser: 'tree-sitter-cpp' });
     const lines = outline(r.root).slice(1).map((l) => l.replace(/ \[.*$/, ''));
     expect(lines).toContain('  namespace geo');

@@ -2,7 +2,7 @@
  * Claude at ingest, end to end against a fake Messages API on 127.0.0.1: sampling, cards, trees and
  * curation land in the store; retries, fallbacks, the result cache and the call budget behave.
  */
-import { describe, it, expect, beforeAll, afterAll, beforeEach, afterEach } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ingest } from '../src/ingest/pipeline.js';
@@ -10,7 +10,7 @@ import { TreeFile, type TreeNode } from '../src/store/schemas.js';
 import { readCatalog } from '../src/store/catalog.js';
 import { cardText } from '../src/indexing/source-text.js';
 import { textSha } from '../src/indexing/vector-builder.js';
-import { startFakeApi, useFakeApiEnv, type FakeApi } from './llm/fake-api.js';
+import { useFakeApiSuite } from './llm/fake-api.js';
 import { writeNotes, writeReportPdf } from './llm/docs.js';
 import { contents, entry, llmStore } from './llm/store.js';
 
@@ -18,32 +18,21 @@ const MODEL = 'claude-sonnet-5-5';
 const NOW = () => new Date('2026-01-01T00:00:00Z');
 const FAST = { provider: 'anthropic', model: MODEL, max_retries: 2, timeout_ms: 5000, max_concurrency: 2 };
 
-let api: FakeApi;
+const api = useFakeApiSuite();
 const fetched: string[] = [];
 const realFetch = globalThis.fetch;
 const roots: string[] = [];
-const savedEnv = { ...process.env };
 
-beforeAll(async () => {
-  api = await startFakeApi();
-  useFakeApiEnv(api.url);
-  // every request any code makes during these tests is recorded: none may leave loopback
+// every request any code makes during these tests is recorded: none may leave loopback
+beforeAll(() => {
   globalThis.fetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) => {
     fetched.push(input instanceof Request ? input.url : String(input));
     return realFetch(input, init);
   }) as typeof fetch;
 });
 
-afterAll(async () => {
+afterAll(() => {
   globalThis.fetch = realFetch;
-  await api.close();
-  process.env = savedEnv;
-});
-
-beforeEach(() => {
-  if (!process.env.ANTHROPIC_BASE_URL?.startsWith('http://127.0.0.1:')) throw new Error('ANTHROPIC_BASE_URL must point at the fake server in tests');
-  api.requests.length = 0;
-  api.script = () => ({ kind: 'ok' });
 });
 
 afterEach(() => {

@@ -4,7 +4,7 @@
  * (two plans → two stores); fields not honoured are in the catalog with why; every fallback is
  * reported once; an unchanged re-ingest makes no request. LLM runs use the fake Messages API.
  */
-import { describe, it, expect, beforeAll, afterAll, beforeEach, afterEach } from 'vitest';
+import { describe, it, expect, afterEach } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ import { planOffline } from '../src/ingest/plan/offline-planner.js';
 import { takeSample } from '../src/ingest/plan/sample.js';
 import { planDirectives } from '../src/ingest/plan/directives.js';
 import { anchorKeySections, leafPagesFor, chunkChars } from '../src/ingest/converters/plan-shape.js';
-import { startFakeApi, useFakeApiEnv, fakeReply, type FakeApi } from './llm/fake-api.js';
+import { useFakeApiSuite, fakeReply } from './llm/fake-api.js';
 import { REPORT_PAGES, writeReportPdf } from './llm/docs.js';
 import { contents, entry, llmStore } from './llm/store.js';
 
@@ -95,25 +95,8 @@ describe('plan directives and shapes', () => {
   });
 });
 
-let api: FakeApi;
+const api = useFakeApiSuite();
 const roots: string[] = [];
-const savedEnv = { ...process.env };
-
-beforeAll(async () => {
-  api = await startFakeApi();
-  useFakeApiEnv(api.url);
-});
-
-afterAll(async () => {
-  await api.close();
-  process.env = savedEnv;
-});
-
-beforeEach(() => {
-  if (!process.env.ANTHROPIC_BASE_URL?.startsWith('http://127.0.0.1:')) throw new Error('ANTHROPIC_BASE_URL must point at the fake server in tests');
-  api.requests.length = 0;
-  api.script = () => ({ kind: 'ok' });
-});
 
 afterEach(() => {
   while (roots.length) rmSync(roots.pop()!, { recursive: true, force: true });

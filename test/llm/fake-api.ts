@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { beforeAll, afterAll, beforeEach } from 'vitest';
 
 /** Points the Anthropic SDK of this process at the fake server with a dummy key, no other login, fast retries. */
 export function useFakeApiEnv(url: string): void {
@@ -126,8 +127,7 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(JSON.stringify(body));
 }
 
-export async function startFakeApi(): Promise<FakeApi> {
-  const api: FakeApi = { url: '', requests: [], script: () => ({ kind: 'ok' }), close: async () => {} };
+export async function startFakeApi(api: FakeApi = emptyFakeApi()): Promise<FakeApi> {
   const server: Server = createServer(async (req, res) => {
     const raw = await readBody(req);
     let body: Record<string, unknown> = {};
@@ -166,6 +166,32 @@ export async function startFakeApi(): Promise<FakeApi> {
   api.close = () => new Promise((r) => {
     server.closeAllConnections();
     server.close(() => r());
+  });
+  return api;
+}
+
+const emptyFakeApi = (): FakeApi => ({ url: '', requests: [], script: () => ({ kind: 'ok' }), close: async () => {} });
+
+/**
+ * The fake API for a whole test file: started (and the SDK pointed at it) before the file's tests,
+ * closed and the environment restored after them; before each test its requests are cleared, its
+ * script reset to plain answers, and the SDK checked to still point at loopback.
+ */
+export function useFakeApiSuite(): FakeApi {
+  const api = emptyFakeApi();
+  const savedEnv = { ...process.env };
+  beforeAll(async () => {
+    await startFakeApi(api);
+    useFakeApiEnv(api.url);
+  });
+  afterAll(async () => {
+    await api.close();
+    process.env = savedEnv;
+  });
+  beforeEach(() => {
+    if (!process.env.ANTHROPIC_BASE_URL?.startsWith('http://127.0.0.1:')) throw new Error('ANTHROPIC_BASE_URL must point at the fake server in tests');
+    api.requests.length = 0;
+    api.script = () => ({ kind: 'ok' });
   });
   return api;
 }

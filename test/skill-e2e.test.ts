@@ -95,4 +95,43 @@ describe('skill scripts end to end', () => {
     expect(rows.json.citation.rows).toEqual([17, 17]);
     expect(rows.json.total_rows).toBe(20);
   });
+
+  it('search shows a passage and its page under its first results\' nodes, so read_source can come next', () => {
+    const pdf = entryOf(root, 'harbor-report.pdf');
+    const s = runScript('search.js', ['maintenance dredging sediment cubic meters', '--store', root]);
+    expect(s.code, s.stdout + s.stderr).toBe(0);
+    const first = s.json.results[0];
+    expect(first.id).toBe(pdf.id);
+    const node = first.nodes.find((n: { title: string }) => n.title === 'Dredging and Infrastructure');
+    expect(node.passage.page).toBe(3);
+    expect(node.passage.text).toMatch(/412,000 cubic meters of sediment/);
+    expect(node.passage.text.length).toBeLessThan(400);
+    // relevance shown never rises down the ranking, and only the first result can be strong
+    const rel = s.json.results.map((r: { relevance: number }) => r.relevance);
+    expect(rel).toEqual([...rel].sort((a: number, b: number) => b - a));
+    expect(s.json.results.slice(1).every((r: { verdict: string }) => r.verdict !== 'strong')).toBe(true);
+    const t = runScript('search.js', ['maintenance dredging sediment cubic meters', '--text', '--store', root]);
+    expect(t.stdout).toMatch(/- \d{4} Dredging and Infrastructure \(p\. 3\) · (strong|weak|none)\n\s+p\. 3: .*412,000 cubic meters/);
+  });
+
+  it('read_source reads several nodes or page ranges in one call', () => {
+    const pdf = entryOf(root, 'harbor-report.pdf');
+    const p = runScript('read_source.js', [pdf.id, '--pages', '1,3', '--store', root]);
+    expect(p.code, p.stdout + p.stderr).toBe(0);
+    expect(p.json.parts).toHaveLength(2);
+    expect(p.json.parts[0].text).toMatch(/^<!-- page 1 -->/);
+    expect(p.json.parts[1].text).toMatch(/412,000 cubic meters/);
+    expect(p.json.parts[1].citation.pages).toEqual([3, 3]);
+    const d = runScript('deep_retrieve.js', [pdf.id, '--store', root]);
+    const ids = d.json.root.children.slice(0, 2).map((c: { node_id: string }) => c.node_id);
+    const n = runScript('read_source.js', [pdf.id, ...ids, '--store', root]);
+    expect(n.json.parts.map((x: { node: { node_id: string } }) => x.node.node_id)).toEqual(ids);
+    const t = runScript('read_source.js', [pdf.id, ...ids, '--text', '--store', root]);
+    expect(t.stdout.split('\n---\n')).toHaveLength(2);
+    const tooMany = runScript('read_source.js', [pdf.id, '--pages', '1,2,3,4,5', '--store', root]);
+    expect(tooMany.code).toBe(2);
+    expect(tooMany.json.error.message).toMatch(/At most 4 parts/);
+    const mixed = runScript('read_source.js', [pdf.id, ...ids, '--pages', '1,3', '--store', root]);
+    expect(mixed.code).toBe(2);
+  });
 });

@@ -96,3 +96,39 @@ function readNode(ctx: ReadContext, offset: number): ReadAnswer {
   }
   return answer;
 }
+
+/** Most parts one read_source call returns (nodes, or comma-separated page or line ranges). */
+export const MAX_READ_PARTS = 4;
+
+/**
+ * The read requests of one call naming several parts of a source: several node ids, or a
+ * comma-separated list of page or line ranges ("59,63", "12-13,40"). One part: one request, as
+ * before. Each part is bounded by maxChars on its own.
+ */
+export function splitReadRequest(nodeIds: string[], req: ReadRequest): ReadRequest[] {
+  const list = (v: string | undefined) => (v ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  const pages = list(req.pages);
+  const lines = list(req.lines);
+  const parts: ReadRequest[] = nodeIds.length > 1
+    ? nodeIds.map((nodeId) => ({ ...req, nodeId }))
+    : pages.length > 1 ? pages.map((p) => ({ ...req, pages: p }))
+      : lines.length > 1 ? lines.map((l) => ({ ...req, lines: l }))
+        : [{ ...req, ...(nodeIds[0] ? { nodeId: nodeIds[0] } : {}) }];
+  if (parts.length > 1) {
+    if (nodeIds.length > 1 && (pages.length > 1 || lines.length > 1)) {
+      throw new UserError('Give several node ids or several ranges, not both.', 'Expected `read_source SRC 0012 0015` or `read_source SRC --pages 59,63`.', EXIT.USAGE);
+    }
+    if (parts.length > MAX_READ_PARTS) {
+      throw new UserError(`At most ${MAX_READ_PARTS} parts per call (got ${parts.length}).`, 'Expected fewer node ids or ranges; read the rest in a second call.', EXIT.USAGE);
+    }
+    if ((req.offset ?? 0) > 0) {
+      throw new UserError('--offset continues one part, not several.', 'Expected the `next` arguments of the part to continue, alone.', EXIT.USAGE);
+    }
+  }
+  return parts;
+}
+
+/** Several parts of one source in one call (splitReadRequest), in the order asked. */
+export function readSourceParts(root: string, ref: string, parts: ReadRequest[]): { parts: ReadAnswer[] } {
+  return { parts: parts.map((p) => readSource(root, ref, p)) };
+}

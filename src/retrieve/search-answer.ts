@@ -6,6 +6,8 @@ import type { SearchFilters, SearchOptions, SearchResult, SourceHit } from '../s
 import type { Freshness } from '../search/freshness.js';
 import { renderFreshness } from './render.js';
 import { clip, rangeText } from './tree-view.js';
+import { annotateHits, type ListedNode } from './snippets.js';
+import { openStoreLookup } from './store-read.js';
 
 export const DEFAULT_SEARCH_LIMIT = 5;
 /** Most results one call returns, whatever --limit says. */
@@ -30,7 +32,7 @@ export interface SearchAnswer {
   mode: SearchResult['mode'];
   verdict: SearchResult['verdict'];
   offset: number;
-  results: Array<SourceHit & { rank: number }>;
+  results: Array<SourceHit & { rank: number; nodes: ListedNode[] }>;
   /** pass as --offset to get the following results; null when there are no more */
   next_offset: number | null;
   truncated: boolean;
@@ -48,7 +50,9 @@ export async function runSearch(root: string, query: string, req: SearchRequest)
     explain: req.explain,
     nodesPerSource: req.nodesPerSource,
   });
-  const page = res.results.slice(req.offset, req.offset + limit).map((h, i) => ({ ...h, summary: clip(h.summary ?? '', RESULT_SUMMARY_CHARS), rank: req.offset + i + 1 }));
+  const listed = res.results.slice(req.offset, req.offset + limit).map((h, i) => ({ ...h, summary: clip(h.summary ?? '', RESULT_SUMMARY_CHARS), rank: req.offset + i + 1 }));
+  const lookup = listed.length > 0 ? openStoreLookup(root) : null;
+  const page = annotateHits(root, listed, res.query, (id) => lookup?.entry(id) ?? null);
   // A full page may have more behind it (searchStore does not count beyond k; asking for k+1 would
   // rank nodes of one more source, which costs more than an occasional empty last page).
   let more = res.results.length >= req.offset + limit;
@@ -82,7 +86,9 @@ export function renderSearchText(a: SearchAnswer): string {
     if (r.summary) lines.push(`   ${r.summary}`);
     for (const n of r.nodes) {
       const range = rangeText(n);
-      lines.push(`   - ${n.node_id} ${n.title}${range ? ` (${range})` : ''}`);
+      const within = n.path?.length ? `  in: ${n.path.join(' › ')}` : '';
+      lines.push(`   - ${n.node_id} ${n.title}${range ? ` (${range})` : ''}${n.verdict ? ` · ${n.verdict}` : ''}${within}`);
+      if (n.passage) lines.push(`       ${n.passage.page !== undefined ? `p. ${n.passage.page}: ` : ''}${n.passage.text}`);
     }
   }
   if (a.results.length === 0) lines.push('', 'No results.');

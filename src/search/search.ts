@@ -14,7 +14,7 @@ import type { SearchOptions, SearchResult, SourceHit } from './types.js';
 import { applyFilters, hasFilters } from './filters.js';
 import { queryTermGroups } from './query.js';
 import { KeywordShardError, sourceKeywords, nodeKeywords, type SourceKeywords } from './keyword-index.js';
-import { combineRelevance, vectorRelevance, verdictOf } from './confidence.js';
+import { combineRelevance, sourceVerdict, vectorRelevance } from './confidence.js';
 import { allowedRows, keywordSignals, type KeywordSignals } from './signals/keyword.js';
 import { identitySignal, periodSignal } from './signals/metadata.js';
 import { rarestTerm, type RareTerm } from './signals/rare.js';
@@ -155,7 +155,8 @@ function buildHit(ctx: SearchContext, sig: Signals, fused: Fused, id: string, sc
     : [];
   const hit: SourceHit = {
     id, title: e.title, file: e.original_path, type: e.type, score: round(score, 6), relevance: round(rel.rel, 3),
-    verdict: verdictOf(rel.rel, strong, weak), summary: e.summary, nodes,
+    // the verdict needs the whole ranking: set by assignVerdicts
+    verdict: 'none', summary: e.summary, nodes,
   };
   if (ctx.opts.explain) hit.explain = explainHit(sig, fused, id, rel);
   return hit;
@@ -187,6 +188,41 @@ function topHits(ctx: SearchContext, sig: Signals, fused: Fused): { hits: Source
     hits.push(buildHit(ctx, sig, fused, id, score, r));
   }
   return { hits, closest };
+}
+
+/** Largest value of a signal over the fused candidates (undefined when the signal is empty). */
+function bestOf(list: Map<string, number> | undefined, candidates: Map<string, number>): number | undefined {
+  if (!list || list.size === 0) return undefined;
+  let best = -Infinity;
+  for (const id of candidates.keys()) best = Math.max(best, list.get(id) ?? 0);
+  return best === -Infinity ? undefined : best;
+}
+
+/**
+ * Relevance shown never rises down the ranking (a source ranked below another shows at most its
+ * relevance), then each hit's verdict (confidence.ts sourceVerdict): only the first can be
+ * `strong`, when its score clearly leads every other candidate's and neither its period nor its
+ * name conflicts with the query's.
+ */
+function assignVerdicts(ctx: SearchContext, sig: Signals, fused: Fused, hits: SourceHit[]): void {
+  const weak = ctx.config.search.weak_threshold;
+  const bestPeriod = bestOf(sig.lists.period, fused.scores);
+  const bestIdentity = bestOf(sig.lists.identity, fused.scores);
+  const first = hits[0];
+  let lead = 0;
+  if (first) {
+    let other = -Infinity;
+    for (const [id, sc] of fused.scores) if (id !== first.id) other = Math.max(other, sc);
+    lead = other === -Infinity ? 1 : first.score > 0 ? (first.score - other) / first.score : 0;
+  }
+  hits.forEach((h, i) => {
+    if (i > 0) h.relevance = Math.min(h.relevance, hits[i - 1]!.relevance);
+    h.verdict = sourceVerdict({
+      rank: i + 1, relevance: h.relevance, lead,
+      ...(bestPeriod !== undefined ? { period: { own: sig.lists.period?.get(h.id) ?? 0, best: bestPeriod } } : {}),
+      ...(bestIdentity !== undefined ? { identity: { own: sig.lists.identity?.get(h.id) ?? 0, best: bestIdentity } } : {}),
+    }, weak);
+  });
 }
 
 function resultWarnings(ctx: SearchContext, hits: SourceHit[], closest: { id: string; rel: number } | null): void {
@@ -260,6 +296,7 @@ export async function searchStore(root: string, asked: string, opts: SearchOptio
   const sig = await gatherSignals(ctx);
   const fused = fuseWithPassages(ctx, sig);
   const { hits, closest } = topHits(ctx, sig, fused);
+  assignVerdicts(ctx, sig, fused, hits);
   resultWarnings(ctx, hits, closest);
   const freshness = checkAnswerFreshness(root, ctx.lookup, { sources: ctx.touched, indexMismatch: usedIndexMismatch(ctx, sig) });
   return { query, mode: ctx.mode, verdict: hits[0]?.verdict ?? 'none', results: hits, warnings: ctx.warnings, freshness };

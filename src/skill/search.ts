@@ -30,9 +30,13 @@ filters as \`mhub search\` (keyword BM25 fused with vectors when the store has t
   --max-chars N    bound on the whole answer (default ${DEFAULT_SEARCH_MAX_CHARS})
 
 Output (JSON): query, mode, verdict (strong | weak | none), results [{id, title, file, type, score,
-relevance, verdict, summary, nodes [{node_id, title, page_range|line_range|row_range, score}]}],
+relevance, verdict, summary, nodes [{node_id, title, page_range|line_range|row_range, score,
+relevance, verdict, passage {page, text} (first two results), path (when titles repeat)}]}],
 next_offset (or null), warnings, freshness {built_at, stale, warning}.
-Next step: deep_retrieve.js <id> --query "…" to see the outline and the best nodes of a result.
+Only the first result can be strong (it clearly leads; its period and name agree with the query);
+relevance never rises down the list.
+Next step: read_source.js <id> <node_id> for the node whose passage shows the answer (several node
+ids in one call when unsure); deep_retrieve.js <id> --query "…" when no listed node fits.
 
 ${COMMON_OPTIONS_HELP}
 

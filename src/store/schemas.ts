@@ -177,6 +177,11 @@ export const LlmConfig = z.object({
 });
 
 export const SearchConfig = z.object({
+  /**
+   * No longer decides a verdict (kept so existing config.json files stay valid): a source is
+   * `strong` when it is first and clearly leads (search/confidence.ts sourceVerdict), a node when it
+   * leads the source's other nodes (search/node-confidence.ts).
+   */
   strong_threshold: z.number().default(0.6),
   weak_threshold: z.number().default(0.3),
   default_k: z.number().int().positive().default(5),

@@ -1,0 +1,173 @@
+/**
+ * What search shows under its first results' nodes so an agent can go straight to read_source:
+ * a short passage of each node where the query's distinctive words are densest (with the page it
+ * is on), and the node's parent sections when two listed nodes share a title. Reads the tree and
+ * the nodes' text of at most PASSAGE_RESULTS sources, each node's text up to PASSAGE_SCAN_CHARS.
+ */
+import type { CatalogEntry, TreeFile } from '../store/schemas.js';
+import type { NodeHit, SourceHit } from '../search/types.js';
+import { tokenize } from '../model/tokenize.js';
+import { docFreq, idf } from '../search/bm25.js';
+import { nodeFields, nodeKeywords } from '../search/keyword-index.js';
+import { nodeQueryTerms } from '../search/nodes.js';
+import { queryTerms } from '../search/query.js';
+import { loadTree } from './store-read.js';
+import { readNodeText } from './read-text.js';
+import { findNodePath } from './tree-view.js';
+
+/** Results (best first) whose nodes get a passage and, when titles repeat, a path. */
+export const PASSAGE_RESULTS = 2;
+/** Characters of a node's text searched for its passage (its own text, then its sub-sections'). */
+export const PASSAGE_SCAN_CHARS = 20_000;
+/** Characters of the span that is scored; the passage shown is about PASSAGE_CHARS around it. */
+export const PASSAGE_WINDOW_CHARS = 180;
+export const PASSAGE_CHARS = 220;
+/** Ancestors shown for a node whose title repeats in the list (nearest last, root left out). */
+export const NODE_PATH_DEPTH = 2;
+
+export interface NodePassage {
+  /** the page the passage starts on (paged sources) */
+  page?: number;
+  text: string;
+}
+
+export interface ListedNode extends NodeHit {
+  /** sections the node sits in (root left out, nearest last), when another listed node has its title */
+  path?: string[];
+  /** where the node holds the query's words most densely */
+  passage?: NodePassage;
+}
+
+/** A word of the text holding query terms, by character position. */
+interface Hit { start: number; end: number; terms: string[] }
+
+/** Characters of a term that a word must contain to be tokenized (other words cannot hold it). */
+const PREFIX_CHARS = 3;
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+const JOINER = /[.'’&\-/]/;
+const isWordChar = (c: string | undefined) => c !== undefined && WORD_CHAR.test(c);
+
+/**
+ * The words of `text` holding a query term: the occurrences of each term's first characters
+ * (indexOf), widened to whole words and tokenized; other words are never looked at, so a long
+ * node scans in about a millisecond.
+ */
+function termHits(text: string, weights: Map<string, number>): Hit[] {
+  const prefixes = [...new Set([...weights.keys()].map((t) => t.slice(0, PREFIX_CHARS)))].filter(Boolean);
+  const lower = text.toLowerCase();
+  const byStart = new Map<number, Hit>();
+  for (const p of prefixes) {
+    for (let k = lower.indexOf(p); k >= 0; k = lower.indexOf(p, k + 1)) {
+      let s = k;
+      while (isWordChar(lower[s - 1])) s--;
+      if (byStart.has(s)) continue;
+      let e = k + p.length;
+      while (isWordChar(lower[e]) || (JOINER.test(lower[e] ?? '') && isWordChar(lower[e + 1]))) e++;
+      const terms = tokenize(lower.slice(s, e)).filter((t) => weights.has(t));
+      byStart.set(s, { start: s, end: e, terms });
+      k = e;
+    }
+  }
+  return [...byStart.values()].filter((h) => h.terms.length > 0).sort((x, y) => x.start - y.start);
+}
+
+/** Hit index range [i, j) of the span of at most PASSAGE_WINDOW_CHARS holding the most weight of distinct query terms. */
+function bestWindow(hits: Hit[], weights: Map<string, number>): [number, number] | null {
+  const count = new Map<string, number>();
+  let score = 0;
+  let best = 0;
+  let at: [number, number] | null = null;
+  const add = (h: Hit, d: number) => {
+    for (const t of h.terms) {
+      const c = (count.get(t) ?? 0) + d;
+      count.set(t, c);
+      if (d > 0 && c === 1) score += weights.get(t)!;
+      if (d < 0 && c === 0) score -= weights.get(t)!;
+    }
+  };
+  let i = 0;
+  for (let j = 0; j < hits.length; j++) {
+    add(hits[j]!, 1);
+    while (hits[j]!.end - hits[i]!.start > PASSAGE_WINDOW_CHARS) add(hits[i++]!, -1);
+    if (score > best + 1e-9) {
+      best = score;
+      at = [i, j + 1];
+    }
+  }
+  return at;
+}
+
+const PAGE_MARK = /<!-- page (\d+) -->/g;
+/** dot leaders and rules of printed tables and contents ("Total assets......", "_____") */
+const LEADERS = /([._·…-])(?:\s?\1){3,}/g;
+
+/** The passage of `text` around the densest window of query terms (null when no term occurs). */
+export function bestPassage(text: string, weights: Map<string, number>, firstPage?: number): NodePassage | null {
+  const hits = termHits(text, weights);
+  const win = bestWindow(hits, weights);
+  if (!win) return null;
+  // the span of the window's hits, padded to about PASSAGE_CHARS
+  const a = hits[win[0]]!.start;
+  const b = hits[win[1] - 1]!.end;
+  const pad = Math.max(0, Math.floor((PASSAGE_CHARS - (b - a)) / 2));
+  let from = Math.max(0, a - pad);
+  let to = Math.min(text.length, b + pad);
+  // whole words at both ends
+  while (from > 0 && /\S/.test(text[from - 1]!)) from--;
+  while (to < text.length && /\S/.test(text[to]!)) to++;
+  let page = firstPage;
+  for (const m of text.matchAll(PAGE_MARK)) {
+    if (m.index > a) break;
+    page = Number(m[1]);
+  }
+  const body = text.slice(from, to).replace(PAGE_MARK, ' ').replace(LEADERS, ' ').replace(/\s+/g, ' ').trim();
+  const clipped = body.length > PASSAGE_CHARS + 80 ? `${body.slice(0, PASSAGE_CHARS + 80).replace(/\s\S*$/, '')}` : body;
+  const out: NodePassage = { text: `${from > 0 ? '…' : ''}${clipped}${to < text.length || clipped !== body ? '…' : ''}` };
+  if (page !== undefined) out.page = page;
+  return out;
+}
+
+/** Idf (over the source's nodes) of the query's terms that tell its nodes apart. */
+function termWeights(root: string, sourceId: string, query: string, stopwords?: ReadonlySet<string>): Map<string, number> {
+  const ix = nodeKeywords(root, sourceId);
+  const terms = queryTerms(query, stopwords);
+  if (!ix) return new Map(terms.map((t) => [t, 1]));
+  const kept = nodeQueryTerms(ix, terms);
+  const text = nodeFields(ix).text;
+  return new Map(kept.map((t) => [t, Math.max(0.1, idf(ix.nodes.length, docFreq(text, t)))]));
+}
+
+function annotate(root: string, tree: TreeFile, hit: SourceHit, query: string, stopwords?: ReadonlySet<string>): ListedNode[] {
+  const weights = termWeights(root, hit.id, query, stopwords);
+  const titles = new Map<string, number>();
+  for (const n of hit.nodes) titles.set(n.title, (titles.get(n.title) ?? 0) + 1);
+  return hit.nodes.map((n) => {
+    const path = findNodePath(tree.root, n.node_id);
+    const node = path?.[path.length - 1];
+    if (!node) return n;
+    const out: ListedNode = { ...n };
+    if ((titles.get(n.title) ?? 0) > 1) out.path = path!.slice(1, -1).slice(-NODE_PATH_DEPTH).map((p) => p.title);
+    const read = readNodeText(root, tree, node, { offset: 0, maxChars: PASSAGE_SCAN_CHARS, withChildren: true });
+    const passage = bestPassage(read.text, weights, node.page_range?.[0]);
+    if (passage) out.passage = passage;
+    return out;
+  });
+}
+
+/**
+ * The first PASSAGE_RESULTS hits with their nodes annotated (passage, and path when titles
+ * repeat); the rest unchanged. A source whose tree or text cannot be read keeps its plain nodes.
+ */
+export function annotateHits<T extends SourceHit>(root: string, hits: T[], query: string, entry: (id: string) => CatalogEntry | null, stopwords?: ReadonlySet<string>): T[] {
+  return hits.map((h, i) => {
+    if (i >= PASSAGE_RESULTS || h.nodes.length === 0) return h;
+    const e = entry(h.id);
+    if (!e) return h;
+    try {
+      return { ...h, nodes: annotate(root, loadTree(root, e), h, query, stopwords) };
+    } catch {
+      // a damaged tree or content file: the plain node list still points the way (read_source says what is wrong)
+      return h;
+    }
+  });
+}

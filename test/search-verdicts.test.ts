@@ -1,0 +1,53 @@
+/**
+ * Verdict rules (confidence.ts sourceVerdict) and the passages search shows under its nodes
+ * (retrieve/snippets.ts bestPassage).
+ */
+import { describe, it, expect } from 'vitest';
+import { sourceConflict, sourceVerdict, SOURCE_SURE_LEAD, PERIOD_CONFLICT_GAP } from '../src/search/confidence.js';
+import { bestPassage, PASSAGE_CHARS } from '../src/retrieve/snippets.js';
+
+const WEAK = 0.3;
+
+describe('source verdicts', () => {
+  it('makes only a first source that clearly leads strong', () => {
+    expect(sourceVerdict({ rank: 1, relevance: 0.5, lead: SOURCE_SURE_LEAD }, WEAK)).toBe('strong');
+    expect(sourceVerdict({ rank: 1, relevance: 0.9, lead: SOURCE_SURE_LEAD / 2 }, WEAK)).toBe('weak');
+    expect(sourceVerdict({ rank: 2, relevance: 0.95, lead: 1 }, WEAK)).toBe('weak');
+    expect(sourceVerdict({ rank: 1, relevance: WEAK - 0.01, lead: 1 }, WEAK)).toBe('none');
+  });
+
+  it('never calls a source of another period or another name strong', () => {
+    // a 10-K for the year before when the quarter asked about is in the store
+    expect(sourceConflict({ period: { own: 0.6, best: 1 } })).toBe('period');
+    expect(sourceConflict({ period: { own: 1 - PERIOD_CONFLICT_GAP / 2, best: 1 } })).toBeNull();
+    expect(sourceConflict({ period: { own: -0.5, best: -0.5 } })).toBe('period');
+    // another company's filing: it holds none of the query's naming words another source holds
+    expect(sourceConflict({ identity: { own: 0, best: 1 } })).toBe('identity');
+    expect(sourceConflict({ identity: { own: 1, best: 1 } })).toBeNull();
+    expect(sourceVerdict({ rank: 1, relevance: 0.9, lead: 0.5, period: { own: -1, best: -1 } }, WEAK)).toBe('weak');
+    expect(sourceVerdict({ rank: 1, relevance: 0.9, lead: 0.5, identity: { own: 0, best: 1 } }, WEAK)).toBe('weak');
+    expect(sourceVerdict({ rank: 1, relevance: 0.9, lead: 0.5, period: { own: 1, best: 1 }, identity: { own: 1, best: 1 } }, WEAK)).toBe('strong');
+  });
+});
+
+describe('node passages', () => {
+  const weights = new Map([['dredging', 2], ['sediment', 3], ['cubic', 1]]);
+  const filler = 'The port authority met twice and discussed the budget for the coming year at length. '.repeat(12);
+
+  it('shows where the query words are densest, with the page it is on', () => {
+    const text = `<!-- page 4 -->\n${filler}Dredging was mentioned once.\n<!-- page 5 -->\n${filler}The dredging campaign removed 412,000 cubic meters of sediment from the berths.\n${filler}`;
+    const p = bestPassage(text, weights, 4)!;
+    expect(p.page).toBe(5);
+    expect(p.text).toMatch(/412,000 cubic meters of sediment/);
+    expect(p.text.startsWith('…')).toBe(true);
+    expect(p.text.length).toBeLessThanOrEqual(PASSAGE_CHARS + 90);
+    expect(p.text).not.toMatch(/<!--/);
+  });
+
+  it('matches plural and singular forms, drops dot leaders, and gives nothing when no word occurs', () => {
+    const p = bestPassage('Sediments ........................ | 12 | 14\nnothing else', weights)!;
+    expect(p.text).toBe('Sediments | 12 | 14 nothing else');
+    expect(p.page).toBeUndefined();
+    expect(bestPassage(filler, weights)).toBeNull();
+  });
+});

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  KEYWORD_DIR, KEYWORD_SOURCES_FILE, SHARD_TARGET_BYTES, findTermLine, readKeywordFile, readSourcesMeta, termLine, useKeywordReader,
+  KEYWORD_DIR, KEYWORD_SOURCES_FILE, SHARD_TARGET_BYTES, findTermLine, termsWithPrefix, readKeywordFile, readSourcesMeta, termLine, useKeywordReader,
   type KeywordSourcesIndex,
 } from '../src/model/keyword-format.js';
 import { writeSourcesIndex } from '../src/indexing/keyword-shards.js';
@@ -65,6 +65,17 @@ describe('term lines', () => {
     unique.forEach((t, i) => expect(findTermLine(text, t, from)).toEqual([[i, 1]]));
     for (const missing of ['', 'a', 't', 't9999', 'zzz', 't10x']) expect(findTermLine(text, missing, from)).toBeNull();
     expect(findTermLine('', 'a')).toBeNull();
+  });
+
+  it('lists the terms starting with a prefix, in order, up to a limit', () => {
+    const terms = Array.from({ length: 300 }, (_, i) => `t${(i * 7919) % 1000}`).sort();
+    const unique = [...new Set(terms)];
+    const text = 'HEADER {"x":1}\n' + unique.map((t, i) => termLine(t, [[i, 1]])).join('');
+    const from = text.indexOf('\n') + 1;
+    for (const prefix of ['t1', 't99', 't5', 't']) expect(termsWithPrefix(text, prefix, from)).toEqual(unique.filter((t) => t.startsWith(prefix)));
+    expect(termsWithPrefix(text, 't1', from, 3)).toEqual(unique.filter((t) => t.startsWith('t1')).slice(0, 3));
+    for (const missing of ['a', 'zzz', 't10000']) expect(termsWithPrefix(text, missing, from)).toEqual([]);
+    expect(termsWithPrefix('', 'a')).toEqual([]);
   });
 });
 

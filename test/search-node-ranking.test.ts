@@ -107,6 +107,14 @@ describe('rankNodes verdicts in an ingested store', () => {
     expect(nodes[0]!.verdict).not.toBe('strong');
   });
 
+  it('searches a word the source lacks as the source\'s forms of it ("territorial" → territory), not a word it holds', async () => {
+    const nodes = await rankNodes(root, id, 'Which birds are territorial?', { k: 3, vectors: false });
+    expect(nodes[0]!.title).toBe('Robins');
+    // "feeding" is in the source (Robins): not widened to "feeders"
+    const feeding = await rankNodes(root, id, 'feeding', { k: 3, vectors: false });
+    expect(feeding.map((n) => n.title)).toEqual(['Robins']);
+  });
+
   it('never suggests a printed contents page (tree node kind contents), and writes the list only when there is one', async () => {
     const e = readCatalog(root).sources[0]!;
     const tree = TreeFile.parse(JSON.parse(readFileSync(join(root, e.tree_path!), 'utf8')));

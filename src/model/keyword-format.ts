@@ -189,6 +189,36 @@ export function findTermLine(text: string, term: string, from = 0): unknown {
   return null;
 }
 
+/**
+ * Terms of a sorted `term<TAB>json` text starting with `prefix` (at most `limit`, in sorted order),
+ * found by binary search for the first line at or after the prefix.
+ */
+export function termsWithPrefix(text: string, prefix: string, from = 0, limit = Infinity): string[] {
+  let lo = from;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const start = Math.max(lo, text.lastIndexOf('\n', mid - 1) + 1);
+    const tab = text.indexOf('\t', start);
+    if (tab < 0) break;
+    const nl = text.indexOf('\n', tab);
+    const end = nl < 0 ? text.length : nl;
+    if (text.slice(start, tab) < prefix) lo = end + 1;
+    else hi = start;
+  }
+  const out: string[] = [];
+  for (let pos = lo; pos < text.length && out.length < limit;) {
+    const tab = text.indexOf('\t', pos);
+    if (tab < 0) break;
+    const key = text.slice(pos, tab);
+    if (!key.startsWith(prefix)) break;
+    out.push(key);
+    const nl = text.indexOf('\n', tab);
+    pos = nl < 0 ? text.length : nl + 1;
+  }
+  return out;
+}
+
 /** Every `term<TAB>json` line of `text` from offset `from` (builder and doctor: whole-file reads). */
 export function* allTermLines(text: string, from = 0): Generator<[string, unknown]> {
   let pos = from;

@@ -8,7 +8,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  KEYWORD_SOURCES_FILE, SOURCE_FIELDS, findTermLine, keywordNodesFile, keywordShardFile, nodesBodyOffset, parseNodesHeader,
+  KEYWORD_SOURCES_FILE, SOURCE_FIELDS, findTermLine, termsWithPrefix, keywordNodesFile, keywordShardFile, nodesBodyOffset, parseNodesHeader,
   readKeywordFile, readSourcesMeta, shardOf, type KeywordNodesHeader, type KeywordSourcesMeta, type NodeRow, type SourceField,
 } from '../model/keyword-format.js';
 import { meanLength, type PostingField } from './bm25.js';
@@ -77,6 +77,8 @@ export interface NodeKeywords {
   nodes: NodeRow[];
   header: KeywordNodesHeader;
   fields: NodeFields;
+  /** the source's terms starting with `prefix` (sorted, at most `limit`) */
+  termsStartingWith(prefix: string, limit: number): string[];
 }
 
 function openNodes(text: string, header: KeywordNodesHeader): NodeKeywords {
@@ -91,7 +93,10 @@ function openNodes(text: string, header: KeywordNodesHeader): NodeKeywords {
     return r;
   };
   const field = (lengths: number[], k: 0 | 1): PostingField => ({ lengths, avgLength: meanLength(lengths), postings: (t) => row(t)?.[k] });
-  return { id: header.id, nodes: header.nodes, header, fields: { text: field(header.len, 0), title: field(header.title_len, 1) } };
+  return {
+    id: header.id, nodes: header.nodes, header, fields: { text: field(header.len, 0), title: field(header.title_len, 1) },
+    termsStartingWith: (prefix, limit) => termsWithPrefix(text, prefix, from, limit),
+  };
 }
 
 const nodeCache = new Map<string, { stamp: string; value: NodeKeywords | null }>();

@@ -111,22 +111,58 @@ function eligibleNodes(ix: NodeKeywords, maxPages: number): Uint8Array {
   return eligible;
 }
 
-/** BM25 of each eligible node over titles and texts: typed terms, then the metric expansions. */
-function keywordNodeScores(ix: NodeKeywords, input: NodeRankInput, eligible: Uint8Array): Map<number, number> {
-  const terms = nodeQueryTerms(ix, input.terms);
+/**
+ * A typed word the source does not hold is also searched as the source's words that share its stem
+ * ("acquire" → acquisition, acquired; "region" → regional; "overloaded" → overloading): the first
+ * letters of the word, all but NODE_VARIANT_DROP and at least NODE_VARIANT_STEM of them. Learned from
+ * the source's own lexicon, no field vocabulary. Only for words missing from the source: applied to
+ * every word, variants pulled in related but wrong sections (dev sets, tier-2 hit@3: FinanceBench
+ * 0.891 → 0.870, cross-domain 0.924 → 0.909).
+ */
+export const NODE_VARIANT_STEM = 5;
+export const NODE_VARIANT_DROP = 3;
+/** variants per missing word (the first in the lexicon's sorted order; 5 and 10 measured the same) */
+export const NODE_VARIANT_MAX = 10;
+/** weight of a variant relative to a typed word: the same word in another form */
+export const NODE_VARIANT_WEIGHT = 1;
+
+const LETTERS = /^[a-z]+$/;
+
+/** The source's variants of the typed words it does not hold (none for short words, numbers and codes). */
+function variantTerms(ix: NodeKeywords, typed: string[]): string[] {
   const f = nodeFields(ix);
-  const kw = new Float64Array(ix.nodes.length);
-  bm25Field(terms, f.title, kw, NODE_TITLE_WEIGHT, eligible, NODE_TITLE_B);
-  bm25Field(terms, f.text, kw, 1, eligible, NODE_TEXT_B);
+  const out = new Set<string>();
+  for (const t of typed) {
+    if (t.length < NODE_VARIANT_STEM || !LETTERS.test(t) || f.text.postings(t) || f.title.postings(t)) continue;
+    const stem = t.slice(0, Math.max(NODE_VARIANT_STEM, t.length - NODE_VARIANT_DROP));
+    for (const v of ix.termsStartingWith(stem, NODE_VARIANT_MAX)) if (LETTERS.test(v) && !typed.includes(v)) out.add(v);
+  }
+  return [...out];
+}
+
+/**
+ * The terms nodes are scored by, each with its weight: typed terms 1, variants of typed words the
+ * source lacks NODE_VARIANT_WEIGHT, a pack's metric expansions NODE_EXPANSION_WEIGHT.
+ */
+function scoringTerms(ix: NodeKeywords, input: NodeRankInput): Map<string, number> {
+  const typed = nodeQueryTerms(ix, input.terms);
+  const out = new Map<string, number>(typed.map((t) => [t, 1]));
+  for (const v of nodeQueryTerms(ix, variantTerms(ix, typed), false)) out.set(v, NODE_VARIANT_WEIGHT);
   const vocab = input.vocabulary ?? NO_VOCABULARY;
   if (input.text && NODE_EXPANSION_WEIGHT > 0 && vocab.expansions.length > 0) {
-    const typed = new Set(terms);
-    const extra = [...new Set(tokenize(expansionText(vocab, input.text)))].filter((t) => !typed.has(t) && !isQueryStopword(t, vocab.stopwords));
-    if (extra.length > 0) {
-      const ex = nodeQueryTerms(ix, extra, false);
-      bm25Field(ex, f.title, kw, NODE_TITLE_WEIGHT * NODE_EXPANSION_WEIGHT, eligible, NODE_TITLE_B);
-      bm25Field(ex, f.text, kw, NODE_EXPANSION_WEIGHT, eligible, NODE_TEXT_B);
-    }
+    const extra = [...new Set(tokenize(expansionText(vocab, input.text)))].filter((t) => !out.has(t) && !isQueryStopword(t, vocab.stopwords));
+    if (extra.length > 0) for (const t of nodeQueryTerms(ix, extra, false)) out.set(t, NODE_EXPANSION_WEIGHT);
+  }
+  return out;
+}
+
+/** BM25 of each eligible node over titles and texts: typed terms, then the metric expansions. */
+function keywordNodeScores(ix: NodeKeywords, terms: Map<string, number>, eligible: Uint8Array): Map<number, number> {
+  const f = nodeFields(ix);
+  const kw = new Float64Array(ix.nodes.length);
+  for (const [t, w] of terms) {
+    bm25Field([t], f.title, kw, NODE_TITLE_WEIGHT * w, eligible, NODE_TITLE_B);
+    bm25Field([t], f.text, kw, w, eligible, NODE_TEXT_B);
   }
   const out = new Map<number, number>();
   kw.forEach((s, i) => { if (s > 0) out.set(i, s); });
@@ -192,7 +228,8 @@ function leadOf(order: Array<[number, number]>): number {
 /** Rank nodes of an already loaded node index (shared by rankNodes and searchStore). */
 export function rankNodesIn(ix: NodeKeywords, input: NodeRankInput): NodeHit[] {
   const eligible = eligibleNodes(ix, input.maxPages);
-  const kw = keywordNodeScores(ix, input, eligible);
+  const terms = scoringTerms(ix, input);
+  const kw = keywordNodeScores(ix, terms, eligible);
   const vec = vectorNodeScores(ix, input, eligible, kw);
   const order = ranked(fuseNodeScores(kw, vec, sectionBonus(ix, input, eligible)));
   const groups = distinctiveGroups(ix, input.groups ?? input.terms.map((t) => [t]), input.terms);

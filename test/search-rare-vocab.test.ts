@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { searchStore } from '../src/search/search.js';
 import { queryTermGroups } from '../src/search/query.js';
 import { passageSignal } from '../src/search/signals/passage.js';
-import { sourceKeywords } from '../src/search/keyword-index.js';
+import { resetKeywordCache, sourceKeywords } from '../src/search/keyword-index.js';
+import { keywordNodesFile } from '../src/model/keyword-format.js';
 import { readCatalog } from '../src/store/catalog.js';
 import { NO_VOCABULARY, loadVocabulary } from '../src/search/vocabulary.js';
 import { loadConfig } from '../src/store/config.js';
@@ -159,11 +160,56 @@ describe('passage signal', () => {
     d['site/log-4.md'] += '\n## Week 30\n\nWe tightened each flange gasket bolt to the torque the vendor gives, then checked the gasket again.\n';
     const { root } = await searchStoreFixture('none', { docs: d });
     try {
-      const kix = sourceKeywords(root)!;
       const cat = readCatalog(root).sources;
       const id = (f: string) => cat.find((e) => e.original_path.endsWith(f))!.id;
-      const p = passageSignal(root, kix, ['flange', 'gasket', 'bolt', 'torque'], [id('log-1.md'), id('log-4.md')]);
+      const p = passageSignal(root, ['flange', 'gasket', 'bolt', 'torque'], [id('log-1.md'), id('log-4.md')]);
       expect(p.get(id('log-4.md'))!).toBeGreaterThan(3 * p.get(id('log-1.md'))!);
+    } finally {
+      cleanup(root);
+    }
+  });
+
+  it('weighs words by the passages compared: a word every section of a family uses tells its members apart less than words few sections hold', async () => {
+    // four "zorp" documents, each section naming zorp; other documents use merge and cbind in
+    // passing, so over whole sources zorp is the rarest query word, over the sections compared the commonest
+    const d: Record<string, string> = {};
+    const section = (t: string, body: string) => `## ${t}\n\n${body}\n`;
+    for (let i = 0; i < 4; i++) {
+      const parts = [0, 1, 2, 3].map((j) => section(`Part ${j}`, `The zorp series ${i} holds observation ${j} of the zorp library.`));
+      d[`zorp/zorp-${i}.md`] = `# Zorp note ${i}\n\n${parts.join('\n')}`;
+    }
+    d['zorp/zorp-1.md'] += section('Joining', 'To join two zorp objects, merge one zorp into the other zorp.');
+    d['zorp/zorp-2.md'] += section('Columns', 'Use merge rather than cbind: cbind gives worse column names.');
+    for (let i = 0; i < 6; i++) d[`misc/table-${i}.md`] = `# Table ${i}\n\nRows are joined with merge or cbind in table ${i}.\n`;
+    const { root } = await searchStoreFixture('none', { docs: d });
+    try {
+      const cat = readCatalog(root).sources;
+      const id = (f: string) => cat.find((e) => e.original_path.endsWith(f))!.id;
+      const p = passageSignal(root, ['zorp', 'merge', 'cbind'], ['zorp-0.md', 'zorp-1.md', 'zorp-2.md', 'zorp-3.md'].map(id));
+      expect(p.get(id('zorp-2.md'))!).toBeGreaterThan(p.get(id('zorp-1.md'))!);
+    } finally {
+      cleanup(root);
+    }
+  });
+
+  it('never takes a printed contents page (not_suggested in the node file) as a source\'s best passage', async () => {
+    const d: Record<string, string> = {
+      'guide/a.md': '# Guide A\n\n## Contents\n\nValve torque gasket flange bolt\n\n## Valves\n\nThe valve is opened by hand.\n',
+      'guide/b.md': '# Guide B\n\n## Notes\n\nNothing about fittings here.\n',
+    };
+    const { root } = await searchStoreFixture('none', { docs: d });
+    try {
+      const e = readCatalog(root).sources.find((x) => x.original_path.endsWith('a.md'))!;
+      const terms = ['torque', 'gasket', 'flange', 'bolt'];
+      expect(passageSignal(root, terms, [e.id]).get(e.id)).toBeGreaterThan(0);
+      const file = join(root, keywordNodesFile(e.id));
+      const text = readFileSync(file, 'utf8');
+      const nl = text.indexOf('\n');
+      const header = JSON.parse(text.slice(0, nl));
+      header.not_suggested = [header.nodes.findIndex((r: unknown[]) => r[1] === 'Contents')];
+      writeFileSync(file, JSON.stringify(header) + text.slice(nl));
+      resetKeywordCache();
+      expect(passageSignal(root, terms, [e.id]).has(e.id)).toBe(false);
     } finally {
       cleanup(root);
     }

@@ -32,7 +32,7 @@ export const FUSION_WEIGHTS = {
   period: 1.0,
   /** share of the query's naming words (company names, tickers) in a source's identity */
   identity: 0.5,
-  /** best single node's BM25 (store-wide idf), scaled over the candidates it was computed for */
+  /** best single node's BM25 (idf over the compared candidates' nodes), scaled over the candidates it was computed for */
   passage: 1.0,
 } as const;
 

@@ -284,7 +284,7 @@ function fuseWithPassages(ctx: SearchContext, sig: Signals): Fused {
   const first = fuse(sig.lists);
   if (!sig.kix || !sig.kw) return first;
   const order = ranked(first.scores).map(([id]) => id);
-  sig.lists.passage = passageSignal(ctx.root, sig.kix, ctx.groups.flat(), order);
+  sig.lists.passage = passageSignal(ctx.root, ctx.groups.flat(), order);
   return fuse(sig.lists);
 }
 

@@ -5,11 +5,14 @@
  */
 import { describe, it, expect, afterEach } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertPdfBytes } from '../src/ingest/converters/pdf/convert.js';
-import { NATIVE_ENV, NATIVE_MISSING_WARNING, parseNativeXml, readNativePages, riskyFonts, runTogether } from '../src/ingest/converters/pdf/poppler.js';
+import {
+  NATIVE_ENV, NATIVE_MISSING_WARNING, nativePageCount, nativeReadOf, parseNativeOutline, parseNativeXml, readNative, readNativePages, riskyFonts, runTogether, takeNativeRead,
+} from '../src/ingest/converters/pdf/poppler.js';
+import { pdfPreview } from '../src/ingest/plan/pdf-preview.js';
 import type { ConvertedNode, ConvertResult } from '../src/ingest/converters/types.js';
 import { FIXTURES } from './helpers/temp-store.js';
 
@@ -69,6 +72,31 @@ describe('pdf native reader: pdftohtml XML → pdfjs-like items', () => {
   });
 });
 
+describe('pdf native reader: page count and bookmarks from the XML', () => {
+  const withOutline = XML.replace('</pdf2xml>', `<outline>
+<item page="1">Cover &amp; summary</item>
+<outline>
+<item page="1">Highlights</item>
+<outline>
+<item page="2">Deep</item>
+</outline>
+</outline>
+<item>No destination</item>
+</outline>
+</pdf2xml>`);
+
+  it('counts the pages, reads only the first ones when asked, and nests the bookmarks', () => {
+    expect(nativePageCount(XML)).toBe(2);
+    expect(parseNativeXml(XML, 1)).toHaveLength(1);
+    expect(parseNativeXml(withOutline)).toEqual(parseNativeXml(XML));
+    expect(parseNativeOutline(XML)).toEqual([]);
+    expect(parseNativeOutline(withOutline)).toEqual([
+      { title: 'Cover & summary', items: [{ title: 'Highlights', items: [{ title: 'Deep', items: [] }] }] },
+      { title: 'No destination', items: [] },
+    ]);
+  });
+});
+
 describe('pdf native reader: words run together', () => {
   const page = (lines: string[]) => ({ width: 612, height: 792, items: lines.map((str) => ({ str, transform: [10, 0, 0, 10, 0, 0], width: 1, fontName: 'f' })) });
   const prose = Array.from({ length: 40 }, (_, i) => `plain words of line ${i} with blanks between them`);
@@ -113,6 +141,42 @@ describe.skipIf(!HAS_POPPLER)('pdf native reader on real PDFs', () => {
     const a = words(native);
     const b = new Set(words(js));
     expect(a.filter((w) => b.has(w)).length / a.length).toBeGreaterThan(0.97);
+  });
+
+  it('the planner\'s preview and the converter share one poppler run; the preview matches the pdfjs one', async () => {
+    const bytes = pdf('manual.pdf');
+    const read = nativeReadOf(bytes);
+    const preview = await pdfPreview(bytes, { maxPages: 2, maxChars: 4000, maxOutline: 60 });
+    expect(nativeReadOf(bytes)).toBe(read); // the preview used the run the converter takes next
+    expect(takeNativeRead(bytes)).toBe(read);
+    expect(nativeReadOf(bytes)).not.toBe(read); // taken: let go
+    takeNativeRead(bytes);
+    expect((await read).status).toBe('ok');
+    process.env[NATIVE_ENV] = '0';
+    const js = await pdfPreview(new Uint8Array(bytes), { maxPages: 2, maxChars: 4000, maxOutline: 60 });
+    expect(preview.numPages).toBe(js.numPages);
+    expect(preview.outline).toEqual(js.outline);
+    expect(preview.outline.length).toBeGreaterThan(0);
+    expect(preview.pages).toHaveLength(2);
+  });
+
+  it('one child runs both tools: risky fonts stop it before pdftohtml, a failing tool is a failure', async () => {
+    const bin = mkdtempSync(join(tmpdir(), 'mhub-fakepoppler-'));
+    const tool = (name: string, body: string) => {
+      writeFileSync(join(bin, name), `#!/bin/sh\n${body}\n`);
+      chmodSync(join(bin, name), 0o755);
+    };
+    tool('pdftohtml', 'echo "<pdf2xml>"');
+    tool('pdffonts', 'printf "name type encoding emb sub uni object ID\\n---- ----\\nAKDKNF+CMR10  Type 1  Builtin  yes yes no  10  0\\n"');
+    process.env.PATH = `${bin}:${saved.path}`;
+    const bytes = pdf('manual.pdf');
+    expect(await readNative(bytes)).toEqual({ status: 'risky' });
+    tool('pdffonts', 'exit 1');
+    expect(await readNative(bytes)).toEqual({ status: 'failed' });
+    tool('pdffonts', 'echo "name type"');
+    const ok = await readNative(bytes);
+    expect(ok.status).toBe('ok');
+    expect(ok.status === 'ok' && Buffer.from(ok.xml).toString()).toBe('<pdf2xml>\n');
   });
 
   it('an encrypted PDF is not read natively: pdfjs says what is wrong', async () => {

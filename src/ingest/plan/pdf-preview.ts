@@ -1,5 +1,7 @@
 /** The PDF part of a planner sample: outline and first pages, read only when a planner asks. */
 import type { PdfPreview, PdfPreviewLimits } from '../../model/sample.js';
+import type { NativePage } from '../converters/pdf/poppler.js';
+import type { buildPage as BuildPage } from '../converters/pdf/lines.js';
 
 interface OutlineItem {
   title: string;
@@ -28,12 +30,8 @@ function itemsText(items: Array<{ str?: string; hasEOL?: boolean }>): string {
   return t.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
 }
 
-/** The first pages' text from the native reader (./converters/pdf/poppler.ts), or null when it is not there. */
-async function nativePreviewPages(bytes: Uint8Array, limits: PdfPreviewLimits): Promise<string[] | null> {
-  const { readNativePages } = await import('../converters/pdf/poppler.js');
-  const native = await readNativePages(bytes, limits.maxPages);
-  if (!native) return null;
-  const { buildPage } = await import('../converters/pdf/lines.js');
+/** Page texts for the preview from the native reader's pages, up to the limits. */
+function previewTexts(native: NativePage[], limits: PdfPreviewLimits, buildPage: typeof BuildPage): string[] {
   const pages: string[] = [];
   let size = 0;
   for (const [i, p] of native.entries()) {
@@ -45,14 +43,38 @@ async function nativePreviewPages(bytes: Uint8Array, limits: PdfPreviewLimits): 
   return pages;
 }
 
+/**
+ * The preview from the native reader's run over the whole file (./converters/pdf/poppler.ts), which
+ * the converter then reuses: first pages, page count and bookmarks with no pdfjs document opened here.
+ * `pages` is null when the native reader cannot give the first pages (missing tool, risky fonts,
+ * failure, words run together): they are read as before, natively over the first pages or with pdfjs.
+ */
+async function nativePreview(bytes: Uint8Array, limits: PdfPreviewLimits): Promise<{ preview: PdfPreview | null; pages: string[] | null }> {
+  const poppler = await import('../converters/pdf/poppler.js');
+  const { buildPage } = await import('../converters/pdf/lines.js');
+  const read = await poppler.nativeReadOf(bytes);
+  if (read.status === 'missing') return { preview: null, pages: null };
+  if (read.status !== 'ok') {
+    // fonts risky somewhere, or a failure: the first pages alone may still be read natively
+    const first = await poppler.readNativePages(bytes, limits.maxPages);
+    return { preview: null, pages: first && previewTexts(first, limits, buildPage) };
+  }
+  const xml = poppler.nativeXmlText(read.xml);
+  const first = poppler.parseNativeXml(xml, limits.maxPages);
+  if (first.length === 0 || poppler.runTogether(first)) return { preview: null, pages: null };
+  const numPages = poppler.nativePageCount(xml);
+  const outline = outlineLines(poppler.parseNativeOutline(xml), limits.maxOutline);
+  return { preview: { numPages, outline, pages: previewTexts(first, limits, buildPage).slice(0, numPages) }, pages: null };
+}
+
 export async function pdfPreview(bytes: Uint8Array, limits: PdfPreviewLimits): Promise<PdfPreview> {
+  const native = await nativePreview(bytes, limits);
+  if (native.preview) return native.preview;
   // One pdfjs document per thread at a time (see withPdfDocument): conversions run concurrently.
   const { withPdfDocument } = await import('../converters/pdf/load.js');
-  // page text from the native reader when it is there: pdfjs then only reads the outline (no page content)
-  const native = await nativePreviewPages(bytes, limits);
   return withPdfDocument(bytes, async (doc) => {
     const outline = outlineLines(((await doc.getOutline()) ?? []) as OutlineItem[], limits.maxOutline);
-    if (native) return { numPages: doc.numPages, outline, pages: native.slice(0, doc.numPages) };
+    if (native.pages) return { numPages: doc.numPages, outline, pages: native.pages.slice(0, doc.numPages) };
     const pages: string[] = [];
     let size = 0;
     for (let p = 1; p <= Math.min(doc.numPages, limits.maxPages) && size < limits.maxChars; p++) {

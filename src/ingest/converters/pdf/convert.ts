@@ -7,7 +7,7 @@ import type { ConvertedNode, ConvertResult } from '../types.js';
 import type { Line, PageLayout } from './layout-types.js';
 import type { OutlineEntry } from './outline-types.js';
 import { withPdfDocument, type PdfDocument } from './load.js';
-import { NATIVE_ENV, NATIVE_MISSING_WARNING, nativeAvailable, readNativePages } from './poppler.js';
+import { NATIVE_ENV, NATIVE_MISSING_WARNING, nativePages, readNative, type NativeRead } from './poppler.js';
 import { buildPage, type RawItem } from './lines.js';
 import { findFurniture, type Furniture } from './furniture.js';
 import { bodyStyle, findHeadings, type Heading } from './headings.js';
@@ -92,13 +92,14 @@ async function pdfjsLayouts(doc: PdfDocument): Promise<PageLayout[]> {
 }
 
 /**
- * Page lines, bookmarks and the metadata title. The text comes from the native reader (./poppler.ts)
- * when it read every page, else from pdfjs; bookmarks and metadata always from pdfjs (cheap: no page
- * content is parsed for them).
+ * Page lines, bookmarks and the metadata title. The text comes from the native reader (./poppler.ts;
+ * `read` when the caller already ran it) when it read every page, else from pdfjs; bookmarks and
+ * metadata always from pdfjs (cheap: no page content is parsed for them).
  */
-async function readLayouts(bytes: Uint8Array): Promise<ReadResult> {
-  const native = await readNativePages(bytes);
-  const missing = native === null && !(await nativeAvailable());
+async function readLayouts(bytes: Uint8Array, read?: NativeRead): Promise<ReadResult> {
+  const got = read ?? (await readNative(bytes));
+  const native = nativePages(got);
+  const missing = got.status === 'missing';
   return withPdfDocument(bytes, async (doc) => {
     const layouts = native && native.length === doc.numPages ? native.map((p, i) => buildPage(i + 1, p.width, p.height, p.items)) : await pdfjsLayouts(doc);
     const bm = await readBookmarks(doc);
@@ -180,8 +181,9 @@ function overview(sections: Section[]): string[] {
   return out;
 }
 
-export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions): Promise<ConvertResult> {
-  const { layouts, bookmarks, metaTitle, warnings } = await readLayouts(bytes);
+/** The conversion; `native` is the native reader's output when the caller already has it (./poppler.ts nativeReadOf). */
+export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions, native?: NativeRead): Promise<ConvertResult> {
+  const { layouts, bookmarks, metaTitle, warnings } = await readLayouts(bytes, native);
   const n = layouts.length;
   const textChars = layouts.reduce((s, p) => s + p.lines.reduce((a, l) => a + l.text.length, 0), 0);
   if (n > 0 && textChars < n * MIN_TEXT_CHARS_PER_PAGE) return ocrFallback(bytes, n, metaTitle || opts.fallbackTitle);

@@ -8,16 +8,19 @@ import { basename, extname } from 'node:path';
 import type { Converter } from '../types.js';
 import { PRIORITY_SPECIFIC, type ConverterRegistration } from '../types.js';
 import { pdfWorkerPool } from './pool.js';
+import { takeNativeRead } from './poppler.js';
 
 export const pdfConverter: Converter = {
   name: 'pdf',
   version: 10,
   async convert({ bytes, card, options }) {
     const opts = { maxLeafPages: options.maxLeafPages, fallbackTitle: basename(card.filename, extname(card.filename)), ...(options.plan ? { plan: options.plan } : {}), ...(options.vocabularies?.length ? { vocabularies: options.vocabularies } : {}) };
+    // poppler runs here, once: the planner's preview started it (./poppler.ts nativeReadOf)
+    const native = await takeNativeRead(bytes);
     const pool = await pdfWorkerPool(options.workers);
-    if (pool) return pool.convert(bytes, opts);
+    if (pool) return pool.convert(bytes, opts, native);
     const { convertPdfBytes } = await import('./convert.js');
-    return convertPdfBytes(bytes, opts);
+    return convertPdfBytes(bytes, opts, native);
   },
 };
 

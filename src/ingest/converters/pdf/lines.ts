@@ -121,10 +121,32 @@ function groupLines(items: Item[]): Item[][] {
 const HEX_IDS = /\b(?:[0-9a-f]{8}(?:-[0-9a-f]{4}){1,3}(?:-[0-9a-f]{12})?|(?:[0-9a-f]{4}-){1,3}[0-9a-f]{12}|[0-9a-f]{32,})\b/gi;
 const TEMPLATE_SLOTS = /\b[A-Z]{6,}_\d+\b/g;
 
+const isHex = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/**
+ * Whether `s` holds what each boilerplate pattern starts with — 4 hex digits and a '-', 32 hex
+ * digits, or 6 letters, '_' and a digit (/[0-9a-f]{4}-|[0-9a-f]{32}|[A-Z]{6}_\d/i) — in one pass
+ * (the regex costs several times more, on every cell of every page).
+ */
+function mayHoldBoilerplate(s: string): boolean {
+  let hex = 0;
+  let letters = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 45 && hex >= 4) return true;
+    if (c === 95 && letters >= 6 && i + 1 < s.length && s.charCodeAt(i + 1) >= 48 && s.charCodeAt(i + 1) <= 57) return true;
+    hex = isHex(c) ? hex + 1 : 0;
+    if (hex >= 32) return true;
+    letters = isAsciiLetter(c) ? letters + 1 : 0;
+  }
+  return false;
+}
+
 export function dropBoilerplate(s: string): string {
   // each pattern needs a '-', a '_' or 32 characters: most cells have none and skip the regexes
   if (s.length < 32 && !s.includes('-') && !s.includes('_')) return s;
-  if (!/[0-9a-f]{4}-|[0-9a-f]{32}|[A-Z]{6}_\d/i.test(s)) return s;
+  if (!mayHoldBoilerplate(s)) return s;
   return s.replace(HEX_IDS, ' ').replace(TEMPLATE_SLOTS, ' ');
 }
 
@@ -194,8 +216,7 @@ function dominant(items: Item[]): { size: number; font: string } {
   return { size, font };
 }
 
-function toLine(items: Item[]): Line | null {
-  const cells = cellsOf(items);
+function toLine(items: Item[], cells: Cell[] = cellsOf(items)): Line | null {
   if (cells.length === 0) return null;
   const { size, font } = dominant(items);
   const y = items.reduce((s, it) => s + it.y, 0) / items.length;
@@ -212,9 +233,9 @@ function toLine(items: Item[]): Line | null {
 }
 
 /** x of a vertical white gutter with prose on both sides, or null for a single-column page. */
-export function findGutter(groups: Item[][], width: number): number | null {
+export function findGutter(groups: Item[][], width: number, groupCells: Cell[][] = groups.map(cellsOf)): number | null {
   if (width <= 0) return null;
-  const all = groups.flatMap((g) => cellsOf(g));
+  const all = groupCells.flat();
   const found = gutterOf(all, width);
   if (found !== null) return found;
   // a title, abstract or caption printed across both columns hides the gutter: look again without
@@ -282,9 +303,11 @@ function withGaps(lines: Line[]): Line[] {
 export function buildPage(page: number, width: number, height: number, raw: RawItem[]): PageLayout {
   const items = toItems(raw);
   const groups = groupLines(items);
-  const gutter = findGutter(groups, width);
+  // each line's cells, read once for the gutter search and the lines
+  const cells = groups.map(cellsOf);
+  const gutter = findGutter(groups, width, cells);
   if (gutter === null) {
-    const lines = groups.map(toLine).filter((l): l is Line => l !== null);
+    const lines = groups.map((g, i) => toLine(g, cells[i])).filter((l): l is Line => l !== null);
     return { page, width, height, lines: withGaps(lines), twoColumn: false };
   }
   const left: Item[] = [];
@@ -295,7 +318,7 @@ export function buildPage(page: number, width: number, height: number, raw: RawI
     else if (it.x >= gutter - 1) right.push(it);
     else span.push(it);
   }
-  const build = (its: Item[]) => groupLines(its).map(toLine).filter((l): l is Line => l !== null);
+  const build = (its: Item[]) => groupLines(its).map((g) => toLine(g)).filter((l): l is Line => l !== null);
   const l = build(left);
   const r = build(right);
   const s = build(span);

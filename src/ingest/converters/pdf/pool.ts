@@ -15,6 +15,7 @@ import type { ConvertResult } from '../types.js';
 import { ConvertError } from '../types.js';
 import type { PdfConvertOptions } from './convert.js';
 import type { WorkerRequest, WorkerResponse } from './worker.js';
+import type { NativeRead } from './poppler.js';
 
 /** Environment variable overriding the number of PDF worker threads (0 = parse in-thread). */
 export const WORKERS_ENV = 'MHUB_PDF_WORKERS';
@@ -41,9 +42,9 @@ export class PdfWorkerPool {
     private readonly WorkerCtor: typeof WorkerType,
   ) {}
 
-  convert(bytes: Uint8Array, opts: PdfConvertOptions): Promise<ConvertResult> {
+  convert(bytes: Uint8Array, opts: PdfConvertOptions, native?: NativeRead): Promise<ConvertResult> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ req: { id: this.nextId++, bytes, opts }, resolve, reject });
+      this.queue.push({ req: { id: this.nextId++, bytes, opts, ...(native ? { native } : {}) }, resolve, reject });
       this.pump();
     });
   }
@@ -95,7 +96,12 @@ export class PdfWorkerPool {
       slot.task = task;
       slot.worker.ref();
       const copy = new Uint8Array(task.req.bytes);
-      slot.worker.postMessage({ ...task.req, bytes: copy } satisfies WorkerRequest, [copy.buffer]);
+      const { native } = task.req;
+      // the XML is moved, not cloned (it is the converter's alone: ./poppler.ts takeNativeRead)
+      const xml = native?.status === 'ok' ? native.xml : null;
+      const transfer = xml && xml.buffer instanceof ArrayBuffer && xml.byteOffset === 0 && xml.byteLength === xml.buffer.byteLength ? [xml.buffer] : [];
+      slot.worker.postMessage({ ...task.req, bytes: copy } satisfies WorkerRequest, [copy.buffer, ...transfer]);
+      task.req.native = undefined;
     }
   }
 

@@ -118,8 +118,11 @@ function toItems(m: RegExpExecArray, page: NativePage, fonts: Map<string, Font>,
   piece(from, raw.length);
 }
 
-/** Pages and their text runs from pdftohtml's XML (one element per line, as poppler prints it). */
-export function parseNativeXml(xml: string): NativePage[] {
+/**
+ * Pages and their text runs from pdftohtml's XML (one element per line, as poppler prints it);
+ * with `lastPage`, only pages 1…lastPage (the rest of the XML is not read).
+ */
+export function parseNativeXml(xml: string, lastPage = Infinity): NativePage[] {
   const pages: NativePage[] = [];
   const fonts = new Map<string, Font>();
   let page: NativePage | null = null;
@@ -140,6 +143,7 @@ export function parseNativeXml(xml: string): NativePage[] {
       const m = FONTSPEC.exec(xml);
       if (m) fonts.set(m[1]!, { size: Number(m[2]), family: decodeEntities(m[3]!) });
     } else if (xml.startsWith('<page ', i)) {
+      if (pages.length >= lastPage) break;
       PAGE.lastIndex = i;
       const m = PAGE.exec(xml);
       page = { width: m ? Number(m[2]) / NATIVE_ZOOM : 612, height: m ? Number(m[1]) / NATIVE_ZOOM : 792, items: [] };
@@ -148,6 +152,43 @@ export function parseNativeXml(xml: string): NativePage[] {
     at = end + 1;
   }
   return pages;
+}
+
+/** Pages in pdftohtml's XML (the number of the last `<page>` element; 0 when there is none). */
+export function nativePageCount(xml: string): number {
+  const at = xml.lastIndexOf('<page number="');
+  return at < 0 ? 0 : parseInt(xml.slice(at + 14, at + 24), 10) || 0;
+}
+
+/** A bookmark as pdftohtml prints it: title and sub-entries (the page is not needed here). */
+export interface NativeOutlineItem {
+  title: string;
+  items: NativeOutlineItem[];
+}
+
+const OUTLINE_TOKEN = /<outline>|<\/outline>|<item(?: page="-?\d+")?>([\s\S]*?)<\/item>/g;
+
+/** The document's bookmarks from pdftohtml's XML (printed after the last page), nested as in the PDF. */
+export function parseNativeOutline(xml: string): NativeOutlineItem[] {
+  const lastPage = xml.lastIndexOf('</page>');
+  const start = xml.indexOf('<outline>', lastPage < 0 ? 0 : lastPage);
+  if (start < 0) return [];
+  const top: NativeOutlineItem[] = [];
+  const levels: NativeOutlineItem[][] = [];
+  let last: NativeOutlineItem | null = null;
+  OUTLINE_TOKEN.lastIndex = start;
+  for (let m = OUTLINE_TOKEN.exec(xml); m; m = OUTLINE_TOKEN.exec(xml)) {
+    if (m[0] === '<outline>') {
+      levels.push(levels.length === 0 ? top : (last?.items ?? []));
+    } else if (m[0] === '</outline>') {
+      levels.pop();
+      if (levels.length === 0) break;
+    } else {
+      last = { title: decodeEntities(m[1]!), items: [] };
+      levels[levels.length - 1]?.push(last);
+    }
+  }
+  return top;
 }
 
 /** Run a poppler tool on a file; its stdout as UTF-8. Rejects on a failure or a timeout. */
@@ -212,26 +253,135 @@ export function runTogether(pages: NativePage[]): boolean {
   });
 }
 
+/** The arguments of a pdftohtml run over `file` (pages 1…lastPage when given). */
+function nativeArgs(file: string, lastPage?: number): string[] {
+  const range = lastPage ? ['-f', '1', '-l', String(lastPage)] : [];
+  return ['-xml', '-i', '-hidden', '-noroundcoord', '-q', '-stdout', '-zoom', String(NATIVE_ZOOM), ...range, file];
+}
+
+/** The timeout of one poppler run over `bytes`. */
+const timeoutFor = (bytes: Uint8Array): number => Math.round(NATIVE_TIMEOUT_MS + (bytes.length / (1 << 20)) * NATIVE_TIMEOUT_MS_PER_MB);
+
+/** Runs `read` on the bytes written to a temporary file (poppler reads files, not pipes), then removes it. */
+async function withTempPdf<T>(bytes: Uint8Array, read: (file: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'mhub-pdf-'));
+  try {
+    const file = join(dir, 'in.pdf');
+    writeFileSync(file, bytes);
+    return await read(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /**
  * Every page's text runs read by pdftohtml (pages 1…lastPage when given), or null when the tool is
  * not available, the fonts are ones poppler reads worse than pdfjs (riskyFonts), or it fails on this
  * file (encrypted, damaged, unusual), or its words come out run together (runTogether): the caller then reads the text with pdfjs, which says what is wrong.
  */
 export async function readNativePages(bytes: Uint8Array, lastPage?: number): Promise<NativePage[] | null> {
+  if (!lastPage) return nativePages(await readNative(bytes));
   if (!(await nativeAvailable())) return null;
-  const dir = mkdtempSync(join(tmpdir(), 'mhub-pdf-'));
   try {
-    const file = join(dir, 'in.pdf');
-    writeFileSync(file, bytes);
-    const timeout = Math.round(NATIVE_TIMEOUT_MS + (bytes.length / (1 << 20)) * NATIVE_TIMEOUT_MS_PER_MB);
-    const range = lastPage ? ['-f', '1', '-l', String(lastPage)] : [];
-    const args = ['-xml', '-i', '-hidden', '-noroundcoord', '-q', '-stdout', '-zoom', String(NATIVE_ZOOM), ...range, file];
-    if (riskyFonts(await runTool('pdffonts', [...range, file], timeout))) return null;
-    const pages = parseNativeXml(await runTool(NATIVE_TOOL, args, timeout));
-    return pages.length > 0 && !runTogether(pages) ? pages : null;
+    return await withTempPdf(bytes, async (file) => {
+      const range = ['-f', '1', '-l', String(lastPage)];
+      if (riskyFonts(await runTool('pdffonts', [...range, file], timeoutFor(bytes)))) return null;
+      const pages = parseNativeXml(await runTool(NATIVE_TOOL, nativeArgs(file, lastPage), timeoutFor(bytes)));
+      return pages.length > 0 && !runTogether(pages) ? pages : null;
+    });
   } catch {
     return null;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * What the native reader made of a whole file: pdftohtml's XML (UTF-8), or why there is none —
+ * the tool is missing, the fonts are ones poppler reads worse than pdfjs (riskyFonts), or it failed.
+ * Plain data, so it can be handed to a worker thread.
+ */
+export type NativeRead = { status: 'ok'; xml: Uint8Array } | { status: 'missing' | 'risky' | 'failed' };
+
+/** Printed by the one shell that runs both tools, between pdffonts' table and pdftohtml's XML. */
+const FONTS_END = '<!-- mhub: end of pdffonts -->';
+/** pdffonts, then (exec) pdftohtml, in one child: forking a large Node process costs tens of ms, a shell's fork almost nothing. */
+const BOTH_TOOLS = `f=$1; shift; pdffonts "$f" && echo '${FONTS_END}' && exec ${NATIVE_TOOL} "$@" "$f"`;
+
+/**
+ * One child process reads the fonts and then the text: the fonts' table is checked as soon as it
+ * is out, and pdftohtml is stopped before it reads anything when they are risky.
+ */
+function runBothTools(file: string, timeoutMs: number): Promise<NativeRead> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/bin/sh', ['-c', BOTH_TOOLS, 'sh', file, ...nativeArgs(file).slice(0, -1)], { stdio: ['ignore', 'pipe', 'ignore'], timeout: timeoutMs });
+    const chunks: Buffer[] = [];
+    let head: Buffer | null = Buffer.alloc(0);
+    let settled = false;
+    const done = (r: NativeRead) => {
+      settled = true;
+      resolve(r);
+    };
+    child.stdout.on('data', (c: Buffer) => {
+      if (settled) return;
+      if (!head) return void chunks.push(c);
+      head = Buffer.concat([head, c]);
+      const at = head.indexOf(FONTS_END);
+      if (at < 0) return;
+      const rest = head.subarray(at + FONTS_END.length + 1);
+      if (riskyFonts(head.toString('utf8', 0, at))) {
+        child.kill('SIGKILL');
+        return done({ status: 'risky' });
+      }
+      head = null;
+      if (rest.length) chunks.push(rest);
+    });
+    child.on('error', (err) => {
+      if (!settled) reject(err);
+    });
+    child.on('close', (code, signal) => {
+      if (settled) return;
+      if (code === 0 && head === null) done({ status: 'ok', xml: Buffer.concat(chunks) });
+      else reject(new Error(`pdffonts/${NATIVE_TOOL} ${signal ? `stopped by ${signal}` : `exited with ${code}`}`));
+    });
+  });
+}
+
+/** pdffonts and pdftohtml over the whole file, in one child process. */
+export async function readNative(bytes: Uint8Array): Promise<NativeRead> {
+  if (!(await nativeAvailable())) return { status: 'missing' };
+  try {
+    return await withTempPdf(bytes, (file) => runBothTools(file, timeoutFor(bytes)));
+  } catch {
+    return { status: 'failed' };
+  }
+}
+
+/** The XML as text (Buffer's decoder is several times faster than TextDecoder on large inputs). */
+export function nativeXmlText(xml: Uint8Array): string {
+  return Buffer.from(xml.buffer, xml.byteOffset, xml.byteLength).toString('utf8');
+}
+
+/** The pages of a read (pages 1…lastPage when given), or null when there are none or their words run together (runTogether). */
+export function nativePages(read: NativeRead, lastPage?: number): NativePage[] | null {
+  if (read.status !== 'ok') return null;
+  const pages = parseNativeXml(nativeXmlText(read.xml), lastPage);
+  return pages.length > 0 && !runTogether(pages) ? pages : null;
+}
+
+const reads = new WeakMap<Uint8Array, Promise<NativeRead>>();
+
+/**
+ * readNative once per file (per bytes object): the planner's preview (first pages, bookmarks) and
+ * the converter read the same run of poppler instead of running it twice.
+ */
+export function nativeReadOf(bytes: Uint8Array): Promise<NativeRead> {
+  let read = reads.get(bytes);
+  if (!read) reads.set(bytes, (read = readNative(bytes)));
+  return read;
+}
+
+/** The shared read for the converter, which is its last user: it is let go here. */
+export function takeNativeRead(bytes: Uint8Array): Promise<NativeRead> {
+  const read = nativeReadOf(bytes);
+  reads.delete(bytes);
+  return read;
 }

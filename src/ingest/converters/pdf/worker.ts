@@ -5,11 +5,14 @@
 import { parentPort } from 'node:worker_threads';
 import { convertPdfBytes, type PdfConvertOptions } from './convert.js';
 import { ConvertError } from '../types.js';
+import type { NativeRead } from './poppler.js';
 
 export interface WorkerRequest {
   id: number;
   bytes: Uint8Array;
   opts: PdfConvertOptions;
+  /** the native reader's output, read in the main thread (shared with the planner's preview) */
+  native?: NativeRead;
 }
 
 export type WorkerResponse =
@@ -17,7 +20,7 @@ export type WorkerResponse =
   | { id: number; ok: false; error: { name: string; message: string; hint: string } };
 
 parentPort?.on('message', (req: WorkerRequest) => {
-  convertPdfBytes(req.bytes, req.opts).then(
+  convertPdfBytes(req.bytes, req.opts, req.native).then(
     (result) => parentPort!.postMessage({ id: req.id, ok: true, result } satisfies WorkerResponse),
     (err: unknown) => {
       const e = err instanceof Error ? err : new Error(String(err));

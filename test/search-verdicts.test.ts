@@ -50,4 +50,13 @@ describe('node passages', () => {
     expect(p.page).toBeUndefined();
     expect(bestPassage(filler, weights)).toBeNull();
   });
+
+  it('never shows a page marker cut in half by its ends', () => {
+    const text = `intro <!-- page 7 -->\nDredging removed sediment. <!-- page 8 -->\nmore`;
+    for (const w of [new Map([['dredging', 1]]), new Map([['sediment', 1]])]) {
+      const p = bestPassage(text, w, 6)!;
+      expect(p.text).not.toMatch(/<!--|-->|page \d/);
+      expect(p.page).toBe(7);
+    }
+  });
 });

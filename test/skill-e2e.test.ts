@@ -80,6 +80,7 @@ describe('skill scripts end to end', () => {
     const d = runScript('deep_retrieve.js', [pdf.id, '--query', 'dredging sediment', '--store', root]);
     const node = d.json.suggestions.find((x: { title: string }) => x.title === 'Dredging and Infrastructure');
     expect(node.page_range).toEqual([3, 3]);
+    expect(node.passage).toMatchObject({ page: 3, text: expect.stringMatching(/dredging/i) });
     const r = runScript('read_source.js', [pdf.id, node.node_id, '--store', root]);
     expect(r.json.citation.pages).toEqual([3, 3]);
     expect(r.json.citation.text).toBe(`inbox/harbor-report.pdf, p. 3 (${pdf.id}, node ${node.node_id})`);

@@ -6,6 +6,7 @@
 import { boundQuery } from '../search/arguments.js';
 import type { TreeFile } from '../store/schemas.js';
 import type { NodeHit, Verdict } from '../search/types.js';
+import type { NodePassage } from './snippets.js';
 import { openStoreLookup, loadTree } from './store-read.js';
 import { resolveSource } from './resolve.js';
 import { sourceFreshness, type Freshness } from '../search/freshness.js';
@@ -37,6 +38,8 @@ export interface Suggestion extends NodeHit {
   summary: string;
   /** titles of the ancestors, root first */
   path: string[];
+  /** where the node holds the query's words most densely, with its page (retrieve/snippets.ts) */
+  passage?: NodePassage;
 }
 
 export interface DeepAnswer {
@@ -72,9 +75,13 @@ async function suggest(root: string, tree: TreeFile, docType: string, query: str
     return [];
   }
   const hits: NodeHit[] = await rankNodes(root, tree.id, query, { k, vectors, warnings, docType });
+  const { nodePassage, termWeights } = await import('./snippets.js');
+  const weights = termWeights(root, tree.id, query);
   return hits.slice(0, k).map((h) => {
     const { node, path } = requireNode(tree, h.node_id);
     const s: Suggestion = { ...h, title: h.title || node.title, summary: clip(node.summary ?? '', SUGGESTION_SUMMARY_CHARS), path: path.slice(0, -1).map((p) => p.title) };
+    const passage = nodePassage(root, tree, node, weights);
+    if (passage) s.passage = passage;
     if (node.kind) s.kind = node.kind;
     if (!s.page_range && node.page_range) s.page_range = node.page_range;
     if (!s.line_range && node.line_range) s.line_range = node.line_range;

@@ -58,7 +58,8 @@ export function renderDeepText(a: DeepAnswer): string {
       lines.push(`  ${s.node_id}  ${s.title}${r ? `  (${r})` : ''}  score ${s.score.toFixed(2)}${verdict}`);
       const within = s.path.slice(1).slice(-SUGGESTION_PATH_DEPTH);
       if (within.length > 0) lines.push(`        in: ${within.join(' › ')}`);
-      if (s.summary) lines.push(`        ${s.summary}`);
+      if (s.passage) lines.push(`        ${s.passage.page !== undefined ? `p. ${s.passage.page}: ` : ''}${s.passage.text}`);
+      else if (s.summary) lines.push(`        ${s.summary}`);
     }
   }
   for (const w of a.warnings) lines.push(`warning: ${w}`);

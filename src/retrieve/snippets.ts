@@ -4,7 +4,7 @@
  * is on), and the node's parent sections when two listed nodes share a title. Reads the tree and
  * the nodes' text of at most PASSAGE_RESULTS sources, each node's text up to PASSAGE_SCAN_CHARS.
  */
-import type { CatalogEntry, TreeFile } from '../store/schemas.js';
+import type { CatalogEntry, TreeFile, TreeNode } from '../store/schemas.js';
 import type { NodeHit, SourceHit } from '../search/types.js';
 import { tokenize } from '../model/tokenize.js';
 import { docFreq, idf } from '../search/bm25.js';
@@ -98,6 +98,9 @@ function bestWindow(hits: Hit[], weights: Map<string, number>): [number, number]
 }
 
 const PAGE_MARK = /<!-- page (\d+) -->/g;
+/** a page marker cut by the passage's ends ("1 -->" at its start, "<!-- pa" at its end) */
+const PARTIAL_MARK_START = /^[^<]*?-->/;
+const PARTIAL_MARK_END = /<!--(?:(?!-->)[\s\S])*$/;
 /** dot leaders and rules of printed tables and contents ("Total assets......", "_____") */
 const LEADERS = /([._·…-])(?:\s?\1){3,}/g;
 
@@ -120,7 +123,7 @@ export function bestPassage(text: string, weights: Map<string, number>, firstPag
     if (m.index > a) break;
     page = Number(m[1]);
   }
-  const body = text.slice(from, to).replace(PAGE_MARK, ' ').replace(LEADERS, ' ').replace(/\s+/g, ' ').trim();
+  const body = text.slice(from, to).replace(PAGE_MARK, ' ').replace(PARTIAL_MARK_START, '').replace(PARTIAL_MARK_END, '').replace(LEADERS, ' ').replace(/\s+/g, ' ').trim();
   const clipped = body.length > PASSAGE_CHARS + 80 ? `${body.slice(0, PASSAGE_CHARS + 80).replace(/\s\S*$/, '')}` : body;
   const out: NodePassage = { text: `${from > 0 ? '…' : ''}${clipped}${to < text.length || clipped !== body ? '…' : ''}` };
   if (page !== undefined) out.page = page;
@@ -128,13 +131,19 @@ export function bestPassage(text: string, weights: Map<string, number>, firstPag
 }
 
 /** Idf (over the source's nodes) of the query's terms that tell its nodes apart. */
-function termWeights(root: string, sourceId: string, query: string, stopwords?: ReadonlySet<string>): Map<string, number> {
+export function termWeights(root: string, sourceId: string, query: string, stopwords?: ReadonlySet<string>): Map<string, number> {
   const ix = nodeKeywords(root, sourceId);
   const terms = queryTerms(query, stopwords);
   if (!ix) return new Map(terms.map((t) => [t, 1]));
   const kept = nodeQueryTerms(ix, terms);
   const text = nodeFields(ix).text;
   return new Map(kept.map((t) => [t, Math.max(0.1, idf(ix.nodes.length, docFreq(text, t)))]));
+}
+
+/** The passage of a node (its own text, then its sub-sections', up to PASSAGE_SCAN_CHARS). */
+export function nodePassage(root: string, tree: TreeFile, node: TreeNode, weights: Map<string, number>): NodePassage | null {
+  const read = readNodeText(root, tree, node, { offset: 0, maxChars: PASSAGE_SCAN_CHARS, withChildren: true });
+  return bestPassage(read.text, weights, node.page_range?.[0]);
 }
 
 function annotate(root: string, tree: TreeFile, hit: SourceHit, query: string, stopwords?: ReadonlySet<string>): ListedNode[] {
@@ -147,8 +156,7 @@ function annotate(root: string, tree: TreeFile, hit: SourceHit, query: string, s
     if (!node) return n;
     const out: ListedNode = { ...n };
     if ((titles.get(n.title) ?? 0) > 1) out.path = path!.slice(1, -1).slice(-NODE_PATH_DEPTH).map((p) => p.title);
-    const read = readNodeText(root, tree, node, { offset: 0, maxChars: PASSAGE_SCAN_CHARS, withChildren: true });
-    const passage = bestPassage(read.text, weights, node.page_range?.[0]);
+    const passage = nodePassage(root, tree, node, weights);
     if (passage) out.passage = passage;
     return out;
   });

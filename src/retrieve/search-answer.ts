@@ -15,6 +15,9 @@ export const MAX_SEARCH_LIMIT = 50;
 export const DEFAULT_SEARCH_MAX_CHARS = 8000;
 /** Characters of each result's summary. */
 export const RESULT_SUMMARY_CHARS = 300;
+/** In the text view, results after the first FULL_SUMMARY_RESULTS show SHORT_SUMMARY_CHARS of their summary. */
+export const FULL_SUMMARY_RESULTS = 2;
+export const SHORT_SUMMARY_CHARS = 120;
 export const SEARCH_MODES = ['auto', 'keyword', 'hybrid', 'vector'] as const;
 
 export interface SearchRequest {
@@ -83,7 +86,8 @@ export function renderSearchText(a: SearchAnswer): string {
   const lines: string[] = [`search "${a.query}" (${a.mode}): ${a.verdict}`];
   for (const r of a.results) {
     lines.push('', `${r.rank}. ${r.title}  [${r.id}]  ${r.file}  (${r.type}, relevance ${r.relevance}, ${r.verdict})`);
-    if (r.summary) lines.push(`   ${r.summary}`);
+    // later results are alternatives: a shorter summary keeps the answer small
+    if (r.summary) lines.push(`   ${r.rank - a.offset > FULL_SUMMARY_RESULTS ? clip(r.summary, SHORT_SUMMARY_CHARS) : r.summary}`);
     for (const n of r.nodes) {
       const range = rangeText(n);
       const within = n.path?.length ? `  in: ${n.path.join(' › ')}` : '';

@@ -15,7 +15,11 @@ import { loadTree } from './store-read.js';
 import { readNodeText } from './read-text.js';
 import { findNodePath } from './tree-view.js';
 
-/** Results (best first) whose nodes get a passage and, when titles repeat, a path. */
+/**
+ * Results (best first) whose nodes get a passage and, when titles repeat, a path: the first two,
+ * or only the first when it is `strong` (the second is then seldom the answer: 6 times in 544
+ * on the dev sets, scripts/calibrate-verdicts.mjs).
+ */
 export const PASSAGE_RESULTS = 2;
 /** Characters of a node's text searched for its passage (its own text, then its sub-sections'). */
 export const PASSAGE_SCAN_CHARS = 20_000;
@@ -163,12 +167,13 @@ function annotate(root: string, tree: TreeFile, hit: SourceHit, query: string, s
 }
 
 /**
- * The first PASSAGE_RESULTS hits with their nodes annotated (passage, and path when titles
+ * The first PASSAGE_RESULTS hits (the first alone when strong) with their nodes annotated (passage, and path when titles
  * repeat); the rest unchanged. A source whose tree or text cannot be read keeps its plain nodes.
  */
 export function annotateHits<T extends SourceHit>(root: string, hits: T[], query: string, entry: (id: string) => CatalogEntry | null, stopwords?: ReadonlySet<string>): T[] {
+  const upTo = hits[0]?.verdict === 'strong' ? 1 : PASSAGE_RESULTS;
   return hits.map((h, i) => {
-    if (i >= PASSAGE_RESULTS || h.nodes.length === 0) return h;
+    if (i >= upTo || h.nodes.length === 0) return h;
     const e = entry(h.id);
     if (!e) return h;
     try {

@@ -202,7 +202,9 @@ function bestOf(list: Map<string, number> | undefined, candidates: Map<string, n
  * Relevance shown never rises down the ranking (a source ranked below another shows at most its
  * relevance), then each hit's verdict (confidence.ts sourceVerdict): only the first can be
  * `strong`, when its score clearly leads every other candidate's and neither its period nor its
- * name conflicts with the query's.
+ * name conflicts with the query's. Nodes of a hit that is not `strong` are at most `weak` (dev
+ * sets: first nodes `strong` under a `strong` first source held the answer 34 times of 37; all
+ * `strong` first nodes of first sources 41 of 46).
  */
 function assignVerdicts(ctx: SearchContext, sig: Signals, fused: Fused, hits: SourceHit[]): void {
   const weak = ctx.config.search.weak_threshold;
@@ -222,6 +224,8 @@ function assignVerdicts(ctx: SearchContext, sig: Signals, fused: Fused, hits: So
       ...(bestPeriod !== undefined ? { period: { own: sig.lists.period?.get(h.id) ?? 0, best: bestPeriod } } : {}),
       ...(bestIdentity !== undefined ? { identity: { own: sig.lists.identity?.get(h.id) ?? 0, best: bestIdentity } } : {}),
     }, weak);
+    // a node is only as sure as its source: `strong` means "read this", not "best of a doubtful source"
+    if (h.verdict !== 'strong') for (const n of h.nodes) if (n.verdict === 'strong') n.verdict = 'weak';
   });
 }
 

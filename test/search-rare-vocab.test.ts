@@ -192,6 +192,22 @@ describe('passage signal', () => {
     }
   });
 
+  it('finds a query word a source never writes in the forms it does write ("regressing" as regression)', async () => {
+    const d: Record<string, string> = {
+      'farm/a.md': '# Farm A\n\n## Fit\n\nA regression of yield on rainfall.\n\n## Other\n\nSheep and fences.\n',
+      'farm/b.md': '# Farm B\n\n## Notes\n\nYield and rainfall were recorded daily, the yield by hand.\n\n## Other\n\nGoats and gates.\n',
+    };
+    const { root } = await searchStoreFixture('none', { docs: d });
+    try {
+      const cat = readCatalog(root).sources;
+      const id = (f: string) => cat.find((e) => e.original_path.endsWith(f))!.id;
+      const p = passageSignal(root, ['regressing', 'yield', 'rainfall'], [id('a.md'), id('b.md')]);
+      expect(p.get(id('a.md'))!).toBeGreaterThan(p.get(id('b.md'))!);
+    } finally {
+      cleanup(root);
+    }
+  });
+
   it('never takes a printed contents page (not_suggested in the node file) as a source\'s best passage', async () => {
     const d: Record<string, string> = {
       'guide/a.md': '# Guide A\n\n## Contents\n\nValve torque gasket flange bolt\n\n## Valves\n\nThe valve is opened by hand.\n',

@@ -128,14 +128,24 @@ export const NODE_VARIANT_WEIGHT = 1;
 
 const LETTERS = /^[a-z]+$/;
 
-/** The source's variants of the typed words it does not hold (none for short words, numbers and codes). */
+/**
+ * The source's words sharing a typed word's stem (none for short words, numbers and codes), whether
+ * or not the source holds the word itself (callers ask only for words it lacks). Also used by
+ * tier 1's passage signal (signals/passage.ts).
+ */
+export function stemVariants(ix: NodeKeywords, t: string): string[] {
+  if (t.length < NODE_VARIANT_STEM || !LETTERS.test(t)) return [];
+  const stem = t.slice(0, Math.max(NODE_VARIANT_STEM, t.length - NODE_VARIANT_DROP));
+  return ix.termsStartingWith(stem, NODE_VARIANT_MAX).filter((v) => LETTERS.test(v));
+}
+
+/** The source's variants of the typed words it does not hold. */
 function variantTerms(ix: NodeKeywords, typed: string[]): string[] {
   const f = nodeFields(ix);
   const out = new Set<string>();
   for (const t of typed) {
-    if (t.length < NODE_VARIANT_STEM || !LETTERS.test(t) || f.text.postings(t) || f.title.postings(t)) continue;
-    const stem = t.slice(0, Math.max(NODE_VARIANT_STEM, t.length - NODE_VARIANT_DROP));
-    for (const v of ix.termsStartingWith(stem, NODE_VARIANT_MAX)) if (LETTERS.test(v) && !typed.includes(v)) out.add(v);
+    if (f.text.postings(t) || f.title.postings(t)) continue;
+    for (const v of stemVariants(ix, t)) if (!typed.includes(v)) out.add(v);
   }
   return [...out];
 }

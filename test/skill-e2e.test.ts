@@ -135,4 +135,26 @@ describe('skill scripts end to end', () => {
     const mixed = runScript('read_source.js', [pdf.id, ...ids, '--pages', '1,3', '--store', root]);
     expect(mixed.code).toBe(2);
   });
+
+  it('read_source --around returns only the window where the words are densest, with its page', () => {
+    const pdf = entryOf(root, 'harbor-report.pdf');
+    const full = runScript('read_source.js', [pdf.id, '--pages', '1-4', '--store', root]);
+    const w = runScript('read_source.js', [pdf.id, '--pages', '1-4', '--around', 'sediment dredging cubic meters', '--max-chars', '300', '--store', root]);
+    expect(w.code, w.stdout + w.stderr).toBe(0);
+    // starts with the page marker in force at its first character; the answer sits under page 3's
+    expect(w.json.text).toMatch(/^<!-- page \d -->\n/);
+    const at = w.json.text.indexOf('412,000 cubic meters');
+    expect(at).toBeGreaterThan(0);
+    expect([...w.json.text.slice(0, at).matchAll(/<!-- page (\d+) -->/g)].pop()![1]).toBe('3');
+    expect(w.json.text.length).toBeLessThan(360);
+    expect(w.json.text.length).toBeLessThan(full.json.text.length);
+    expect(w.json.citation.pages[1]).toBe(3);
+    expect(w.json.note).toMatch(/--around: characters/);
+    expect(w.json.next).toBeNull();
+    const none = runScript('read_source.js', [pdf.id, '--pages', '1-4', '--around', 'zzzqqq', '--max-chars', '200', '--store', root]);
+    expect(none.json.note).toMatch(/none of "zzzqqq" occurs/);
+    expect(none.json.text.length).toBeLessThanOrEqual(220);
+    const rows = runScript('read_source.js', [entryOf(root, 'spare-parts-inventory.xlsx').id, '--rows', '1-2', '--around', 'x', '--store', root]);
+    expect(rows.code).toBe(2);
+  });
 });

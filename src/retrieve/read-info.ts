@@ -16,6 +16,8 @@ export interface ReadRequest {
   maxChars?: number | undefined;
   /** include descendants' text when reading a node (default true) */
   children?: boolean | undefined;
+  /** only the window of the text where these words are densest (retrieve/read.ts aroundWindow) */
+  around?: string | undefined;
 }
 
 export interface NodeInfo {

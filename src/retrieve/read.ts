@@ -12,6 +12,7 @@ import { requireNode } from './tree-view.js';
 import { DEFAULT_READ_CHARS, MAX_READ_CHARS, parseRange } from './bounded.js';
 import { readNodeText, readPages, readLines } from './read-text.js';
 import { sheetNames } from './read-rows.js';
+import { densestSpan, pageAtPos, termWeights } from './snippets.js';
 import { makeCitation } from './citation.js';
 import { base, findPath, nodeById, nodeInfo, rangeArg, type ReadAnswer, type ReadRequest } from './read-info.js';
 import { readSheetRows, readSheetStats } from './read-sheet.js';
@@ -32,10 +33,47 @@ export function readSource(root: string, ref: string, req: ReadRequest): ReadAns
   }
   const path = req.nodeId ? requireNode(tree, req.nodeId).path : null;
 
-  const ctx = { root, entry, tree, path, req, maxChars, freshness };
+  if (req.around !== undefined && (req.stats || req.rows)) throw new UserError('--around applies to text (a node, --pages or --lines), not to rows or stats.', 'Expected `read_source SRC NODE --around "words"`.', EXIT.USAGE);
+  if (req.around !== undefined && !req.around.trim()) throw new UserError('--around needs the words to look for.', 'Expected e.g. --around "total current liabilities".', EXIT.USAGE);
+  if (req.around !== undefined && offset > 0) throw new UserError('--around and --offset cannot be combined.', 'Read the window with --around, or page through the whole text with --offset.', EXIT.USAGE);
+  const ctx = { root, entry, tree, path, req, maxChars: req.around !== undefined ? MAX_READ_CHARS : maxChars, freshness };
   const answer = req.stats ? readSheetStats(ctx) : req.rows ? readSheetRows(ctx) : req.pages || req.lines ? readRange(ctx, offset) : readNode(ctx, offset);
+  if (req.around !== undefined) aroundWindow(root, entry, answer, req.around, Math.min(maxChars, AROUND_CHARS));
   if (lookup.warning) answer.warnings = [lookup.warning];
   return answer;
+}
+
+/** Characters returned by --around (at most --max-chars). */
+export const AROUND_CHARS = 1500;
+
+/**
+ * --around: keep only about `chars` characters of the text read, centred where the words are
+ * densest (the passage search shows, widened), starting with the page marker in force there; the
+ * citation names the window's pages. When none of the words occurs, the text is cut to `chars`
+ * from its start and the note says so.
+ */
+function aroundWindow(root: string, entry: CatalogEntry, answer: ReadAnswer, around: string, chars: number): void {
+  const text = answer.text ?? '';
+  if (!text) return;
+  const span = densestSpan(text, termWeights(root, entry.id, around), chars);
+  const from = span?.from ?? 0;
+  const to = span?.to ?? Math.min(text.length, chars);
+  const first = answer.citation.pages?.[0];
+  const p0 = pageAtPos(text, from, first);
+  const p1 = pageAtPos(text, Math.max(from, to - 1), first);
+  const marker = p0 !== undefined && !/^\s*<!-- page \d+ -->/.test(text.slice(from)) ? `<!-- page ${p0} -->\n` : '';
+  answer.text = marker + text.slice(from, to).trim();
+  answer.chars = answer.text.length;
+  answer.note = span
+    ? `--around: characters ${from}-${to} of ${text.length}, where "${around}" is densest; read without --around for the whole text.`
+    : `--around: none of "${around}" occurs here; the first ${to} of ${text.length} characters are returned.`;
+  answer.truncated = to < text.length || from > 0 || answer.truncated;
+  // a following part of the whole text is not a following part of the window
+  answer.next = null;
+  if (p0 !== undefined && p1 !== undefined && answer.citation.pages) {
+    const { node_id, node_title } = answer.citation;
+    answer.citation = makeCitation(entry, { ...(node_id ? { node_id } : {}), ...(node_title ? { node_title } : {}), pages: [p0, p1] });
+  }
 }
 
 type ReadContext = { root: string; entry: CatalogEntry; tree: TreeFile; path: TreeNode[] | null; req: ReadRequest; maxChars: number; freshness: Freshness };

@@ -108,25 +108,41 @@ const PARTIAL_MARK_END = /<!--(?:(?!-->)[\s\S])*$/;
 /** dot leaders and rules of printed tables and contents ("Total assets......", "_____") */
 const LEADERS = /([._·…-])(?:\s?\1){3,}/g;
 
-/** The passage of `text` around the densest window of query terms (null when no term occurs). */
-export function bestPassage(text: string, weights: Map<string, number>, firstPage?: number): NodePassage | null {
+/** Page in force at `pos` of a text carrying page markers (`first` before any marker). */
+export function pageAtPos(text: string, pos: number, first?: number): number | undefined {
+  let page = first;
+  for (const m of text.matchAll(PAGE_MARK)) {
+    if (m.index > pos) break;
+    page = Number(m[1]);
+  }
+  return page;
+}
+
+/**
+ * The span [from, to) of about `chars` characters of `text` centred on the densest window of
+ * query terms, cut at whitespace; `at` is where its first term is. Null when no term occurs.
+ */
+export function densestSpan(text: string, weights: Map<string, number>, chars: number): { from: number; to: number; at: number } | null {
   const hits = termHits(text, weights);
   const win = bestWindow(hits, weights);
   if (!win) return null;
-  // the span of the window's hits, padded to about PASSAGE_CHARS
   const a = hits[win[0]]!.start;
   const b = hits[win[1] - 1]!.end;
-  const pad = Math.max(0, Math.floor((PASSAGE_CHARS - (b - a)) / 2));
+  const pad = Math.max(0, Math.floor((chars - (b - a)) / 2));
   let from = Math.max(0, a - pad);
   let to = Math.min(text.length, b + pad);
   // whole words at both ends
   while (from > 0 && /\S/.test(text[from - 1]!)) from--;
   while (to < text.length && /\S/.test(text[to]!)) to++;
-  let page = firstPage;
-  for (const m of text.matchAll(PAGE_MARK)) {
-    if (m.index > a) break;
-    page = Number(m[1]);
-  }
+  return { from, to, at: a };
+}
+
+/** The passage of `text` around the densest window of query terms (null when no term occurs). */
+export function bestPassage(text: string, weights: Map<string, number>, firstPage?: number): NodePassage | null {
+  const span = densestSpan(text, weights, PASSAGE_CHARS);
+  if (!span) return null;
+  const { from, to, at: a } = span;
+  const page = pageAtPos(text, a, firstPage);
   const body = text.slice(from, to).replace(PAGE_MARK, ' ').replace(PARTIAL_MARK_START, '').replace(PARTIAL_MARK_END, '').replace(LEADERS, ' ').replace(/\s+/g, ' ').trim();
   const clipped = body.length > PASSAGE_CHARS + 80 ? `${body.slice(0, PASSAGE_CHARS + 80).replace(/\s\S*$/, '')}` : body;
   const out: NodePassage = { text: `${from > 0 ? '…' : ''}${clipped}${to < text.length || clipped !== body ? '…' : ''}` };

@@ -1,13 +1,13 @@
 /** read_source: the text of one node, or a page / row / line range, of a source, with a citation. */
 import './boot.js';
 import { parse, runScript, emitJson, writeOut, intOption, strOption, locateStore, EXIT_CODES_HELP, COMMON_OPTIONS_HELP } from './runtime.js';
-import { readSource, readSourceParts, splitReadRequest, MAX_READ_PARTS } from '../retrieve/read.js';
+import { readSource, readSourceParts, splitReadRequest, MAX_READ_PARTS, AROUND_CHARS } from '../retrieve/read.js';
 import { renderReadText } from '../retrieve/render.js';
 import { DEFAULT_READ_CHARS } from '../retrieve/bounded.js';
 import { UserError } from '../store/errors.js';
 import { EXIT } from '../util/exit-codes.js';
 
-const USAGE = 'read_source.js <source> [node-id …] [--pages A-B[,C-D] | --rows A-B | --stats | --lines A-B[,C-D]] [--offset N] [--max-chars N]';
+const USAGE = 'read_source.js <source> [node-id …] [--pages A-B[,C-D] | --rows A-B | --stats | --lines A-B[,C-D]] [--around WORDS] [--offset N] [--max-chars N]';
 
 const HELP = `Usage: ${USAGE}
 
@@ -23,6 +23,9 @@ Returns the text of one part of a source, plus a citation (file, pages/rows/line
   --stats          a spreadsheet's column statistics (type, min/max/mean, dates, distinct, top values)
   --lines A-B      lines A to B of a text, Markdown or code source (comma-separated ranges too)
   --no-children    a node's own text only, without its sub-sections
+  --around WORDS   only about ${AROUND_CHARS} characters (at most --max-chars) of the node or range,
+                   where WORDS are densest, with the page marker in force there: a long node's
+                   answer without the rest of it
   --offset N       continue a long answer: pass the "next" offset of the previous call
   --max-chars N    characters of text per call (default ${DEFAULT_READ_CHARS})
 
@@ -47,6 +50,7 @@ await runScript(async (argv) => {
       stats: { type: 'boolean' },
       offset: { type: 'string' },
       'no-children': { type: 'boolean' },
+      around: { type: 'string' },
     },
     USAGE,
   );
@@ -63,6 +67,7 @@ await runScript(async (argv) => {
     offset: intOption(values, 'offset', 0),
     maxChars: intOption(values, 'max-chars', DEFAULT_READ_CHARS, 1),
     children: !values['no-children'],
+    around: strOption(values, 'around'),
   });
   if (parts.length > 1) {
     const answer = readSourceParts(root, source, parts);

@@ -39,7 +39,8 @@ function isContract(t: string): boolean {
 }
 
 export function docType(text: string): string {
-  const t = text.slice(0, 6000);
+  // a headline wraps over lines ("Ulta Beauty Announces First Quarter Fiscal 2023" / "Results"): read as one
+  const t = text.slice(0, 6000).replace(/\s+/g, ' ');
   if (/\bform\s+10-k\b|annual report pursuant to section 13/i.test(t)) return '10-K';
   if (/\bform\s+10-q\b|quarterly report pursuant to section 13/i.test(t)) return '10-Q';
   if (/\bform\s+8-k\b|current report pursuant to section 13/i.test(t)) return '8-K';

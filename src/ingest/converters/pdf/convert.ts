@@ -12,7 +12,7 @@ import { buildPage, type RawItem } from './lines.js';
 import { findFurniture, type Furniture } from './furniture.js';
 import { bodyStyle, findHeadings, type Heading } from './headings.js';
 import { readBookmarks } from './bookmarks.js';
-import { findTocPages, printedToc } from './printed-toc.js';
+import { findTocPages, laterContentsPages, printedToc } from './printed-toc.js';
 import { detectOutline } from './detected.js';
 import { buildSections, pagesOf, posLine, posPage, type Section } from './sections.js';
 import { locateEntries } from './locate.js';
@@ -157,6 +157,16 @@ function toNode(s: Section, ctx: NodeContext, above: Set<string> = new Set()): C
   };
 }
 
+/** A section's text shorter than this that refers elsewhere is only a pointer ("See Item 15."). */
+export const POINTER_MAX_CHARS = 300;
+const POINTER = /^(?:see|refer to|included in|is included|are included|incorporated (?:herein )?by reference|set forth (?:in|under|on))\b|\bpages?\s+[A-Z]?-?\d/i;
+
+/** The text (after its heading) of a section that only points to where its matter is printed. */
+export function pointerText(text: string): boolean {
+  const t = text.trim();
+  return t.length > 0 && t.length < POINTER_MAX_CHARS && POINTER.test(t);
+}
+
 /** Heading candidates scoring at least this are listed as a node's sub-headings in its summary. */
 export const SUBHEADING_MIN_SCORE = 0.6;
 
@@ -198,7 +208,9 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   const toc = bookmarks.length ? null : printedToc(layouts, furniture);
   const tocPages = new Set(toc?.tocPages ?? [...findTocPages(layouts, furniture).keys()]);
   const vocab = compileOutline(opts.vocabularies, cardDocType(layouts));
-  const headings = findHeadings(layouts, furniture, body, tocPages, vocab);
+  // an exhibit's own contents pages: no headings there, and each becomes a "Contents" node of its own
+  const laterToc = laterContentsPages(layouts, furniture, tocPages);
+  const headings = findHeadings(layouts, furniture, body, tocPages, vocab).filter((h) => (h.bodyLine ?? 0) < (laterToc.get(h.page) ?? Infinity));
   let entries: OutlineEntry[] = [];
   let toc_source: ConvertResult['toc_source'] = 'pages';
   if (bookmarks.length) {
@@ -220,7 +232,8 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   ({ entries, toc_source } = planned);
   const lineChars = lines.map((ls) => ls.map((l) => l.text.length + 1));
   const isContainer = (t: string) => isContainerTitle(t, vocab);
-  const build = (maxLeafPages: number) => buildSections(entries, { pageCount: n, maxLeafPages, lineChars, headings: planned.flat ? [] : headings, isContainer, contentsPages: tocPages });
+  const isPointer = (from: number, to: number) => pointerText(linesIn(lines, from, to).flatMap((p) => p.lines.map((l) => l.text)).slice(1).join(' '));
+  const build = (maxLeafPages: number) => buildSections(entries, { pageCount: n, maxLeafPages, lineChars, headings: planned.flat ? [] : headings, isContainer, contentsPages: tocPages, laterContentsPages: laterToc, isPointer });
   let sections = sectionsToEstimate(build, n, opts.plan?.targetNodes ?? null, opts.maxLeafPages);
   // one section spanning the whole document (a headline) says what the root says: show its parts
   if (sections.length === 1 && sections[0]!.children.length > 0 && sections[0]!.start === 1 && sections[0]!.end === n) sections = sections[0]!.children;

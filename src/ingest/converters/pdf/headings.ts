@@ -36,9 +36,9 @@ export const REPEAT_PENALTY_PAGES = 3;
 
 /**
  * A line of code or console input, never a heading: a prompt ("R> ", "> ", "$ ", "# "), an
- * assignment ("<-", ":=", "=="), or a line that ends open ("(", "{", ",", "=") or with ";".
+ * assignment ("x <- 1", "Q = f(e)", ":=", "=="), or a line that ends open ("(", "{", ",", "=") or with ";".
  */
-const CODE_LINE = /^(?:[A-Za-z]{0,3}>\s|\$\s|#|%|\+\s|\/\/)|<-|:=|==|[({,=]\s*$|;\s*$/;
+const CODE_LINE = /^(?:[A-Za-z]{0,3}>\s|\$\s|#|%|\+\s|\/\/)|^[A-Za-z_][\w.]*\s?=\s?[^=\s]|<-|:=|==|[({,=]\s*$|;\s*$/;
 /** Share of a heading's non-space characters that must be letters (not code or table residue: "T T T", "(df=6)"). */
 export const MIN_HEADING_LETTER_SHARE = 0.6;
 /** A cross-reference ("Section 1.20 [appoggiatura], page 6", "see Section 3"): never a heading. */
@@ -242,7 +242,9 @@ export function scoreLine(line: Line, body: BodyStyle, opts: { repeats: number; 
   if (!pattern && (words > MAX_HEADING_WORDS || /[,;]$/.test(text) || !/^[\p{Lu}\d"“'‘(]/u.test(text))) return null;
   if (pattern && (pattern.rest.length > 100 || SENTENCE_AFTER_TITLE.test(pattern.rest))) return null;
   const caps = isAllCaps(text) && text.length <= 70;
-  const statement = isSectionTitle(text, vocab);
+  // a principal section opens its page or titles the table below it: "Balance Sheet" over a paragraph in
+  // mid-page is a discussion of it (an MD&A or press-release heading), not the statement
+  const statement = isSectionTitle(text, vocab) && (opts.top || opts.titlesTable !== false || isContainerTitle(text, vocab));
   const endsSentence = /[a-z]\.$/.test(text) && !pattern;
   let score = 0;
   if (pattern) score += pattern.kind === 'numbered' || pattern.kind === 'letter' || pattern.kind === 'roman' ? 0.3 : 0.5;
@@ -320,6 +322,28 @@ function alignedLikeTitle(line: Line, frame: PageFrame | null, body: BodyStyle):
   return Math.abs(line.x2 - frame.right) <= tol;
 }
 
+/** A title that is only a label and its number ("Example 3", "Table 2", "ARTICLE IV", "Figure 1.2"). */
+const BARE_LABEL = /^\p{L}[\p{L}-]*\.?\s+(?:\d{1,3}[A-Z]?(?:[.-]\d{1,3})*|[IVXLC]{1,6}|[A-Z])[.:]?$/u;
+/** A caption added to a bare label is a line of at most this many characters. */
+export const CAPTION_MAX_CHARS = 80;
+
+/**
+ * "Example 3" says nothing of what the example is: the line printed under it in another style (its
+ * caption, or the first sentence) is added, "Example 3: Input class: data.frame". A line in the same
+ * style continues the title itself and is joined elsewhere; code, table rows, numbers and numbered
+ * headings are no caption.
+ */
+function withCaption(title: string, line: Line, next: Line | undefined): string {
+  if (!next || (next.font === line.font && next.size === line.size) || next.cells.length > 1 || isTableRow(next)) return title;
+  const text = next.text.trim();
+  // a caption is a line of its own, not the first line of a paragraph ("Part I" / "Corning Incorporated and its … are")
+  if (text.length > CAPTION_MAX_CHARS || OPEN_ENDING.test(text)) return title;
+  // a numbered line ("PART II" over "Item 5. Market for …") is a heading of its own
+  if (letters(text) < 3 || notATitle(text) || numbering(text) || !/^[\p{Lu}"“'‘(]/u.test(text)) return title;
+  const caption = text.replace(/[\s.:;,–—-]+$/, '');
+  return caption ? `${title.replace(/[.:]$/, '')}: ${caption}` : title;
+}
+
 /** All heading candidates of the document, in reading order. `skipPages` (e.g. TOC pages) yield none. */
 export function findHeadings(pages: PageLayout[], furniture: Furniture, body: BodyStyle, skipPages: Set<number>, vocab: OutlineVocabulary = NO_OUTLINE_VOCABULARY): Heading[] {
   const out: Heading[] = [];
@@ -361,8 +385,46 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
         prev.title = `${prev.title} ${h.title}`;
         return;
       }
+      if (BARE_LABEL.test(h.title)) h.title = withCaption(h.title, l, p.lines.slice(i + 1).find((_, k) => !furn.has(i + 1 + k)));
       out.push({ page: p.page, line: i, bodyLine, top, ...h });
     });
   });
+  liftPeers(out, pages);
   return out;
+}
+
+/** Score from which a style-only heading counts as a document heading (sections split on it: SPLIT_MIN_SCORE). */
+export const PEER_STRONG_SCORE = 0.45;
+/** A print style (font and size) is a heading style when this many of its lines are strong headings… */
+export const PEER_MIN_STRONG = 3;
+/** …and at least this share of its heading candidates. */
+export const PEER_MIN_SHARE = 0.5;
+/** A weaker line in a heading style is lifted by at most this much, up to its peers' median score… */
+export const PEER_LIFT = 0.15;
+/** …and never above this: enough to split a long section on, not to make it an outline heading of its own. */
+export const PEER_MAX_SCORE = 0.5;
+
+/**
+ * Headings printed in the style the document uses for its headings count alike: a bold line at body
+ * size scores lower only for being long ("Analysis of Consolidated Earnings Before Provision for Taxes
+ * on Income") or lower on its page, yet it is the same kind of heading as its short peers ("MedTech
+ * Segment"). Lines of a style most of whose candidates are strong are lifted towards their score.
+ */
+function liftPeers(out: Heading[], pages: PageLayout[]): void {
+  const byStyle = new Map<string, Heading[]>();
+  for (const h of out) {
+    if (h.kind !== 'style' || h.table) continue;
+    const l = pages[h.page - 1]!.lines[h.line]!;
+    const key = `${l.font}|${l.size}`;
+    const list = byStyle.get(key);
+    if (list) list.push(h);
+    else byStyle.set(key, [h]);
+  }
+  for (const list of byStyle.values()) {
+    const strong = list.filter((h) => h.score >= PEER_STRONG_SCORE).map((h) => h.score).sort((a, b) => a - b);
+    if (strong.length < PEER_MIN_STRONG || strong.length < list.length * PEER_MIN_SHARE) continue;
+    const median = strong[Math.floor(strong.length / 2)]!;
+    const to = Math.min(median, PEER_MAX_SCORE);
+    for (const h of list) if (h.score < to) h.score = Math.round(Math.min(to, h.score + PEER_LIFT) * 100) / 100;
+  }
 }

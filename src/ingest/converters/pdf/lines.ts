@@ -157,12 +157,31 @@ function isFootnoteMark(it: Item, prev: Item | undefined): boolean {
   return !!prev && /^(?:\d{1,3}|[*∗†‡§])$/.test(it.str.trim()) && it.size < prev.size * FOOTNOTE_SIZE_RATIO && it.y > prev.y + FOOTNOTE_RAISE_EM * prev.size;
 }
 
+/**
+ * Small capitals set as a larger initial plus smaller capitals ("M" "ANAGEMENT’S", "MGM R" "ESORTS"):
+ * the initial is its own text run, a narrow gap before the rest. Joined when the run before ends on a
+ * lone capital, the next starts with capitals, and the gap is under this many ems…
+ */
+export const SMALL_CAPS_GAP_EM = 0.4;
+/** …and the rest is printed smaller than the initial, or the initial is a run of its own and not a one-letter word ("A", "I"). */
+export const SMALL_CAPS_SIZE_RATIO = 0.9;
+
+function smallCapsTail(cur: Cell, prev: Item, it: Item, gap: number): boolean {
+  const initial = /(?:^|\s)(\p{Lu})$/u.exec(cur.text);
+  if (!initial || !/^\p{Lu}{2}/u.test(it.str) || !/^\p{Lu}$/u.test(prev.str.slice(-1))) return false;
+  const word = /^[^\s]+/.exec(it.str)![0];
+  if (word !== word.toUpperCase() || gap < 0 || gap > SMALL_CAPS_GAP_EM * prev.size) return false;
+  // at one size only a run holding the initial alone: "EXHIBIT B" + "AGREEMENT" are two words
+  return it.size < prev.size * SMALL_CAPS_SIZE_RATIO || (prev.str.trim().length === 1 && !/^[AI]$/.test(initial[1]!));
+}
+
 function cellsOf(items: Item[]): Cell[] {
   const cells: Cell[] = [];
   let cur: Cell | null = null;
   let prev: Item | undefined;
   for (const it of items) {
     const mark = isFootnoteMark(it, prev);
+    const before = prev;
     prev = it;
     // "revenue²" reads "revenue 2", never "revenue2"
     if (mark && cur && !cur.text.endsWith(' ')) cur.text += ' ';
@@ -174,7 +193,7 @@ function cellsOf(items: Item[]): Cell[] {
       } else {
         // a lone lowercase letter (not the word "a") right after a word is the word's tail split off
         // by kerning or a stray space ("Incom" "e", "Shee t")
-        const tail = /^[b-z][.,:;]?$/.test(it.str) && /[A-Za-z]$/.test(cur.text) && gap < KERNED_TAIL_EM * it.size;
+        const tail = (/^[b-z][.,:;]?$/.test(it.str) && /[A-Za-z]$/.test(cur.text) && gap < KERNED_TAIL_EM * it.size) || (!!before && smallCapsTail(cur, before, it, gap));
         if (gap > SPACE_GAP_EM * it.size && !tail && !cur.text.endsWith(' ') && !it.str.startsWith(' ')) cur.text += ' ';
         cur.text += it.str;
         cur.x2 = Math.max(cur.x2, it.x2);

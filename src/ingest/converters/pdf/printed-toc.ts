@@ -253,3 +253,97 @@ export function printedToc(pages: PageLayout[], furniture: Furniture): PrintedTo
   if (entries.length < TOC_MIN_ENTRIES || (verified / mono.length < MIN_VERIFIED_SHARE && !labelsAgree)) return null;
   return { entries, tocPages, offset };
 }
+
+/**
+ * A contents line printed later in the document (an exhibit's own table of contents): a strict entry
+ * (dot leader or page-number cell) or a title whose last word is its page number ("Section 1.01. The
+ * Merger 2"). Its printed page, or null.
+ */
+const LOOSE_ENTRY = /^(.*\p{L}.*?[^\d\s.,;:$%)])\s+(\d{1,3})$/u;
+const SECTION_NUMBER = /^\d{1,2}(?:\.\d{1,3})*\.?$/;
+/** Later contents: entry lines on the first page, and their share of the page's lines with letters. */
+export const LATER_TOC_MIN_LINES = 5;
+export const LATER_TOC_MIN_SHARE = 0.5;
+/** Later contents: share of consecutive entries whose printed page does not go down. */
+export const LATER_TOC_MONOTONIC_SHARE = 0.85;
+
+function laterEntryPage(line: Line): number | null {
+  const strict = tocLine(line);
+  if (strict) return strict.printed;
+  if (line.text.length > 160) return null;
+  if (line.cells.length > 1) {
+    // "1.1 | Purpose. | 1": a numbered entry in columns
+    const [first, ...rest] = line.cells;
+    const last = rest.pop();
+    if (!last || !PAGE_CELL.test(last) || !SECTION_NUMBER.test(first!) || rest.some((c) => /^[\d,.()$%-]+$/.test(c))) return null;
+    return letterCount(rest.join(' ')) >= 3 ? Number(last) : null;
+  }
+  const m = LOOSE_ENTRY.exec(line.text);
+  return m && letterCount(m[1]!) >= 3 && !tableResidue(m[1]!) ? Number(m[2]) : null;
+}
+
+interface PageEntries {
+  printed: number[];
+  /** lines with letters (furniture left out) */
+  textLines: number;
+  /** body-line index (furniture left out) where the contents start: the first entry, with the short caption lines above it */
+  first: number;
+}
+
+/** Caption lines over a contents list ("TABLE OF CONTENTS", "Page", "Note Page") have at most this many words (an exhibit's title above them stays outside). */
+export const CONTENTS_CAPTION_WORDS = 4;
+
+function pageEntries(p: PageLayout, furn: Set<number>): PageEntries {
+  const printed: number[] = [];
+  const body = p.lines.filter((_, i) => !furn.has(i));
+  let textLines = 0;
+  let first = -1;
+  body.forEach((l, i) => {
+    if (letterCount(l.text) === 0) return;
+    textLines++;
+    const n = laterEntryPage(l);
+    if (n === null) return;
+    printed.push(n);
+    if (first < 0) first = i;
+  });
+  while (first > 0 && isCaption(body[first - 1]!)) first--;
+  return { printed, textLines, first: Math.max(0, first) };
+}
+
+/** The caption of a contents list or of its page column ("TABLE OF CONTENTS", "Index", "Page", "Note Page"). */
+const CONTENTS_CAPTION = /^(?:(?:table of )?contents|index(?: to .*)?|(?:\p{L}+\s+)?pages?)(?:\s*\(continued\))?$/iu;
+
+function isCaption(l: Line): boolean {
+  return l.text.split(/\s+/).length <= CONTENTS_CAPTION_WORDS && CONTENTS_CAPTION.test(l.text.trim());
+}
+
+function nonDecreasingShare(ns: number[]): number {
+  if (ns.length < 2) return 1;
+  let ok = 0;
+  for (let i = 1; i < ns.length; i++) if (ns[i]! >= ns[i - 1]!) ok++;
+  return ok / (ns.length - 1);
+}
+
+/**
+ * Contents pages printed after the front (an agreement filed as an exhibit carries its own, a
+ * statements section its index): most of the page's lines end in page numbers that do not go down.
+ * The following pages continue the run while their entries continue the numbers. `front` holds the
+ * front contents pages (left out). Returned: each page and the body line where its contents start
+ * (a heading printed above them, "Item 8. Financial Statements", stays outside).
+ */
+export function laterContentsPages(pages: PageLayout[], furniture: Furniture, front: Set<number>): Map<number, number> {
+  const out = new Map<number, number>();
+  let last: number | null = null;
+  pages.forEach((p, pi) => {
+    if (front.has(p.page)) return;
+    const e = pageEntries(p, furniture.lines[pi]!);
+    const share = e.textLines ? e.printed.length / e.textLines : 0;
+    const ordered = nonDecreasingShare(e.printed) >= LATER_TOC_MONOTONIC_SHARE;
+    const continues = last !== null && e.printed.length > 0 && e.printed[0]! >= last && share >= LATER_TOC_MIN_SHARE && ordered;
+    if (continues || (e.printed.length >= LATER_TOC_MIN_LINES && share >= LATER_TOC_MIN_SHARE && ordered && new Set(e.printed).size > 1)) {
+      out.set(p.page, continues ? 0 : e.first);
+      last = e.printed[e.printed.length - 1]!;
+    } else last = null;
+  });
+  return out;
+}

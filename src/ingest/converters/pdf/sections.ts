@@ -10,7 +10,7 @@
  * Invariant: every body line is in exactly one leaf, and every page in at least one.
  */
 import type { OutlineEntry } from './outline-types.js';
-import type { Heading } from './headings.js';
+import { OPEN_ENDING, type Heading } from './headings.js';
 import { normTitle } from './printed-toc.js';
 
 /** A leaf longer than this many characters (~6k tokens) is split even when it has few pages. */
@@ -64,6 +64,10 @@ export interface SectionContext {
   isContainer?: (title: string) => boolean;
   /** pages of a printed table of contents: inside the front matter they become their own "Contents" node */
   contentsPages?: Set<number>;
+  /** contents pages printed later (an exhibit's own) and the body line where each page's contents start: each run becomes a "Contents" leaf wherever it falls */
+  laterContentsPages?: Map<number, number>;
+  /** whether the text in [from, to) only points elsewhere ("See Item 15", "Included in Item 7"); absent: never */
+  isPointer?: (from: number, to: number) => boolean;
 }
 
 function section(title: string, kind: string, level: number, from: number, to: number, children: Section[] = []): Section {
@@ -212,11 +216,7 @@ function windows(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>
     }
     let name = s.title;
     if (s.kind === NO_OUTLINE_KIND) name = 'Pages';
-    else if (a > s.start) {
-      let inner: Heading | undefined;
-      for (let p = a; p <= b && !inner; p++) inner = byPage.get(p)?.find((h) => !TOP_LEVEL_KINDS.has(h.kind) && normTitle(h.title) !== normTitle(s.title));
-      name = inner ? inner.title : `${s.title} (continued)`;
-    }
+    else if (a > s.start) name = windowName(s, a, b, byPage);
     const span = a === b ? `page ${a}` : `pages ${a}–${b}`;
     const title = s.kind === NO_OUTLINE_KIND ? span.charAt(0).toUpperCase() + span.slice(1) : `${name} (${span})`;
     const from = a === s.start ? s.from : pos(a);
@@ -227,8 +227,24 @@ function windows(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>
   return out;
 }
 
+/**
+ * A later window's name: the heading that opens it (a strong one at the top of its first page, inside
+ * the section), else "<section> (continued)". A heading further down would name text that is mostly
+ * the section's (the next section's heading at the end of the window is not in it at all).
+ */
+function windowName(s: Section, a: number, b: number, byPage: Map<number, Heading[]>): string {
+  const from = pos(a);
+  const to = Math.min(s.to, pos(b + 1));
+  const opening = (byPage.get(a) ?? []).find((h) => {
+    const at = pos(h.page, h.bodyLine ?? 0);
+    // an index entry in bold ("EPSILON_COCIRCULAR, 196") names nothing
+    return at >= from && at < to && h.top && h.score >= SPLIT_MIN_SCORE && !TOP_LEVEL_KINDS.has(h.kind) && normTitle(h.title) !== normTitle(s.title) && !/,\s*\d+\b/.test(h.title);
+  });
+  return opening ? opening.title : `${s.title} (continued)`;
+}
+
 /** One sub-heading per page inside the section: a statement title, else a numbered heading, else the first strong one. */
-function subHeadings(s: Section, byPage: Map<number, Heading[]>, isContainer: (title: string) => boolean): OutlineEntry[] {
+function subHeadings(s: Section, byPage: Map<number, Heading[]>, isContainer: (title: string) => boolean, ctx: Pick<SectionContext, 'lineChars'>): OutlineEntry[] {
   const out: OutlineEntry[] = [];
   let lastKey = normTitle(s.title);
   let notesLevel: number | null = null;
@@ -239,18 +255,58 @@ function subHeadings(s: Section, byPage: Map<number, Heading[]>, isContainer: (t
       if (at <= s.from || at >= s.to) return false;
       return h.score >= SPLIT_MIN_SCORE && !TOP_LEVEL_KINDS.has(h.kind) && (p > s.start || (h.kind === 'statement' && h.top && !isContainer(h.title)));
     });
-    const pick = hs.find((h) => h.kind === 'statement') ?? hs.find((h) => h.kind !== 'style') ?? hs[0];
-    if (!pick) continue;
-    const key = normTitle(pick.title);
-    if (key === lastKey) continue; // "(continued)" pages stay with their section
-    lastKey = key;
-    // after "Notes to the financial statements", every later heading is one of the notes (or inside one)
-    const level = notesLevel !== null ? Math.max(pick.level, notesLevel + 1) : pick.level;
-    if (pick.kind === 'statement' && isContainer(pick.title)) notesLevel = pick.level;
-    out.push({ title: pick.title, level, page: p, line: pick.bodyLine ?? 0, kind: pick.kind });
+    for (const pick of pagePicks(hs, p, ctx)) {
+      const key = normTitle(pick.title);
+      if (key === lastKey) continue; // "(continued)" pages stay with their section
+      lastKey = key;
+      // after "Notes to the financial statements", every later heading is one of the notes (or inside one)
+      const level = notesLevel !== null ? Math.max(pick.level, notesLevel + 1) : pick.level;
+      if (pick.kind === 'statement' && isContainer(pick.title)) notesLevel = pick.level;
+      out.push({ title: pick.title, level, page: p, line: pick.bodyLine ?? 0, kind: pick.kind });
+    }
   }
   return out;
 }
+
+/** A second sub-heading on one page splits there when at least this much text lies between it and the one before. */
+export const MIN_SPLIT_GAP_CHARS = 2000;
+
+/**
+ * The sub-headings a page splits on: a statement title alone (its page is the statement); else the
+ * first numbered heading or the first strong one, and each later one with a good share of text
+ * between it and the one before (a heading in mid-page starts its own node: its text does not sit
+ * under the heading above it).
+ */
+function pagePicks(hs: Heading[], p: number, ctx: Pick<SectionContext, 'lineChars'>): Heading[] {
+  const statement = hs.find((h) => h.kind === 'statement');
+  if (statement) return [statement];
+  const first = hs.find((h) => h.kind !== 'style') ?? hs[0];
+  if (!first) return [];
+  const picks = [{ ...first }];
+  for (const h of hs) {
+    const prev = picks[picks.length - 1]!;
+    if ((h.bodyLine ?? 0) <= (prev.bodyLine ?? 0)) continue;
+    if (charsIn(ctx, pos(p, prev.bodyLine ?? 0), pos(p, h.bodyLine ?? 0)) >= MIN_SPLIT_GAP_CHARS) {
+      if (wellFormed(h.title)) picks.push({ ...h });
+    }
+    // a second table close below the first: the node is titled after both
+    else if (h.table && prev.table && prev.title.length + h.title.length < MAX_JOINED_TABLE_TITLES) prev.title = `${prev.title}${MERGED_TITLE_SEPARATOR}${h.title}`;
+  }
+  return picks;
+}
+
+/**
+ * A title a second split on a page may take: after its numbering it starts with a capital and does
+ * not end open ("3.2 the grant of the Option is voluntary and … or other", "“materiality,” … or
+ * other similar materiality" are clauses of running text printed in a heading's style).
+ */
+function wellFormed(title: string): boolean {
+  const rest = title.replace(/^(?:\d{1,2}(?:\.\d{1,3})*\.?|[A-Z]\.|[IVX]{1,5}\.)\s+/, '');
+  return /^\p{Lu}/u.test(rest) && !OPEN_ENDING.test(rest);
+}
+
+/** Table titles joined into one node title stay under this many characters. */
+export const MAX_JOINED_TABLE_TITLES = 160;
 
 function split(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>): void {
   if (s.children.length) {
@@ -258,7 +314,12 @@ function split(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>):
     return;
   }
   if (!tooLong(s, ctx)) return;
-  const subs = subHeadings(s, byPage, ctx.isContainer ?? (() => false));
+  if (s.kind === 'contents') {
+    // long contents stay contents, in windows of pages
+    s.children = windows(s, ctx, byPage).map((w) => ({ ...w, kind: 'contents' }));
+    return;
+  }
+  const subs = subHeadings(s, byPage, ctx.isContainer ?? (() => false), ctx);
   if (subs.length === 0) {
     s.children = windows(s, ctx, byPage);
     return;
@@ -277,7 +338,7 @@ function split(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>):
     if (c.children.length) split(c, ctx, byPage);
     else if (tooLong(c, ctx)) {
       // a sub-heading section still too long: split it on its own sub-headings, else windows
-      if (subHeadings(c, byPage, ctx.isContainer ?? (() => false)).length) split(c, ctx, byPage);
+      if (subHeadings(c, byPage, ctx.isContainer ?? (() => false), ctx).length) split(c, ctx, byPage);
       else c.children = windows(c, ctx, byPage);
     }
   }
@@ -329,10 +390,114 @@ export function buildSections(entries: OutlineEntry[], ctx: SectionContext): Sec
     const head = top[0]!;
     if (head.from > lo) top.unshift(...frontMatter(lo, head.from, ctx.contentsPages ?? new Set()));
   }
+  const pieces = new Set<Section>();
+  if (ctx.laterContentsPages?.size) for (const s of top) isolateContents(s, ctx.laterContentsPages, byPage, pieces);
   for (const s of top) split(s, ctx, byPage);
+  if (pieces.size) for (const s of top) hoistPieces(s, pieces);
+  if (ctx.isPointer) liftFromPointers(top, ctx.isPointer);
   const out = top.flatMap(promoteFrontMatter);
   distinguishSiblings(out);
   return out;
+}
+
+/** Title of the printed contents nodes. */
+export const CONTENTS_TITLE = 'Contents';
+
+/** Position ranges [from, to) of contents runs inside the leaf (a run starts where its first page's contents start). */
+function contentsRuns(s: Section, pages: Map<number, number>): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  for (let p = s.start; p <= s.end; p++) {
+    const line = pages.get(p);
+    if (line === undefined) continue;
+    const last = runs[runs.length - 1];
+    if (last && last[1] === pos(p)) last[1] = Math.min(s.to, pos(p + 1));
+    else {
+      // a section whose heading is printed below the list's start on that page (a bibliography after a
+      // list of figures) holds its own text there, not the list
+      const from = pos(p, line);
+      const to = Math.min(s.to, pos(p + 1));
+      if (from >= s.from && to > from) runs.push([from, to]);
+    }
+  }
+  return runs;
+}
+
+/**
+ * A leaf holding contents pages printed later in the document (an agreement's own table of contents,
+ * an index of statements) is cut around them: the contents become a `contents` node (never
+ * suggested: it lists, not holds), the text after them is named by the heading opening it, else
+ * "<leaf> (continued)".
+ */
+function isolateContents(s: Section, pages: Map<number, number>, byPage: Map<number, Heading[]>, pieces: Set<Section>): void {
+  if (s.children.length) {
+    for (const c of s.children) isolateContents(c, pages, byPage, pieces);
+    return;
+  }
+  if (s.kind === 'contents') return;
+  const runs = contentsRuns(s, pages);
+  if (!runs.length) return;
+  const parts: Section[] = [];
+  let at = s.from;
+  let name = s.title;
+  // the leaf's own text before the contents opens it, as a parent's text before its first child does
+  let kind = 'intro';
+  for (const [a, b] of runs) {
+    if (a > at) parts.push(section(name, kind, s.level + 1, at, a));
+    parts.push(section(CONTENTS_TITLE, 'contents', s.level + 1, a, b));
+    at = b;
+    name = posPage(b) <= s.end && posLine(b) === 0 ? windowName(s, posPage(b), posPage(b), byPage) : `${s.title} (continued)`;
+    kind = 'section';
+  }
+  if (at < s.to) parts.push(section(name, kind, s.level + 1, at, s.to));
+  for (const p of parts) if (p.kind !== 'contents') pieces.add(p);
+  if (parts.length === 1) {
+    // the whole leaf is the list: it keeps its own title ("List of Figures", "Index")
+    s.kind = parts[0]!.kind;
+    return;
+  }
+  s.children = parts;
+}
+
+/** Kind of the principal sections a vocabulary pack names (a filing's financial statements). */
+const PRINCIPAL_KIND = 'statement';
+
+/**
+ * A section whose text only points elsewhere ("Item 8. Financial Statements — See Item 15") is not
+ * where its matter is printed: principal sections found inside a sibling section (the statements
+ * printed after the MD&A, inside "Item 7") are that sibling's no more: from the first of them on,
+ * they become the sibling's own siblings, each its own node at that level.
+ */
+function liftFromPointers(list: Section[], isPointer: (from: number, to: number) => boolean): void {
+  for (const s of list) if (s.children.length) liftFromPointers(s.children, isPointer);
+  const pointers = list.filter((s) => s.kind !== 'intro' && !s.children.length && isPointer(s.from, s.to));
+  if (!pointers.length) return;
+  for (let i = 0; i < list.length; i++) {
+    const s = list[i]!;
+    const k = s.children.findIndex((c) => c.kind === PRINCIPAL_KIND);
+    if (k <= 0) continue;
+    // the pointer is about these sections (its title shares more of their words than the holder's does)
+    const words = titleWords(s.children.slice(k).filter((c) => c.kind === PRINCIPAL_KIND).map((c) => c.title).join(' '));
+    const shared = (t: string) => [...titleWords(t)].filter((w) => words.has(w)).length;
+    if (!pointers.some((p) => shared(p.title) > shared(s.title))) continue;
+    const lifted = s.children.slice(k).map((c) => ({ ...c, level: s.level }));
+    const kept = s.children.slice(0, k);
+    setRange(s, s.from, lifted[0]!.from);
+    s.children = kept.length === 1 && kept[0]!.kind === 'intro' ? [] : kept;
+    list.splice(i + 1, 0, ...lifted);
+    i += lifted.length;
+  }
+}
+
+/** Words of a title that say what it is about: five letters or more, plural "s" left off. */
+function titleWords(t: string): Set<string> {
+  return new Set((t.toLowerCase().match(/\p{L}{5,}/gu) ?? []).map((w) => w.replace(/s$/, '')));
+}
+
+/** A piece cut around contents pages that was split on its own sub-headings gives its parts to its parent (no extra level). */
+function hoistPieces(s: Section, pieces: Set<Section>): void {
+  for (const c of s.children) hoistPieces(c, pieces);
+  if (!s.children.some((c) => pieces.has(c) && c.children.length)) return;
+  s.children = s.children.flatMap((c) => (pieces.has(c) && c.children.length ? c.children.map((g, i) => (i === 0 && g.kind === 'intro' ? { ...g, kind: c.kind, title: c.title } : g)) : [c]));
 }
 
 /**

@@ -1,0 +1,174 @@
+/**
+ * Node text from heading to heading (issue 14): headings in the document's heading style count alike,
+ * a second heading in mid-page starts its own node, page windows are not named after the next
+ * section, small capitals are one word, contents printed later (an exhibit's own) are a contents
+ * node, bare labels ("Example 3") carry their caption, two tables on a page are both named, a
+ * section that only points elsewhere does not leave the matter it points to under another section,
+ * and a headline wrapped over two lines still tells the document's kind.
+ */
+import { describe, it, expect } from 'vitest';
+import type { Line, PageLayout } from '../src/ingest/converters/pdf/layout-types.js';
+import type { Heading } from '../src/ingest/converters/pdf/headings.js';
+import { findHeadings } from '../src/ingest/converters/pdf/headings.js';
+import { findFurniture } from '../src/ingest/converters/pdf/furniture.js';
+import { buildSections, leaves, pos, type Section } from '../src/ingest/converters/pdf/sections.js';
+import { laterContentsPages } from '../src/ingest/converters/pdf/printed-toc.js';
+import { buildPage } from '../src/ingest/converters/pdf/lines.js';
+import { docType } from '../src/ingest/converters/pdf/card.js';
+import { pointerText } from '../src/ingest/converters/pdf/convert.js';
+import { scoreLine } from '../src/ingest/converters/pdf/headings.js';
+import { compileOutline } from '../src/model/outline-vocabulary.js';
+import { readFileSync } from 'node:fs';
+
+const BODY = { size: 10, font: 'body' };
+let y = 700;
+function line(text: string, o: Partial<Line> = {}): Line {
+  y -= 12;
+  const cells = o.cells ?? [text];
+  return { cells, text: cells.join(' '), x: 72, x2: 72 + text.length * 5, y, size: 10, font: 'body', gapAbove: 1.2, ...o };
+}
+const prose = (n: number, tag = 'Body'): Line[] => Array.from({ length: n }, (_, i) => line(`${tag} text line ${i} of the page with enough words to read as prose here.`, { x2: 540 }));
+const page = (n: number, lines: Line[]): PageLayout => ({ page: n, width: 612, height: 792, lines, twoColumn: false });
+const heading = (page: number, bodyLine: number, title: string, o: Partial<Heading> = {}): Heading => ({ page, line: bodyLine, bodyLine, title, level: 4, kind: 'style', score: 0.5, top: bodyLine < 4, ...o });
+const shape = (list: Section[]): unknown[] => list.map((s) => [s.title, s.kind, s.start, s.end, ...(s.children.length ? [shape(s.children)] : [])]);
+
+describe('headings in the document\'s heading style', () => {
+  it('a long bold line at body size counts like its short bold peers', () => {
+    const bold = (t: string) => line(t, { font: 'bold', gapAbove: 2 });
+    const pages = [
+      page(1, [bold('Segment Results'), ...prose(6), bold('Regional Sales'), ...prose(6)]),
+      page(2, [bold('Research Expense'), ...prose(6), bold('Analysis of Consolidated Earnings Before Provision for Taxes on Income'), ...prose(6)]),
+      page(3, [bold('Liquidity and Cash'), ...prose(6)]),
+    ];
+    const hs = findHeadings(pages, findFurniture(pages), BODY, new Set());
+    const long = hs.find((h) => h.title.startsWith('Analysis of'))!;
+    const short = hs.find((h) => h.title === 'Regional Sales')!;
+    expect(long.score).toBeGreaterThanOrEqual(0.45);
+    expect(long.score).toBeLessThanOrEqual(short.score);
+  });
+});
+
+describe('node text runs from heading to heading', () => {
+  const lineChars = (pages: number, perPage = 40, chars = 80) => Array.from({ length: pages }, () => Array.from({ length: perPage }, () => chars));
+
+  it('a second strong heading in mid-page starts its own node; one right under another does not', () => {
+    const headings = [heading(2, 0, 'Sales'), heading(2, 30, 'Earnings'), heading(3, 0, 'Cash'), heading(3, 3, 'Cash sources'), heading(4, 0, 'Debt'), heading(5, 0, 'Equity'), heading(6, 0, 'Risk'), heading(7, 0, 'Other')];
+    const [item] = buildSections([{ title: 'Item 7. Discussion', level: 1, page: 1, kind: 'item' }], { pageCount: 7, maxLeafPages: 5, lineChars: lineChars(7), headings });
+    const titles = item!.children.map((c) => c.title);
+    expect(titles).toEqual(['Item 7. Discussion', 'Sales', 'Earnings', 'Cash', 'Debt', 'Equity', 'Risk', 'Other']);
+    const earnings = item!.children.find((c) => c.title === 'Earnings')!;
+    expect([earnings.from, earnings.to]).toEqual([pos(2, 30), pos(3, 0)]);
+  });
+
+  it('two tables close together on one page name the node after both', () => {
+    const headings = [heading(2, 0, 'Sales by region', { table: true }), heading(2, 6, 'Sales by product', { table: true }), heading(4, 0, 'Cash flows', { table: true }), heading(6, 0, 'Debt')];
+    const [s] = buildSections([{ title: 'Results', level: 1, page: 1 }], { pageCount: 7, maxLeafPages: 5, lineChars: lineChars(7), headings });
+    expect(s!.children.map((c) => c.title)).toContain('Sales by region; Sales by product');
+  });
+
+  it('a page window is named after the heading opening it, never after the next section printed at its end', () => {
+    const headings = [heading(1, 0, '3. Types', { kind: 'numbered', level: 1, score: 1 }), heading(9, 30, '4. Functions', { kind: 'numbered', level: 1, score: 1 })];
+    const top = buildSections(
+      [{ title: '3. Types', level: 1, page: 1, line: 0 }, { title: '4. Functions', level: 1, page: 9, line: 30 }],
+      { pageCount: 10, maxLeafPages: 5, lineChars: lineChars(10), headings },
+    );
+    const titles = leaves(top).map((s) => s.title);
+    expect(titles.filter((t) => t.startsWith('4.'))).toEqual(['4. Functions']);
+    expect(titles).toContain('3. Types (continued) (pages 6–9)');
+  });
+});
+
+describe('contents printed later in the document', () => {
+  const entry = (t: string, n: number) => line(`${t} ${n}`, { x2: 400 });
+  const toc = (first: number) => [
+    line('TABLE OF CONTENTS', { font: 'bold' }),
+    line('Page'),
+    ...Array.from({ length: 8 }, (_, i) => entry(`Section 1.0${i}. Provision on ${['loans', 'fees', 'terms', 'notice', 'default', 'waiver', 'law', 'venue'][i]}`, first + i)),
+  ];
+
+  it('finds an exhibit\'s contents pages (numbers going up), not prose or tables', () => {
+    const pages = [
+      page(1, prose(20)),
+      page(2, [line('EXHIBIT 10.1', { font: 'bold' }), line('CREDIT AGREEMENT', { font: 'bold' }), ...toc(1)]),
+      page(3, [entry('Section 2.01. More provisions', 12), entry('Section 2.02. Last provision', 14)]),
+      page(4, prose(20)),
+      page(5, [line('Year', { cells: ['Year', 'Count'] }), ...[9, 3, 7, 2, 8, 1].map((n) => line(`Row ${n}`, { cells: [`Row label ${n}`, String(n)] }))]),
+    ];
+    const found = laterContentsPages(pages, findFurniture(pages), new Set());
+    expect([...found.keys()]).toEqual([2, 3]);
+    // the exhibit's title lines above the list stay outside the contents
+    expect(found.get(2)).toBe(2);
+  });
+
+  it('a leaf holding them is cut around them: the contents are a contents node, the text after is named', () => {
+    const chars = Array.from({ length: 8 }, () => Array.from({ length: 30 }, () => 80));
+    const headings = [heading(5, 0, 'ARTICLE I DEFINITIONS', { kind: 'article', level: 2, score: 0.9 })];
+    const top = buildSections([{ title: 'Exhibits', level: 1, page: 1 }], {
+      pageCount: 8, maxLeafPages: 5, lineChars: chars, headings, laterContentsPages: new Map([[3, 2], [4, 0]]),
+    });
+    expect(shape(top)).toEqual([['Exhibits', 'section', 1, 8, [
+      ['Exhibits', 'intro', 1, 3],
+      ['Contents', 'contents', 3, 4],
+      ['ARTICLE I DEFINITIONS', 'section', 5, 8],
+    ]]]);
+  });
+});
+
+describe('titles that say what a node holds', () => {
+  it('joins small capitals printed as a larger initial plus smaller capitals', () => {
+    const item = (str: string, x: number, size: number, w: number, font = 'f1') => ({ str, transform: [size, 0, 0, size, x, 700], width: w, fontName: font });
+    expect(buildPage(1, 612, 792, [item('MGM R', 178, 19, 70), item('ESORTS', 253, 13, 52), item('I', 311, 19, 7.5), item('NTERNATIONAL', 323, 13, 108)]).lines[0]!.text).toBe('MGM RESORTS INTERNATIONAL');
+    expect(buildPage(1, 612, 792, [item('M', 76, 8.7, 8.2), item('ANAGEMENT’S DISCUSSION', 86.4, 8.7, 120)]).lines[0]!.text).toBe('MANAGEMENT’S DISCUSSION');
+    // a one-letter word at the same size stays a word
+    expect(buildPage(1, 612, 792, [item('A', 76, 10, 7), item('NEW ERA', 85.5, 10, 45)]).lines[0]!.text).toBe('A NEW ERA');
+    expect(buildPage(1, 612, 792, [item('EXHIBIT B', 76, 10, 50), item('AGREEMENT', 128.5, 10, 50)]).lines[0]!.text).toBe('EXHIBIT B AGREEMENT');
+  });
+
+  it('a bare label ("Example 3") carries the caption printed under it', () => {
+    const pages = [page(1, [line('Example 3', { font: 'bold', size: 14, gapAbove: 2 }), line('Input class: Text file (semicolon-separated with header).'), ...prose(6)])];
+    expect(findHeadings(pages, findFurniture(pages), BODY, new Set()).map((h) => h.title)).toEqual(['Example 3: Input class: Text file (semicolon-separated with header)']);
+  });
+
+  it('a section whose text only points elsewhere is told from one with text', () => {
+    expect(pointerText('See “Item 15. Exhibits and Financial Statement Schedules.”')).toBe(true);
+    expect(pointerText('The information required by this item is included on pages 45 through 90.')).toBe(true);
+    expect(pointerText('Not applicable.')).toBe(false);
+    expect(pointerText(`See the discussion below. ${'We sell products in many markets and our results depend on them. '.repeat(6)}`)).toBe(false);
+  });
+
+  it('statements printed inside another item leave it when the item meant for them only points elsewhere', () => {
+    const chars = Array.from({ length: 12 }, () => Array.from({ length: 30 }, () => 80));
+    const st = (p: number, t: string) => heading(p, 0, t, { kind: 'statement', level: 3, score: 0.9 });
+    const headings = [heading(3, 0, 'Results', { score: 0.6 }), st(7, 'Consolidated Statement of Income'), st(8, 'Consolidated Balance Sheet'), st(9, 'Notes to Consolidated Financial Statements')];
+    const entries = [
+      { title: 'Item 7. Discussion and Analysis of Financial Condition', level: 2, page: 1, kind: 'item' },
+      { title: 'Item 8. Financial Statements and Supplementary Data', level: 2, page: 12, line: 0, kind: 'item' },
+      { title: 'Item 9. Controls', level: 2, page: 12, line: 3, kind: 'item' },
+    ];
+    const isPointer = (from: number, to: number) => from === pos(12, 0) && to === pos(12, 3);
+    const top = buildSections(entries, { pageCount: 12, maxLeafPages: 5, lineChars: chars, headings, isPointer });
+    expect(top.map((s) => s.title)).toEqual([
+      'Item 7. Discussion and Analysis of Financial Condition',
+      'Consolidated Statement of Income',
+      'Consolidated Balance Sheet',
+      'Notes to Consolidated Financial Statements',
+      'Item 8. Financial Statements and Supplementary Data',
+      'Item 9. Controls',
+    ]);
+    expect(top[0]!.end).toBe(6);
+  });
+
+  it('a statement title opens its page or titles a table: over a paragraph in mid-page it is a discussion heading', () => {
+    const outline = JSON.parse(readFileSync(new URL('../vocabularies/finance.json', import.meta.url), 'utf8')).outline;
+    const vocab = compileOutline([{ name: 'finance', doc_types: ['10-k'], outline }], '10-K');
+    const title = line('Balance Sheet', { font: 'bold' });
+    expect(scoreLine(title, BODY, { repeats: 0, top: false, vocab, titlesTable: false })?.kind).toBe('style');
+    expect(scoreLine(title, BODY, { repeats: 0, top: false, vocab, titlesTable: true })?.kind).toBe('statement');
+    expect(scoreLine(title, BODY, { repeats: 0, top: true, vocab, titlesTable: false })?.kind).toBe('statement');
+    expect(scoreLine(line('Notes to Consolidated Financial Statements', { font: 'bold' }), BODY, { repeats: 0, top: false, vocab, titlesTable: false })?.kind).toBe('statement');
+  });
+
+  it('a headline wrapped over two lines still says an earnings release', () => {
+    expect(docType('Ulta Beauty Announces First Quarter Fiscal 2023\nResults\nBOLINGBROOK, Ill.')).toBe('earnings release');
+  });
+});

@@ -7,6 +7,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { searchStore } from '../src/search/search.js';
+import { runSearch } from '../src/retrieve/search-answer.js';
 import { queryTermGroups } from '../src/search/query.js';
 import { passageSignal } from '../src/search/signals/passage.js';
 import { resetKeywordCache, sourceKeywords } from '../src/search/keyword-index.js';
@@ -57,6 +58,31 @@ describe('rare terms', () => {
   it('find documents by words the old index dropped as stopwords', async () => {
     const r = await searchStore(root, 'during the');
     expect(r.results.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the skill\'s --limit', () => {
+  let root: string;
+  beforeAll(async () => {
+    const docs: Record<string, string> = {};
+    for (let i = 0; i < 6; i++) docs[`reports/region-${i}.md`] = `# Regional revenue report ${i}\n\n${Array.from({ length: 8 }, (_, j) => `Revenue by region in 2022: the northern region was weakest in quarter ${j}, the southern region strongest.`).join('\n')}\n`;
+    docs['misc/garden.md'] = `# Garden notes\n\n${Array.from({ length: 30 }, (_, j) => `Water the roses in bed ${j} and prune the hedges.`).join('\n')}\nThe zorblat sprinkler broke once.\n`;
+    ({ root } = await searchStoreFixture('none', { docs }));
+  });
+  afterAll(() => cleanup(root));
+
+  it('does not change which results come first', async () => {
+    // a rare word in an unrelated source: kept among the first k sources, so with k = 1 it would come first
+    const q = 'weakest region revenue 2022 zorblat';
+    expect((await searchStore(root, q, { k: 1 })).results[0]?.file).toBe('inbox/misc/garden.md');
+    const req = { offset: 0, nodesPerSource: 3, filters: {}, mode: 'auto' as const, explain: false, maxChars: 8000 };
+    const five = await runSearch(root, q, { ...req, limit: 5 });
+    expect(five.results[0]?.file).toMatch(/^inbox\/reports\//);
+    for (const limit of [1, 2]) {
+      const few = await runSearch(root, q, { ...req, limit });
+      expect(few.results.map((h) => h.id)).toEqual(five.results.slice(0, limit).map((h) => h.id));
+      expect(few.next_offset).toBe(limit);
+    }
   });
 });
 

@@ -46,8 +46,11 @@ export interface SearchAnswer {
 export async function runSearch(root: string, query: string, req: SearchRequest): Promise<SearchAnswer> {
   const limit = Math.min(req.limit, MAX_SEARCH_LIMIT);
   const { searchStore } = await import('../search/search.js');
+  // never fewer than the default page: the rare-term guarantee keeps its sources among the first
+  // k (search.ts keepRare), so a smaller k would reorder the first results (--limit 1 ≠ --limit 5)
+  const k = Math.max(req.offset + limit, DEFAULT_SEARCH_LIMIT);
   const res = await searchStore(root, query, {
-    k: req.offset + limit,
+    k,
     filters: req.filters,
     mode: req.mode,
     explain: req.explain,
@@ -58,7 +61,7 @@ export async function runSearch(root: string, query: string, req: SearchRequest)
   const page = annotateHits(root, listed, res.query, (id) => lookup?.entry(id) ?? null);
   // A full page may have more behind it (searchStore does not count beyond k; asking for k+1 would
   // rank nodes of one more source, which costs more than an occasional empty last page).
-  let more = res.results.length >= req.offset + limit;
+  let more = res.results.length > req.offset + limit || (k === req.offset + limit && res.results.length >= k);
   let truncated = false;
   const answer: SearchAnswer = {
     query: res.query,

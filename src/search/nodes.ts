@@ -114,10 +114,12 @@ function eligibleNodes(ix: NodeKeywords, maxPages: number): Uint8Array {
 /**
  * A typed word the source does not hold is also searched as the source's words that share its stem
  * ("acquire" → acquisition, acquired; "region" → regional; "overloaded" → overloading): the first
- * letters of the word, all but NODE_VARIANT_DROP and at least NODE_VARIANT_STEM of them. Learned from
- * the source's own lexicon, no field vocabulary. Only for words missing from the source: applied to
- * every word, variants pulled in related but wrong sections (dev sets, tier-2 hit@3: FinanceBench
- * 0.891 → 0.870, cross-domain 0.924 → 0.909).
+ * letters of the word, all but NODE_VARIANT_DROP and at least NODE_VARIANT_STEM of them. Only words
+ * longer than NODE_VARIANT_STEM: the stem of a shorter one is the whole word, so any longer word
+ * starting with it would count (trade → trademark, stock → stockholders, spend → spending). Learned
+ * from the source's own lexicon, no field vocabulary. Only for words missing from the source:
+ * applied to every word, variants pulled in related but wrong sections (dev sets, tier-2 hit@3:
+ * FinanceBench 0.891 → 0.870, cross-domain 0.924 → 0.909).
  */
 export const NODE_VARIANT_STEM = 5;
 export const NODE_VARIANT_DROP = 3;
@@ -134,7 +136,7 @@ const LETTERS = /^[a-z]+$/;
  * tier 1's passage signal (signals/passage.ts).
  */
 export function stemVariants(ix: NodeKeywords, t: string): string[] {
-  if (t.length < NODE_VARIANT_STEM || !LETTERS.test(t)) return [];
+  if (t.length <= NODE_VARIANT_STEM || !LETTERS.test(t)) return [];
   const stem = t.slice(0, Math.max(NODE_VARIANT_STEM, t.length - NODE_VARIANT_DROP));
   return ix.termsStartingWith(stem, NODE_VARIANT_MAX).filter((v) => LETTERS.test(v));
 }

@@ -4,12 +4,20 @@
  * in pieces, byte-identical to the whole-string serialisation and left alone when unchanged.
  */
 import { describe, it, expect } from 'vitest';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { takeSample } from '../src/ingest/plan/sample.js';
 import { DECODE_CHUNK_BYTES, decodeBytes, decodeChunks } from '../src/ingest/encoding.js';
-import { nodesIndexPieces, serializeNodesIndex, KEYWORD_FORMAT_VERSION, type KeywordNodesIndex } from '../src/model/keyword-format.js';
+import {
+  NODES_READ_BYTES, nodesIndexPieces, serializeNodesIndex, KEYWORD_FORMAT_VERSION, keywordNodesFile, readNodesIndex, readNodesSummary, type KeywordNodesIndex,
+} from '../src/model/keyword-format.js';
+import { CompactPostings } from '../src/indexing/postings.js';
+import { FlatRowsReader, FlatRowsWriter } from '../src/vector/flat-file.js';
+import { encodeFlatIP } from '../src/vector/flat-codec.js';
+import { EMBED_CHUNK, streamNodeVectors, type NodeRowText, type VectorLookup } from '../src/indexing/node-vectors.js';
+import type { EmbedCheckpoint } from '../src/indexing/embed-checkpoint.js';
+import type { Embedder } from '../src/embed/types.js';
 import { writePiecesIfChanged } from '../src/store/atomic.js';
 import type { FileCard } from '../src/store/schemas.js';
 
@@ -75,5 +83,124 @@ describe('node keyword file written in pieces', () => {
     writeFileSync(path, serializeNodesIndex({ ...ix, opening: { alpha: 3 } }));
     expect(writePiecesIfChanged(path, nodesIndexPieces(ix), false)).toBe(true);
     expect(readFileSync(path, 'utf8')).toBe(serializeNodesIndex(ix));
+  });
+});
+
+describe('compact postings (keyword builder)', () => {
+  it('give back the pairs they were given, and their frequency sum', () => {
+    const p = new CompactPostings();
+    const pairs: number[] = [];
+    let doc = 0;
+    let s = 7;
+    const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296);
+    for (let i = 0; i < 5000; i++) {
+      doc += Math.floor(rand() ** 4 * 300_000); // mostly small gaps, some large (docs never go down)
+      const tf = 1 + Math.floor(rand() ** 6 * 5000);
+      pairs.push(doc, tf);
+      p.add(doc, tf);
+    }
+    expect(p.toArray()).toEqual(pairs);
+    expect(p.count).toBe(5000);
+    expect(p.tfSum).toBe(pairs.filter((_, i) => i % 2 === 1).reduce((a, b) => a + b, 0));
+    expect(new CompactPostings().toArray()).toEqual([]);
+    expect(() => p.add(doc - 1, 1)).toThrow(/out of order/);
+  });
+});
+
+describe('node keyword file read back line by line', () => {
+  it('sums each term over text and title fields as the whole-file reader does, across read blocks and multi-byte text', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mhub-summary-'));
+    const id = 'src_0000abcd';
+    const terms: Record<string, number[]> = {};
+    const title: Record<string, number[]> = {};
+    for (let i = 0; i < 70_000; i++) {
+      terms[`tërm${i}é`] = [i % 3000, 1 + (i % 4), 3000 + i, 2];
+      if (i % 3 === 0) title[`tërm${i}é`] = [i % 3000, 1];
+    }
+    title['only-title'] = [5, 3];
+    const ix = { format: KEYWORD_FORMAT_VERSION, tokenizer: 1, id, input_sha: 'a'.repeat(64), nodes: [], len: [1, 2], title_len: [3], opening: { x: 1 }, terms, title_terms: title } as KeywordNodesIndex;
+    writePiecesIfChanged(join(dir, keywordNodesFile(id)), nodesIndexPieces(ix), false);
+    expect(statSync(join(dir, keywordNodesFile(id))).size).toBeGreaterThan(2 * NODES_READ_BYTES);
+    const s = readNodesSummary(dir, id)!;
+    const whole = readNodesIndex(dir, id)!;
+    expect(s.header.input_sha).toBe(whole.input_sha);
+    expect(s.bodyTf.size).toBe(70_001);
+    for (const t of [...Object.keys(terms), 'only-title']) {
+      const sum = (a: number[] | undefined) => (a ?? []).reduce((x, v, i) => x + (i % 2 ? v : 0), 0);
+      expect(s.bodyTf.get(t)).toBe(sum(whole.terms[t]) + sum(whole.title_terms[t]));
+    }
+    expect(readNodesSummary(dir, id, (h) => h.input_sha === 'other')).toBeNull();
+    expect(readNodesSummary(dir, 'src_missing')).toBeNull();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('flat index written row by row', () => {
+  const dims = 8;
+  const vec = (seed: number) => Float32Array.from({ length: dims }, (_, j) => Math.sin(seed * 31 + j));
+
+  it('writes the bytes of the whole-array codec whatever the row order, and leaves an unchanged file alone', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mhub-rows-'));
+    const path = join(dir, 'vector_store', 'nodes.faiss');
+    const count = 1000;
+    const data = new Float32Array(count * dims);
+    for (let r = 0; r < count; r++) data.set(vec(r), r * dims);
+    const write = () => {
+      const w = new FlatRowsWriter(path, join(dir, '.mhub'), dims);
+      for (let r = count - 1; r >= 0; r -= 2) w.write(r, vec(r));
+      for (let r = 0; r < count; r += 2) w.write(r, w.read(r + 1).length === dims ? vec(r) : vec(r));
+      return w.finish(count);
+    };
+    expect(write()).toBe(true);
+    expect(readFileSync(path).equals(encodeFlatIP({ dims, count, data }))).toBe(true);
+    const mtime = statSync(path).mtimeMs;
+    expect(write()).toBe(false);
+    expect(statSync(path).mtimeMs).toBe(mtime);
+    const r = FlatRowsReader.open(path)!;
+    expect(r.count).toBe(count);
+    expect([...r.read(517)]).toEqual([...vec(517)]);
+    r.close();
+    // a killed writer's temp file is removed by the next writer; a missing row is an error, not zeros
+    writeFileSync(join(dir, '.mhub', 'nodes.faiss.999999.rows-tmp'), 'x');
+    const w = new FlatRowsWriter(path, join(dir, '.mhub'), dims);
+    expect(readdirSync(join(dir, '.mhub'))).toHaveLength(1);
+    w.write(0, vec(0));
+    expect(() => w.write(0, vec(0))).toThrow(/twice/);
+    expect(() => w.finish(2)).toThrow(/1 rows written/);
+    w.abort();
+    expect(readdirSync(join(dir, '.mhub'))).toHaveLength(0);
+    expect(FlatRowsReader.open(join(dir, 'missing.faiss'))).toBeNull();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('node vectors streamed', () => {
+  it('embeds the same chunks of distinct new texts as gathering them all first, and writes each row its vector', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mhub-stream-'));
+    const dims = 4;
+    const vecOf = (t: string) => Float32Array.from({ length: dims }, (_, j) => (t.length * 7 + t.charCodeAt(t.length - 1) * (j + 1)) % 97);
+    const batches: string[][] = [];
+    const embedder: Embedder = { identity: { name: 'fake', dims, fingerprint: 'f' }, embed: async (texts) => (batches.push(texts), texts.map(vecOf)) };
+    // 1500 rows: every 5th text repeats an earlier one, texts t3 and t4 come from an earlier build, t5 from an interrupted run
+    const rows: NodeRowText[] = Array.from({ length: 1500 }, (_, i) => {
+      const text = i % 5 === 4 && i > 10 ? `t${i - 7}` : `t${i}`;
+      return { sid: `src_${i < 700 ? 'a' : 'b'}`, nid: String(i), sha: `sha-${text}`, text };
+    });
+    const prev: VectorLookup = { size: 2, own: true, get: (sha) => (sha === 'sha-t3' || sha === 'sha-t4' ? vecOf(sha.slice(4)) : undefined), close: () => {} };
+    const pending: EmbedCheckpoint = { size: 1, get: (sha) => (sha === 'sha-t5' ? vecOf('t5') : undefined), close: () => {} };
+    const done: number[] = [];
+    const r = await streamNodeVectors(dir, rows, prev, pending, embedder, (d) => done.push(d), 1500);
+    // the reference: distinct texts in first-appearance order, minus reused ones, cut every EMBED_CHUNK
+    const distinct = [...new Set(rows.map((x) => x.text))].filter((t) => !['t3', 't4', 't5'].includes(t));
+    const expected: string[][] = [];
+    for (let i = 0; i < distinct.length; i += EMBED_CHUNK) expected.push(distinct.slice(i, i + EMBED_CHUNK));
+    expect(batches).toEqual(expected);
+    expect(r.embedded).toBe(distinct.length + 1); // the checkpointed one counts as embedded by this build, as before
+    expect(r.rows).toEqual(rows.map((x) => [x.sid, x.nid, x.sha]));
+    const data = new Float32Array(rows.length * dims);
+    rows.forEach((x, i) => data.set(vecOf(x.text), i * dims));
+    expect(readFileSync(join(dir, 'vector_store', 'nodes.faiss')).equals(encodeFlatIP({ dims, count: rows.length, data }))).toBe(true);
+    expect(done.at(-1)).toBe(1500);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

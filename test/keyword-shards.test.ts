@@ -194,3 +194,42 @@ describe('search reads only what the query touches', () => {
     expect(ix.fields.text.postings('nosuchterm')).toBeUndefined();
   });
 });
+
+describe('terms named like Object.prototype members', () => {
+  let root: string;
+  beforeAll(async () => {
+    ({ root } = await searchStoreFixture('none', {
+      docs: {
+        'widget.md': '# Widget class\n\nThe constructor builds a widget; call valueOf for its value.\n',
+        'notes.md': '# Notes\n\nNothing about classes here.\n',
+      },
+    }));
+  });
+  afterAll(() => {
+    resetKeywordCache();
+    cleanup(root);
+  });
+
+  it('are indexed with [] for a field they are absent from (not null), and found by search', async () => {
+    const lines = [...files(join(root, KEYWORD_DIR)).keys()].map((p) => readFileSync(p, 'utf8')).join('').split('\n');
+    const line = lines.find((l) => l.startsWith('constructor\t'));
+    expect(line).toBeDefined();
+    expect(lines.filter((l) => /^(constructor|valueof)\t/.test(l)).join('\n')).not.toMatch(/null/);
+    resetKeywordCache();
+    const r = await searchStore(root, 'constructor', { mode: 'keyword' });
+    expect(r.results[0]!.title).toMatch(/Widget/);
+  });
+
+  it('an index written with null for such a field (before the fix) reads it as absent', async () => {
+    const id = readSourcesMeta(root)!.ids.find((i) => readKeywordFile(join(root, KEYWORD_DIR, 'nodes', `${i}.tsv`))!.includes('\nconstructor\t'))!;
+    const path = join(root, KEYWORD_DIR, 'nodes', `${id}.tsv`);
+    writeFileSync(path, readFileSync(path, 'utf8').replace(/\nconstructor\t\[(\[[^\]]*\]),\[\]\]/, '\nconstructor\t[$1,null]'));
+    expect(readFileSync(path, 'utf8')).toMatch(/\nconstructor\t\[\[[^\]]*\],null\]/);
+    resetKeywordCache();
+    const ix = nodeKeywords(root, id)!;
+    expect(ix.fields.title.postings('constructor')).toBeUndefined();
+    expect(ix.fields.text.postings('constructor')!.length).toBeGreaterThan(0);
+    const r = await searchStore(root, 'constructor', { mode: 'keyword' });
+    expect(r.results[0]!.title).toMatch(/Widget/);
+  });
+});

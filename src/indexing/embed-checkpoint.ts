@@ -4,7 +4,7 @@
  * `.mhub/embedded-<model fingerprint>.bin` (record: 8 bytes of text sha + dims float32). A torn last
  * record is ignored. The file goes once the vector index is written. Local only, git-ignored.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOCAL_DIR } from '../store/layout.js';
 import type { ModelIdentity } from '../embed/types.js';
@@ -16,20 +16,51 @@ function fileFor(root: string, model: ModelIdentity): string {
   return join(root, LOCAL_DIR, `${PREFIX}${model.fingerprint}-${model.dims}.bin`);
 }
 
-/** Vectors by text sha from an unfinished run with the same model. */
-export function readEmbedCheckpoint(root: string, model: ModelIdentity): Map<string, Float32Array> {
-  const out = new Map<string, Float32Array>();
+/** Vectors an unfinished run checkpointed, looked up by text sha and read from the file when asked for. */
+export interface EmbedCheckpoint {
+  /** vectors held */
+  readonly size: number;
+  get(sha: string): Float32Array | undefined;
+  close(): void;
+}
+
+/** Records read at a time while indexing the file (only their shas are kept). */
+const INDEX_RECORDS = 256;
+
+/**
+ * The checkpoint of an unfinished run with the same model: the file is scanned once for the shas
+ * (an interrupted run over 100k nodes left 200 MB of vectors, which are not loaded), and each
+ * vector is read when asked for.
+ */
+export function openEmbedCheckpoint(root: string, model: ModelIdentity): EmbedCheckpoint {
+  const offsets = new Map<string, number>();
   const p = fileFor(root, model);
-  if (!existsSync(p)) return out;
-  const buf = readFileSync(p);
   const rec = SHA_BYTES + model.dims * 4;
-  for (let off = 0; off + rec <= buf.length; off += rec) {
-    const sha = buf.toString('hex', off, off + SHA_BYTES);
-    const v = new Float32Array(model.dims);
-    for (let d = 0; d < model.dims; d++) v[d] = buf.readFloatLE(off + SHA_BYTES + d * 4);
-    out.set(sha, v);
+  const fd = existsSync(p) ? openSync(p, 'r') : null;
+  if (fd !== null) {
+    const whole = Math.floor(statSync(p).size / rec); // a torn last record is ignored
+    const buf = Buffer.alloc(rec * INDEX_RECORDS);
+    for (let first = 0; first < whole; first += INDEX_RECORDS) {
+      const n = Math.min(INDEX_RECORDS, whole - first);
+      readSync(fd, buf, 0, n * rec, first * rec);
+      for (let i = 0; i < n; i++) offsets.set(buf.toString('hex', i * rec, i * rec + SHA_BYTES), (first + i) * rec + SHA_BYTES);
+    }
   }
-  return out;
+  return {
+    size: offsets.size,
+    get(sha) {
+      const off = offsets.get(sha);
+      if (off === undefined || fd === null) return undefined;
+      const b = Buffer.alloc(model.dims * 4);
+      readSync(fd, b, 0, b.length, off);
+      const v = new Float32Array(model.dims);
+      for (let d = 0; d < model.dims; d++) v[d] = b.readFloatLE(d * 4);
+      return v;
+    },
+    close() {
+      if (fd !== null) closeSync(fd);
+    },
+  };
 }
 
 /** Append vectors (sha → vector) to the checkpoint. */

@@ -11,9 +11,10 @@ import { writePiecesIfChanged } from '../store/atomic.js';
 import type { IndexBuilder, IndexBuildContext } from '../model/stages.js';
 import { TOKENIZER_VERSION, termFrequencies, tokenize } from '../model/tokenize.js';
 import {
-  KEYWORD_DIR, KEYWORD_FORMAT_VERSION, KEYWORD_NODES_EXT, keywordNodesFile, nodesIndexPieces, readNodesIndex,
-  type KeywordNodesIndex, type KeywordSourcesIndex, type NodeRow,
+  KEYWORD_DIR, KEYWORD_FORMAT_VERSION, KEYWORD_NODES_EXT, keywordNodesFile, nodesIndexPiecesOf, readNodesSummary,
+  type KeywordNodesHeader, type KeywordNodesIndex, type KeywordSourcesIndex, type NodeRow, type NodesIndexSummary, type NodesIndexTerms,
 } from '../model/keyword-format.js';
+import { CompactPostings } from './postings.js';
 import { writeSourcesIndex } from './keyword-shards.js';
 import { aboutText, fileNameText, identityText, nodeTexts, rowTexts } from './source-text.js';
 
@@ -42,6 +43,14 @@ function addPostings(map: Map<string, number[]>, doc: number, tf: Map<string, nu
   }
 }
 
+function addCompact(map: Map<string, CompactPostings>, doc: number, tf: Map<string, number>): void {
+  for (const [t, n] of tf) {
+    let p = map.get(t);
+    if (!p) map.set(t, (p = new CompactPostings()));
+    p.add(doc, n);
+  }
+}
+
 function inputSha(ctx: IndexBuildContext, e: CatalogEntry): string {
   const h = createHash('sha256');
   h.update(`kw${KEYWORD_FORMAT_VERSION}/tok${TOKENIZER_VERSION}/p${NODE_PATH_BOOST}/rows${ROWS_INDEXED}\n`);
@@ -51,13 +60,16 @@ function inputSha(ctx: IndexBuildContext, e: CatalogEntry): string {
   return h.digest('hex');
 }
 
-/** Node-level postings being accumulated: one entry per node, then one per spreadsheet row (block). */
+/**
+ * Node-level postings being accumulated: one entry per node, then one per spreadsheet row (block).
+ * Postings are held compact (./postings.ts) and made into arrays one term at a time when written.
+ */
 class NodesAccumulator {
   readonly nodes: NodeRow[] = [];
   readonly len: number[] = [];
   readonly titleLen: number[] = [];
-  readonly postings = new Map<string, number[]>();
-  readonly titlePostings = new Map<string, number[]>();
+  readonly postings = new Map<string, CompactPostings>();
+  readonly titlePostings = new Map<string, CompactPostings>();
   readonly notSuggested: number[] = [];
 
   add(row: NodeRow, title: string, tokens: string[]): void {
@@ -65,14 +77,37 @@ class NodesAccumulator {
     this.nodes.push(row);
     const t = tokenize(title);
     this.titleLen.push(t.length);
-    addPostings(this.titlePostings, i, termFrequencies(t));
+    addCompact(this.titlePostings, i, termFrequencies(t));
     this.len.push(tokens.length);
-    addPostings(this.postings, i, termFrequencies(tokens));
+    addCompact(this.postings, i, termFrequencies(tokens));
+  }
+
+  /** The term lines' view of the postings. */
+  terms(): NodesIndexTerms {
+    const text = this.postings;
+    const title = this.titlePostings;
+    return {
+      terms: () => new Set([...text.keys(), ...title.keys()]),
+      postings: (t) => [text.get(t)?.toArray() ?? [], title.get(t)?.toArray() ?? []],
+    };
+  }
+
+  /** Each term's frequency summed over the nodes' texts and titles (the source's body field). */
+  bodyTf(): Map<string, number> {
+    const tf = new Map<string, number>();
+    for (const field of [this.postings, this.titlePostings]) for (const [t, p] of field) tf.set(t, (tf.get(t) ?? 0) + p.tfSum);
+    return tf;
   }
 }
 
+/** A source's node postings, built (header and compact postings; not yet written). */
+interface BuiltNodes {
+  header: KeywordNodesHeader;
+  acc: NodesAccumulator;
+}
+
 /** Node postings of one source (reads its tree, converted text and spreadsheet rows). */
-export function buildNodesIndex(ctx: IndexBuildContext, e: CatalogEntry, sha: string): KeywordNodesIndex {
+function buildNodes(ctx: IndexBuildContext, e: CatalogEntry, sha: string): BuiltNodes {
   const tree = ctx.loadTree(e.id);
   const acc = new NodesAccumulator();
   let opening = '';
@@ -89,24 +124,24 @@ export function buildNodesIndex(ctx: IndexBuildContext, e: CatalogEntry, sha: st
   const openingTf = termFrequencies(tokenize(opening));
   const openingSorted: Record<string, number> = {};
   for (const t of [...openingTf.keys()].sort(compareStrings)) openingSorted[t] = openingTf.get(t)!;
-  return { format: KEYWORD_FORMAT_VERSION, tokenizer: TOKENIZER_VERSION, id: e.id, input_sha: sha, nodes: acc.nodes, len: acc.len, terms: sortedPostings(acc.postings),
-    title_len: acc.titleLen, title_terms: sortedPostings(acc.titlePostings), opening: openingSorted,
-    ...(acc.notSuggested.length ? { not_suggested: acc.notSuggested } : {}),
+  const header: KeywordNodesHeader = {
+    format: KEYWORD_FORMAT_VERSION, tokenizer: TOKENIZER_VERSION, id: e.id, input_sha: sha, nodes: acc.nodes, len: acc.len,
+    title_len: acc.titleLen, opening: openingSorted, ...(acc.notSuggested.length ? { not_suggested: acc.notSuggested } : {}),
   };
+  return { header, acc };
 }
 
-/** Body term frequencies of a source = sum over its nodes' titles and texts. */
-function bodyFrequencies(ix: KeywordNodesIndex): { tf: Map<string, number>; length: number } {
-  const tf = new Map<string, number>();
-  for (const field of [ix.terms, ix.title_terms]) {
-    for (const [t, post] of Object.entries(field)) {
-      let s = 0;
-      for (let i = 1; i < post.length; i += 2) s += post[i]!;
-      tf.set(t, (tf.get(t) ?? 0) + s);
-    }
-  }
+/** Node postings of one source as a whole index in memory (tests and tools; ingest writes them term by term). */
+export function buildNodesIndex(ctx: IndexBuildContext, e: CatalogEntry, sha: string): KeywordNodesIndex {
+  const { header, acc } = buildNodes(ctx, e, sha);
+  const arrays = (m: Map<string, CompactPostings>) => sortedPostings(new Map([...m].map(([t, p]) => [t, p.toArray()])));
+  return { ...header, terms: arrays(acc.postings), title_terms: arrays(acc.titlePostings) };
+}
+
+/** The source-level body field of a source: term frequencies over its nodes' texts and titles, and its length. */
+function bodyOf(s: NodesIndexSummary): { tf: Map<string, number>; length: number } {
   const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
-  return { tf, length: sum(ix.len) + sum(ix.title_len) };
+  return { tf: s.bodyTf, length: sum(s.header.len) + sum(s.header.title_len) };
 }
 
 /** Source-level postings being accumulated, one document per indexed source. */
@@ -115,18 +150,18 @@ class SourcesAccumulator {
   readonly postings = { identity: new Map<string, number[]>(), opening: new Map<string, number[]>(), card: new Map<string, number[]>(), body: new Map<string, number[]>() };
   readonly lengths = { identity: [] as number[], opening: [] as number[], card: [] as number[], body: [] as number[] };
 
-  add(e: CatalogEntry, nodesIx: KeywordNodesIndex): void {
+  add(e: CatalogEntry, nodes: NodesIndexSummary): void {
     const doc = this.ids.length;
     this.ids.push(e.id);
     // identity is a set of attributes (name, year, form): each counts once however often it is repeated
     const idTokens = [...new Set(tokenize(identityText(e)))];
     this.put('identity', doc, termFrequencies(idTokens), idTokens.length);
-    const op = new Map(Object.entries(nodesIx.opening));
+    const op = new Map(Object.entries(nodes.header.opening));
     this.put('opening', doc, op, [...op.values()].reduce((a, b) => a + b, 0));
     // the file name is a weak hint: in the card field (weight 0.5), not in the identity (2.0)
     const cardTokens = tokenize(`${aboutText(e)}\n${fileNameText(e)}`);
     this.put('card', doc, termFrequencies(cardTokens), cardTokens.length);
-    const b = bodyFrequencies(nodesIx);
+    const b = bodyOf(nodes);
     this.put('body', doc, b.tf, b.length);
   }
 
@@ -144,15 +179,15 @@ class SourcesAccumulator {
   }
 }
 
-/** The source's node index: reused when its inputs are unchanged, else rebuilt and written. */
-function nodesIndexFor(ctx: IndexBuildContext, e: CatalogEntry): { ix: KeywordNodesIndex; rebuilt: boolean } {
+/** The source's node index: reused when its inputs are unchanged (read back term by term), else rebuilt and written. */
+function nodesIndexFor(ctx: IndexBuildContext, e: CatalogEntry): { summary: NodesIndexSummary; rebuilt: boolean } {
   const sha = inputSha(ctx, e);
-  const old = ctx.changed.has(e.id) ? null : readNodesIndex(ctx.root, e.id);
-  if (old && old.input_sha === sha && old.tokenizer === TOKENIZER_VERSION) return { ix: old, rebuilt: false };
-  const ix = buildNodesIndex(ctx, e, sha);
+  const old = ctx.changed.has(e.id) ? null : readNodesSummary(ctx.root, e.id, (h) => h.input_sha === sha && h.tokenizer === TOKENIZER_VERSION);
+  if (old) return { summary: old, rebuilt: false };
+  const { header, acc } = buildNodes(ctx, e, sha);
   // one file per source, redone by the next build or `doctor --fix` if torn: no fsync (10,000 of them cost minutes)
-  writePiecesIfChanged(join(ctx.root, keywordNodesFile(e.id)), nodesIndexPieces(ix), false);
-  return { ix, rebuilt: true };
+  writePiecesIfChanged(join(ctx.root, keywordNodesFile(e.id)), nodesIndexPiecesOf(header, acc.terms()), false);
+  return { summary: { header, bodyTf: acc.bodyTf() }, rebuilt: true };
 }
 
 /** Drop node files of sources no longer indexed; returns how many. */
@@ -183,7 +218,7 @@ export function keywordIndexBuilder(): IndexBuilder {
       for (const e of indexed) {
         const n = nodesIndexFor(ctx, e);
         if (n.rebuilt) rebuilt++;
-        acc.add(e, n.ix);
+        acc.add(e, n.summary);
       }
       const meta = writeSourcesIndex(ctx.root, acc.index());
       const removed = removeStaleNodeFiles(ctx.root, acc.ids);

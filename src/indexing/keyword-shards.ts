@@ -18,11 +18,14 @@ import {
 /** Hex digits of the content hash in a shard folder's name. */
 const TERMS_DIR_SHA_CHARS = 16;
 
-/** One sorted line per term: its postings in each source-level field ([] where absent). */
+/**
+ * One sorted line per term: its postings in each source-level field ([] where absent; own keys only,
+ * so a term such as "constructor" is not looked up on Object.prototype).
+ */
 function termLines(index: KeywordSourcesIndex): Array<[string, string]> {
   const terms = new Set<string>();
   for (const f of SOURCE_FIELDS) for (const t of Object.keys(index.fields[f])) terms.add(t);
-  return [...terms].sort(compareStrings).map((t) => [t, termLine(t, SOURCE_FIELDS.map((f) => index.fields[f][t] ?? []))]);
+  return [...terms].sort(compareStrings).map((t) => [t, termLine(t, SOURCE_FIELDS.map((f) => (Object.hasOwn(index.fields[f], t) ? index.fields[f][t]! : [])))]);
 }
 
 /** Shard texts (every shard, empty ones too, so a missing file means a damaged index). */

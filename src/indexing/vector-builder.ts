@@ -4,28 +4,26 @@
  * vectors whose text and model are unchanged are reused from the existing files (no re-embedding);
  * a different model re-embeds everything, never mixing models in one file.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IndexBuilder, IndexBuildContext } from '../model/stages.js';
-import { canonicalJson, compareStrings } from '../store/json.js';
+import { canonicalJson } from '../store/json.js';
 import { writeIfChanged } from '../store/atomic.js';
 import { resolveEmbedder } from '../embed/resolve.js';
 import { sameModel, type Embedder, type ModelIdentity } from '../embed/types.js';
-import { readFlatIndex, writeFlatIndex, writeVectorIndex, faissLoadError, loadFaiss } from '../vector/faiss.js';
+import { readFlatIndex, writeVectorIndex, faissLoadError, loadFaiss } from '../vector/faiss.js';
 import { chooseIndex } from '../vector/index-choice.js';
 import {
   CARD_INDEX_FILE, CARD_METADATA_FILE, NODE_INDEX_FILE, NODE_METADATA_FILE, VECTOR_FORMAT_VERSION,
   readCardMetadata, readNodeMetadata, type CardMetadata, type NodeMetadata,
 } from '../vector/metadata.js';
-import { cardText, nodeTexts, nodeVectorText } from './source-text.js';
-import { appendEmbedCheckpoint, clearEmbedCheckpoints, readEmbedCheckpoint } from './embed-checkpoint.js';
+import { cardText } from './source-text.js';
+import {
+  EMBED_CHUNK, expectedNodeRows, indexedEntries, nodeRowTexts, previousNodeVectors, rowsBySource, streamNodeVectors, textSha,
+} from './node-vectors.js';
 
-const TEXT_SHA_HEX = 16;
-
-export function textSha(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, TEXT_SHA_HEX);
-}
+export { EMBED_CHUNK, textSha } from './node-vectors.js';
+import { appendEmbedCheckpoint, clearEmbedCheckpoints, openEmbedCheckpoint, type EmbedCheckpoint } from './embed-checkpoint.js';
 
 interface Item { key: string; text: string; sha: string }
 
@@ -44,16 +42,13 @@ function previousVectors(root: string, indexFile: string, model: ModelIdentity |
 }
 
 /**
- * `previous` plus the vectors of the donor stores (`mhub merge`: the partial stores), by text sha,
- * when the same model made them: merged sources are not embedded again.
+ * `previous` plus the card vectors of the donor stores (`mhub merge`: the partial stores), by text
+ * sha, when the same model made them: merged sources are not embedded again.
  */
-function withDonors(previous: Map<string, Float32Array>, ctx: IndexBuildContext, kind: 'cards' | 'nodes', want: ModelIdentity): Map<string, Float32Array> {
+function withDonorCards(previous: Map<string, Float32Array>, ctx: IndexBuildContext, want: ModelIdentity): Map<string, Float32Array> {
   for (const donor of ctx.donors ?? []) {
-    const card = kind === 'cards' ? readCardMetadata(donor) : null;
-    const node = kind === 'nodes' ? readNodeMetadata(donor) : null;
-    const shas = card ? card.rows.map((r) => r.text_sha) : node?.rows.map((r) => r[2]);
-    const file = kind === 'cards' ? CARD_INDEX_FILE : NODE_INDEX_FILE;
-    for (const [sha, v] of previousVectors(donor, file, card?.model ?? node?.model, shas, want)) if (!previous.has(sha)) previous.set(sha, v);
+    const card = readCardMetadata(donor);
+    for (const [sha, v] of previousVectors(donor, CARD_INDEX_FILE, card?.model, card?.rows.map((r) => r.text_sha), want)) if (!previous.has(sha)) previous.set(sha, v);
   }
   return previous;
 }
@@ -63,14 +58,11 @@ export function storedVectorModel(root: string): ModelIdentity | null {
   return readCardMetadata(root)?.model ?? readNodeMetadata(root)?.model ?? null;
 }
 
-/** Texts embedded per embedder call: progress and the checkpoint advance this often. */
-export const EMBED_CHUNK = 512;
-
 interface EmbedRun {
   embedder: Embedder;
   root: string;
   /** vectors embedded by an interrupted run (checkpoint) */
-  pending: Map<string, Float32Array>;
+  pending: EmbedCheckpoint;
   progress: (done: number, total: number) => void;
 }
 
@@ -136,45 +128,29 @@ function removeVectorFiles(root: string): void {
   for (const f of [CARD_INDEX_FILE, CARD_METADATA_FILE, NODE_INDEX_FILE, NODE_METADATA_FILE]) rmSync(join(root, f), { force: true });
 }
 
-/** Previous node rows per source: [node id, text sha][] */
-type ReusableRows = Map<string, [string, string][]>;
-
-function rowsBySource(meta: NodeMetadata | null): ReusableRows | null {
-  if (!meta) return null;
-  const out: ReusableRows = new Map();
-  for (const [sid, nid, sha] of meta.rows) {
-    let a = out.get(sid);
-    if (!a) out.set(sid, (a = []));
-    a.push([nid, sha]);
-  }
-  return out;
+/** Card texts, one per indexed source in id order. */
+function cardItems(ctx: IndexBuildContext): Item[] {
+  return indexedEntries(ctx).map((e) => {
+    const ct = cardText(e);
+    return { key: e.id, text: ct, sha: textSha(ct) };
+  });
 }
 
-/**
- * Texts to embed, in row order. Sources unchanged in this run keep their previous node rows
- * (`reuse`, only given when their vectors are readable and made by the current model), so an
- * ingest that changed nothing reads no converted text at all.
- */
-function collect(ctx: IndexBuildContext, reuse: ReusableRows | null): { cards: Item[]; nodes: Item[] } {
-  const indexed = ctx.entries.filter((e) => e.status === 'indexed').sort((a, b) => compareStrings(a.id, b.id));
-  const cards: Item[] = [];
-  const nodes: Item[] = [];
-  for (const e of indexed) {
-    const ct = cardText(e);
-    cards.push({ key: e.id, text: ct, sha: textSha(ct) });
-    const prev = ctx.changed.has(e.id) ? undefined : reuse?.get(e.id);
-    if (prev) {
-      for (const [nid, sha] of prev) nodes.push({ key: `${e.id}\u0000${nid}`, text: '', sha });
-      continue;
+/** Without an embedder: the vector files stay only if they still match every card and node text (else they are removed). */
+function keepOrRemoveVectors(ctx: IndexBuildContext, prevCards: CardMetadata | null, prevNodes: NodeMetadata | null): void {
+  const cards = cardItems(ctx);
+  let unchanged = !!prevCards && !!prevNodes && prevCards.rows.map((r) => r.text_sha).join() === cards.map((c) => c.sha).join();
+  if (unchanged) {
+    let i = 0;
+    for (const r of nodeRowTexts(ctx, rowsBySource(prevNodes))) {
+      if (prevNodes!.rows[i++]?.[2] !== r.sha) {
+        unchanged = false;
+        break;
+      }
     }
-    const tree = ctx.loadTree(e.id);
-    if (!tree) continue;
-    for (const n of nodeTexts(ctx.root, tree)) {
-      const t = nodeVectorText(n);
-      nodes.push({ key: `${e.id}\u0000${n.node_id}`, text: t, sha: textSha(t) });
-    }
+    unchanged &&= i === prevNodes!.rows.length;
   }
-  return { cards, nodes };
+  if (!unchanged) removeVectorFiles(ctx.root);
 }
 
 /** Version of how the vector files are laid out (2: index type chosen by size and recorded); a new one rebuilds them. */
@@ -192,24 +168,30 @@ export function vectorIndexBuilder(): IndexBuilder {
       const prevNodes = readNodeMetadata(ctx.root);
       const { embedder, reason } = await resolveEmbedder(ctx.root, ctx.config);
       if (!embedder) {
-        const { cards, nodes } = collect(ctx, rowsBySource(prevNodes));
-        const unchanged = prevCards && prevCards.rows.map((r) => r.text_sha).join() === cards.map((c) => c.sha).join()
-          && prevNodes && prevNodes.rows.map((r) => r[2]).join() === nodes.map((n) => n.sha).join();
-        if (!unchanged) removeVectorFiles(ctx.root);
+        keepOrRemoveVectors(ctx, prevCards, prevNodes);
         return { name: 'vectors', summary: `skipped: ${reason}`, warnings: [`no vectors built: ${reason}`] };
       }
       ctx.log(reason);
       const id = embedder.identity;
-      const prevNodeVectors = previousVectors(ctx.root, NODE_INDEX_FILE, prevNodes?.model, prevNodes?.rows.map((r) => r[2]), id);
-      const { cards, nodes } = collect(ctx, prevNodeVectors.size > 0 ? rowsBySource(prevNodes) : null);
-      const pending = readEmbedCheckpoint(ctx.root, id);
-      const er = (what: string): EmbedRun => ({ embedder, root: ctx.root, pending, progress: (d, t) => ctx.progress?.('embed', d, t, what) });
-      const prevCardVectors = previousVectors(ctx.root, CARD_INDEX_FILE, prevCards?.model, prevCards?.rows.map((r) => r.text_sha), id);
-      const c = await embedAll(cards, withDonors(prevCardVectors, ctx, 'cards', id), er('card vectors'));
-      const n = await embedAll(nodes, withDonors(prevNodeVectors, ctx, 'nodes', id), er('node vectors'));
+      const cards = cardItems(ctx);
+      const pending = openEmbedCheckpoint(ctx.root, id);
+      const prevNodeVectors = previousNodeVectors(ctx.root, ctx.donors ?? [], id);
+      let c: Awaited<ReturnType<typeof embedAll>>;
+      let n: Awaited<ReturnType<typeof streamNodeVectors>>;
+      try {
+        const er = (what: string): EmbedRun => ({ embedder, root: ctx.root, pending, progress: (d, t) => ctx.progress?.('embed', d, t, what) });
+        const prevCardVectors = previousVectors(ctx.root, CARD_INDEX_FILE, prevCards?.model, prevCards?.rows.map((r) => r.text_sha), id);
+        c = await embedAll(cards, withDonorCards(prevCardVectors, ctx, id), er('card vectors'));
+        // this store's own vectors decide reuse of unchanged sources' rows (donors' only lend vectors by text)
+        const reuse = prevNodeVectors.own ? rowsBySource(prevNodes) : null;
+        const progress = er('node vectors').progress;
+        n = await streamNodeVectors(ctx.root, nodeRowTexts(ctx, reuse), prevNodeVectors, pending, embedder, progress, expectedNodeRows(ctx, reuse));
+      } finally {
+        prevNodeVectors.close();
+        pending.close();
+      }
       const choice = chooseIndex(cards.length);
       const cw = await writeVectorIndex(join(ctx.root, CARD_INDEX_FILE), { dims: id.dims, count: cards.length, data: c.data }, choice);
-      await writeFlatIndex(join(ctx.root, NODE_INDEX_FILE), { dims: id.dims, count: nodes.length, data: n.data });
       const cardMeta: CardMetadata = {
         schema_version: VECTOR_FORMAT_VERSION, kind: 'cards', index_file: 'index.faiss', metric: 'inner_product', ...choice,
         model: { name: id.name, dims: id.dims, fingerprint: id.fingerprint }, dims: id.dims, count: cards.length,
@@ -217,8 +199,7 @@ export function vectorIndexBuilder(): IndexBuilder {
       };
       const nodeMeta: NodeMetadata = {
         schema_version: VECTOR_FORMAT_VERSION, kind: 'nodes', index_file: 'nodes.faiss', metric: 'inner_product', index_type: 'flat',
-        model: cardMeta.model, dims: id.dims, count: nodes.length,
-        rows: nodes.map((it) => { const [sid, nid] = it.key.split('\u0000') as [string, string]; return [sid, nid, it.sha]; }),
+        model: cardMeta.model, dims: id.dims, count: n.rows.length, rows: n.rows,
       };
       writeIfChanged(join(ctx.root, CARD_METADATA_FILE), canonicalJson(cardMeta));
       writeIfChanged(join(ctx.root, NODE_METADATA_FILE), JSON.stringify(nodeMeta) + '\n');
@@ -228,10 +209,10 @@ export function vectorIndexBuilder(): IndexBuilder {
       const warnings = faiss || cw.native ? [] : [`faiss-node not loaded (${faissLoadError() || 'not installed'}); FAISS files written by the built-in flat codec`];
       return {
         name: 'vectors',
-        summary: `${id.name}: ${cards.length} card vectors (${c.embedded} embedded, ${choice.index_type === 'flat' ? 'flat index' : `IVF, ${choice.nlist} lists`}), ${nodes.length} node vectors (${n.embedded} embedded)`,
+        summary: `${id.name}: ${cards.length} card vectors (${c.embedded} embedded, ${choice.index_type === 'flat' ? 'flat index' : `IVF, ${choice.nlist} lists`}), ${n.rows.length} node vectors (${n.embedded} embedded)`,
         warnings,
         stats: {
-          model: id.name, dims: id.dims, cards: cards.length, nodes: nodes.length, card_index: choice.index_type,
+          model: id.name, dims: id.dims, cards: cards.length, nodes: n.rows.length, card_index: choice.index_type,
           cards_embedded: c.embedded, nodes_embedded: n.embedded,
           cards_per_second: rate(c.embedded, c.seconds), nodes_per_second: rate(n.embedded, n.seconds),
         },

@@ -20,7 +20,8 @@
  * Postings are flat arrays [docIndex, tf, docIndex, tf, …] sorted by doc. Terms never hold a tab or
  * a newline (tokenize.ts: letters, digits and . ' ’ & - /). Text is LF, no indentation.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { join } from 'node:path';
 import { VECTOR_DIR } from '../store/layout.js';
 
@@ -237,16 +238,36 @@ export function serializeNodesIndex(ix: KeywordNodesIndex): string {
   return [...nodesIndexPieces(ix)].join('');
 }
 
-/** A node-level file's text in pieces (the header line, then each term line), so a large one need not be one string. */
-export function* nodesIndexPieces(ix: KeywordNodesIndex): Generator<string> {
-  const { terms, title_terms, ...rest } = ix;
-  const header: KeywordNodesHeader = {
+/** The header line's object of a node-level index (key order as written). */
+function nodesHeader(rest: KeywordNodesHeader): KeywordNodesHeader {
+  return {
     format: rest.format, tokenizer: rest.tokenizer, id: rest.id, input_sha: rest.input_sha, nodes: rest.nodes, len: rest.len, title_len: rest.title_len, opening: rest.opening,
     ...(rest.not_suggested?.length ? { not_suggested: rest.not_suggested } : {}),
   };
-  yield JSON.stringify(header) + '\n';
-  const keys = [...new Set([...Object.keys(terms), ...Object.keys(title_terms)])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const t of keys) yield termLine(t, [terms[t] ?? [], title_terms[t] ?? []]);
+}
+
+/** The term lines of a node-level index, however the builder holds its postings. */
+export interface NodesIndexTerms {
+  /** every term with postings in the text or the title field, in any order */
+  terms(): Iterable<string>;
+  /** the term's [text postings, title postings] (an empty array for a field without it) */
+  postings(term: string): [number[], number[]];
+}
+
+/** A node-level file's text in pieces (the header line, then each term line), so a large one need not be one string. */
+export function* nodesIndexPieces(ix: KeywordNodesIndex): Generator<string> {
+  const { terms, title_terms } = ix;
+  yield* nodesIndexPiecesOf(ix, {
+    terms: () => new Set([...Object.keys(terms), ...Object.keys(title_terms)]),
+    postings: (t) => [terms[t] ?? [], title_terms[t] ?? []],
+  });
+}
+
+/** nodesIndexPieces over a header and postings held any way (the builder's compact postings): one term line is made at a time. */
+export function* nodesIndexPiecesOf(header: KeywordNodesHeader, body: NodesIndexTerms): Generator<string> {
+  yield JSON.stringify(nodesHeader(header)) + '\n';
+  const keys = [...body.terms()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const t of keys) yield termLine(t, body.postings(t));
 }
 
 /** Offset of the first term line of a node file (just after the header line). */
@@ -283,6 +304,75 @@ export function readNodesIndex(root: string, id: string): KeywordNodesIndex | nu
     return null;
   }
   return { ...header, terms, title_terms: titleTerms };
+}
+
+/** Bytes read at a time by the streaming reader of node-level files. */
+export const NODES_READ_BYTES = 1 << 20;
+
+/** The lines of a file, read a block at a time (the file is never held whole); null when it does not exist. */
+function* fileLines(path: string): Generator<string> {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  try {
+    const buf = Buffer.alloc(NODES_READ_BYTES);
+    const dec = new StringDecoder('utf8');
+    let rest = '';
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      const text = rest + (n > 0 ? dec.write(buf.subarray(0, n)) : dec.end());
+      let pos = 0;
+      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', pos)) {
+        yield text.slice(pos, nl);
+        pos = nl + 1;
+      }
+      rest = text.slice(pos);
+      if (n === 0) break;
+    }
+    if (rest) yield rest;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** What the source-level index needs of a node-level file: its header and each term's frequency summed over the text and title fields. */
+export interface NodesIndexSummary {
+  header: KeywordNodesHeader;
+  /** term → total frequency over all nodes, text and title fields together */
+  bodyTf: Map<string, number>;
+}
+
+/**
+ * A node-level file's header and body term frequencies, read line by line: an unchanged source of
+ * 100k nodes (a 170 MB file) is summed without holding its postings. Null when the file is
+ * missing, unreadable, of another format version, or its header is not `accept`ed (then the
+ * term lines are not read).
+ */
+export function readNodesSummary(root: string, id: string, accept: (h: KeywordNodesHeader) => boolean = () => true): NodesIndexSummary | null {
+  const bodyTf = new Map<string, number>();
+  let header: KeywordNodesHeader | null = null;
+  try {
+    for (const line of fileLines(join(root, keywordNodesFile(id)))) {
+      if (!header) {
+        header = parseNodesHeader(line + '\n');
+        if (!header || !accept(header)) return null;
+        continue;
+      }
+      const tab = line.indexOf('\t');
+      if (tab < 0) throw new Error('malformed line');
+      let sum = 0;
+      for (const post of JSON.parse(line.slice(tab + 1)) as [number[], number[]]) for (let i = 1; i < post.length; i += 2) sum += post[i]!;
+      // a copy: a slice would keep the whole block it was cut from alive
+      bodyTf.set(Buffer.from(line.slice(0, tab)).toString(), sum);
+    }
+  } catch {
+    return null;
+  }
+  return header ? { header, bodyTf } : null;
 }
 
 /** sources.json, or null when missing, unreadable or of another format version. */

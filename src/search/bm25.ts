@@ -25,7 +25,7 @@ export function meanLength(lengths: ArrayLike<number>): number {
 
 /** A field over an in-memory postings record (node indexes). */
 export function recordField(postings: Record<string, number[]>, lengths: number[]): PostingField {
-  return { lengths, avgLength: meanLength(lengths), postings: (t) => postings[t] };
+  return { lengths, avgLength: meanLength(lengths), postings: (t) => (Object.hasOwn(postings, t) ? postings[t] : undefined) };
 }
 
 /** Document frequency of a term in a field. */

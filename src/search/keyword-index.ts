@@ -38,7 +38,7 @@ function openSources(root: string, meta: KeywordSourcesMeta): SourceKeywords {
     let r = rows.get(t);
     if (r === undefined) {
       const v = findTermLine(shardText(shardOf(t, meta.shards)), t) as number[][] | null;
-      rows.set(t, (r = v ? v.map((p) => (p.length ? p : undefined)) : null));
+      rows.set(t, (r = v ? v.map(postingsOrNone) : null));
     }
     return r;
   };
@@ -48,6 +48,15 @@ function openSources(root: string, meta: KeywordSourcesMeta): SourceKeywords {
     fields.set(f, { lengths, avgLength: meanLength(lengths), postings: (t) => row(t)?.[k] });
   });
   return { ids: meta.ids, field: (name) => fields.get(name)! };
+}
+
+/**
+ * A field's postings from a term line, undefined when empty. Indexes built before the keyword
+ * builder looked terms up as own keys only wrote `null` for a term such as "constructor" that was
+ * absent from a field: read as absent too.
+ */
+function postingsOrNone(p: number[] | null | undefined): number[] | undefined {
+  return Array.isArray(p) && p.length > 0 ? p : undefined;
 }
 
 let cache: { root: string; termsDir: string; value: SourceKeywords } | null = null;
@@ -88,7 +97,7 @@ function openNodes(text: string, header: KeywordNodesHeader): NodeKeywords {
     let r = rows.get(t);
     if (r === undefined) {
       const v = findTermLine(text, t, from) as [number[], number[]] | null;
-      rows.set(t, (r = v ? [v[0].length ? v[0] : undefined, v[1].length ? v[1] : undefined] : null));
+      rows.set(t, (r = v ? [postingsOrNone(v[0]), postingsOrNone(v[1])] : null));
     }
     return r;
   };

@@ -100,11 +100,21 @@ export function writePiecesIfChanged(path: string, pieces: Iterable<string | Uin
     throw err;
   }
   closeSync(fd);
+  return replaceIfChanged(tmp, path);
+}
+
+/**
+ * Move a finished temp file over `path` unless both hold the same bytes (then the temp file is
+ * removed and `path`, mtime included, left alone). Returns true if `path` changed. The temp file
+ * must be on the same file system (rename).
+ */
+export function replaceIfChanged(tmp: string, path: string): boolean {
   try {
     if (existsSync(path) && sameFiles(tmp, path)) {
       rmSync(tmp, { force: true });
       return false;
     }
+    mkdirSync(dirname(path), { recursive: true });
     renameSync(tmp, path);
     return true;
   } catch (err) {

@@ -7,7 +7,9 @@
 export const FOURCC_FLAT_IP = 'IxFI';
 export const METRIC_INNER_PRODUCT = 0;
 const DUMMY = 1n << 20n;
-const HEADER_BYTES = 4 + 4 + 8 + 8 + 8 + 1 + 4 + 8;
+/** Bytes before the first vector of a flat index file. */
+export const FLAT_HEADER_BYTES = 4 + 4 + 8 + 8 + 8 + 1 + 4 + 8;
+const HEADER_BYTES = FLAT_HEADER_BYTES;
 
 export interface FlatVectors {
   dims: number;
@@ -20,19 +22,24 @@ export function encodeFlatIP(v: FlatVectors): Buffer {
   return Buffer.concat(flatIPPieces(v));
 }
 
-/** A flat index file as its header and a view of the vectors (written without copying them). */
-export function flatIPPieces(v: FlatVectors): [Buffer, Uint8Array] {
-  if (v.data.length !== v.count * v.dims) throw new Error(`vector data has ${v.data.length} floats, expected ${v.count}×${v.dims}`);
+/** The header of a flat index file of `count` vectors of `dims`. */
+export function flatIPHeader(dims: number, count: number): Buffer {
   const head = Buffer.alloc(HEADER_BYTES);
   let o = head.write(FOURCC_FLAT_IP, 0, 'latin1');
-  o = head.writeInt32LE(v.dims, o);
-  o = head.writeBigInt64LE(BigInt(v.count), o);
+  o = head.writeInt32LE(dims, o);
+  o = head.writeBigInt64LE(BigInt(count), o);
   o = head.writeBigInt64LE(DUMMY, o);
   o = head.writeBigInt64LE(DUMMY, o);
   o = head.writeUInt8(1, o);
   o = head.writeInt32LE(METRIC_INNER_PRODUCT, o);
-  head.writeBigUInt64LE(BigInt(v.data.length), o);
-  return [head, new Uint8Array(v.data.buffer, v.data.byteOffset, v.data.byteLength)];
+  head.writeBigUInt64LE(BigInt(count * dims), o);
+  return head;
+}
+
+/** A flat index file as its header and a view of the vectors (written without copying them). */
+export function flatIPPieces(v: FlatVectors): [Buffer, Uint8Array] {
+  if (v.data.length !== v.count * v.dims) throw new Error(`vector data has ${v.data.length} floats, expected ${v.count}×${v.dims}`);
+  return [flatIPHeader(v.dims, v.count), new Uint8Array(v.data.buffer, v.data.byteOffset, v.data.byteLength)];
 }
 
 export function decodeFlatIP(buf: Buffer): FlatVectors {

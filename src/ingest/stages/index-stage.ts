@@ -23,21 +23,37 @@ async function curate(run: IngestRun): Promise<void> {
   }
 }
 
-/** Loads a source's tree from the store once per run; null when it has none or it is unreadable. */
+/** Tree files larger than this are not kept between builders (read again instead): a 100k-node tree parses to hundreds of MB. */
+export const TREE_CACHE_FILE_BYTES = 8 << 20;
+/** Tree file bytes kept in the cache at most (all the trees of a few hundred filings). */
+export const TREE_CACHE_TOTAL_BYTES = 64 << 20;
+
+/**
+ * Loads a source's tree from the store; null when it has none or it is unreadable. Trees are kept
+ * for the next builder up to TREE_CACHE_TOTAL_BYTES of files, a large one not at all, so the
+ * index stage never holds a huge tree longer than the builder that reads it.
+ */
 function treeLoader(run: IngestRun): (id: string) => TreeFile | null {
   const cache = new Map<string, TreeFile | null>();
+  let cachedBytes = 0;
   return (id) => {
     if (cache.has(id)) return cache.get(id)!;
     const e = run.next.get(id);
     let t: TreeFile | null = null;
+    let size = 0;
     if (e?.tree_path) {
       try {
-        t = TreeFile.parse(JSON.parse(readFileSync(join(run.root, e.tree_path), 'utf8')));
+        const text = readFileSync(join(run.root, e.tree_path), 'utf8');
+        size = text.length;
+        t = TreeFile.parse(JSON.parse(text));
       } catch {
         t = null;
       }
     }
-    cache.set(id, t);
+    if (size <= TREE_CACHE_FILE_BYTES && cachedBytes + size <= TREE_CACHE_TOTAL_BYTES) {
+      cache.set(id, t);
+      cachedBytes += size;
+    }
     return t;
   };
 }

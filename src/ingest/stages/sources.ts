@@ -17,6 +17,7 @@ import { enrichStage } from './enrich.js';
 import { writeStage, removeSourceFiles } from './write.js';
 import { settle, type RunStage, type SourceJob, type SourceStage } from './types.js';
 import { appendJournal } from '../journal.js';
+import { collectAfterLarge } from '../../util/memory.js';
 
 export const SOURCE_STAGES: readonly SourceStage[] = [detectStage, planStage, convertStage, treeStage, enrichStage, writeStage];
 
@@ -150,9 +151,11 @@ export const sourcesStage: RunStage = {
       } finally {
         job.ms = Date.now() - job.startedMs;
         // keep only the outcome: bytes, converted result and tree of a settled source are not needed again
+        const size = (job.det?.card.size_kb ?? 0) * 1024;
         delete job.det;
         delete job.result;
         delete job.tree;
+        collectAfterLarge(size);
         done++;
         pagesSoFar += job.outcome?.pages ?? 0;
         progress(job.file.rel);

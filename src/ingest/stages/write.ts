@@ -9,6 +9,7 @@ import { canonicalJson } from '../../store/json.js';
 import { TreeFile } from '../../store/schemas.js';
 import { convertedDir, treePath } from '../../store/layout.js';
 import { settle, type SourceStage } from './types.js';
+import { collectAfterLarge } from '../../util/memory.js';
 
 /** Remove files under converted/<id>/ that the new conversion did not produce. */
 export function pruneConverted(root: string, id: string, keep: Set<string>): void {
@@ -37,6 +38,9 @@ export const writeStage: SourceStage = {
   name: 'write',
   run(job, run) {
     const { tree, files } = job.tree!;
+    const pages = job.result!.pages ?? 0;
+    // the converted nodes are in `files` now: drop them, so the decoded text they were cut from dies with the last file written
+    delete job.result;
     const keep = new Set<string>();
     for (const [rel, content] of files) {
       writeIfChanged(join(run.root, rel), content, false);
@@ -45,8 +49,9 @@ export const writeStage: SourceStage = {
       files.delete(rel);
     }
     pruneConverted(run.root, job.id, keep);
+    collectAfterLarge((job.det?.card.size_kb ?? 0) * 1024);
     // like the node texts, no fsync: a torn tree is found by doctor and redone by `doctor --fix` or the next run
     writeIfChanged(join(run.root, treePath(job.id)), canonicalJson(TreeFile.parse(tree)), false);
-    settle(job, job.entry!, job.result!.pages ?? 0);
+    settle(job, job.entry!, pages);
   },
 };

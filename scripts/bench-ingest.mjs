@@ -13,7 +13,12 @@
  *
  * `npm run bench:ingest -- --text-mb 200` is the memory benchmark instead: one generated text file
  * of that many MB (scripts/make-big-text.mjs, deterministic) ingested into a fresh store; prints its
- * nodes, seconds, peak RSS (the whole process, worker threads included) and seconds per phase.
+ * nodes, seconds, peak RSS and seconds per phase.
+ *
+ * Peak RSS is given twice: the mhub process's own peak (worker threads included, from the report),
+ * and the peak of the whole process tree (mhub and every child it starts, such as pdftohtml),
+ * summed from /proc every SAMPLE_MS and attributed to the phase it was seen in (Linux only;
+ * elsewhere the process's own figure alone).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -72,6 +77,79 @@ function mhub(args, cwd) {
   return r;
 }
 
+/** How often the process tree's memory is sampled. */
+const SAMPLE_MS = 100;
+
+/** RSS (kB) of `pid` and its descendants, from /proc; null when /proc cannot be read. */
+function treeRssKb(pid) {
+  let total = 0;
+  const stack = [pid];
+  let any = false;
+  while (stack.length) {
+    const p = stack.pop();
+    try {
+      const status = readFileSync(`/proc/${p}/status`, 'utf8');
+      const m = /VmRSS:\s+(\d+)/.exec(status);
+      if (m) total += Number(m[1]);
+      any = true;
+      for (const t of readdirSync(`/proc/${p}/task`)) {
+        const kids = readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim();
+        if (kids) stack.push(...kids.split(/\s+/).map(Number));
+      }
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return any ? total : null;
+}
+
+/**
+ * mhub with the process tree's RSS sampled: { status, stdout, stderr, samples: [[seconds, MB]] }.
+ * stdout is collected whole (the JSON report).
+ */
+function mhubSampled(args, cwd) {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, MHUB_STORE: '' } });
+    const out = [];
+    const err = [];
+    const samples = [];
+    const t0 = performance.now();
+    child.stdout.on('data', (b) => out.push(b));
+    child.stderr.on('data', (b) => err.push(b));
+    const timer = setInterval(() => {
+      const kb = treeRssKb(child.pid);
+      if (kb !== null) samples.push([(performance.now() - t0) / 1000, Math.round(kb / 1024)]);
+    }, SAMPLE_MS);
+    child.on('error', (e) => fail(`mhub ${args.join(' ')} could not start: ${e.message}`));
+    child.on('close', (status) => {
+      clearInterval(timer);
+      const stdout = Buffer.concat(out).toString('utf8');
+      const stderr = Buffer.concat(err).toString('utf8');
+      if (status !== 0 && status !== 1) fail(`mhub ${args.join(' ')} exited ${status}: ${stderr.slice(0, 2000)}`);
+      done({ status, stdout, stderr, samples });
+    });
+  });
+}
+
+/**
+ * Peak of the sampled tree RSS overall and within each phase, the phases laid end to end from
+ * the report's seconds (the process's start-up before the first phase counts with the first).
+ */
+function treePeaks(samples, phases, wall) {
+  const names = Object.keys(phases);
+  const total = names.reduce((a, k) => a + phases[k], 0);
+  const startup = Math.max(0, wall - total);
+  const byPhase = Object.fromEntries(names.map((k) => [k, 0]));
+  let peak = 0;
+  for (const [t, mb] of samples) {
+    peak = Math.max(peak, mb);
+    let end = startup;
+    const name = names.find((k) => (end += phases[k]) >= t) ?? names[names.length - 1];
+    if (name) byPhase[name] = Math.max(byPhase[name], mb);
+  }
+  return samples.length ? { peak_mb: peak, by_phase_mb: byPhase } : null;
+}
+
 const f1 = (x) => x.toFixed(1);
 const f2 = (x) => x.toFixed(2);
 
@@ -90,7 +168,7 @@ function freshStore(o, dir) {
 }
 
 /** The memory benchmark: one generated text file of `o.textMb` MB, ingested into a fresh store. */
-function benchText(o) {
+async function benchText(o) {
   if (!(o.textMb > 0)) fail('--text-mb needs a size in MB');
   const work = mkdtempSync(join(tmpdir(), 'mhub-bench-text-'));
   const inbox = join(work, 'inbox');
@@ -101,17 +179,21 @@ function benchText(o) {
   const store = freshStore(o, o.store ?? join(work, 'store'));
   const loadBefore = loadavg();
   const t0 = process.hrtime.bigint();
-  const report = JSON.parse(mhub(['ingest', inbox, '--json', '--llm', 'none', '--store', store], store).stdout);
+  const run = await mhubSampled(['ingest', inbox, '--json', '--llm', 'none', '--store', store], store);
+  const report = JSON.parse(run.stdout);
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
   const src = report.sources?.[0] ?? {};
+  const tree = treePeaks(run.samples, report.phases, wall);
   const out = {
     file_mb: o.textMb, status: src.status, nodes: src.nodes ?? null, seconds: +f2(wall), peak_rss_mb: report.peak_rss_mb,
+    tree_peak_rss_mb: tree?.peak_mb ?? null, tree_peak_rss_mb_by_phase: tree?.by_phase_mb ?? null,
     phases: report.phases, load_average: { before: loadBefore.map(f2), after: loadavg().map(f2) }, store,
   };
   if (o.json) console.log(JSON.stringify(out, null, 2));
   else {
     console.log(`text file ${o.textMb} MB: ${out.status}, ${out.nodes} nodes; store ${store}`);
-    console.log(`mhub ingest ${f1(wall)} s  peak RSS ${out.peak_rss_mb} MB`);
+    console.log(`mhub ingest ${f1(wall)} s  peak RSS ${out.peak_rss_mb} MB (process)${tree ? `, ${tree.peak_mb} MB (process tree, sampled)` : ''}`);
+    if (tree) console.log(`peak RSS by phase (MB, process tree): ${Object.entries(tree.by_phase_mb).map(([k, v]) => `${k} ${v}`).join(', ')}`);
     console.log(`phases (s): ${Object.entries(report.phases).map(([k, v]) => `${k} ${v}`).join(', ')}`);
     console.log(`load average before ${out.load_average.before.join(' ')}, after ${out.load_average.after.join(' ')}`);
   }
@@ -132,10 +214,11 @@ async function main() {
 
   const pt1 = await pdftotextSeconds(files, cores);
   const t0 = process.hrtime.bigint();
-  const run = mhub(['ingest', o.folder, '--json', '--llm', 'none', '--store', store], store);
+  const run = await mhubSampled(['ingest', o.folder, '--json', '--llm', 'none', '--store', store], store);
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
   const pt2 = await pdftotextSeconds(files, cores);
   const report = JSON.parse(run.stdout);
+  const tree = treePeaks(run.samples, report.phases, wall);
   const t1 = process.hrtime.bigint();
   const again = JSON.parse(mhub(['ingest', o.folder, '--json', '--llm', 'none', '--store', store], store).stdout);
   const rewall = Number(process.hrtime.bigint() - t1) / 1e9;
@@ -146,7 +229,10 @@ async function main() {
   const vec = report.indexes.find((x) => x.name === 'vectors');
   const out = {
     files: files.length, pages, cores, embedding: vec?.stats?.model ?? 'none',
-    mhub: { seconds: +f2(wall), pages_per_second: +f1(pages / wall), peak_rss_mb: report.peak_rss_mb, failed: report.counts.failed },
+    mhub: {
+      seconds: +f2(wall), pages_per_second: +f1(pages / wall), peak_rss_mb: report.peak_rss_mb, failed: report.counts.failed,
+      tree_peak_rss_mb: tree?.peak_mb ?? null, tree_peak_rss_mb_by_phase: tree?.by_phase_mb ?? null,
+    },
     pdftotext: { seconds: +f2(pt), pages_per_second: +f1(pages / pt), passes: [+f2(pt1), +f2(pt2)] },
     ratio: +(pt / wall).toFixed(3),
     phases: report.phases,
@@ -159,7 +245,8 @@ async function main() {
   if (o.json) console.log(JSON.stringify(out, null, 2));
   else {
     console.log(`${out.files} PDFs, ${pages} pages, ${cores} cores, embedding ${out.embedding}; store ${store}`);
-    console.log(`mhub ingest     ${f1(wall)} s  ${f1(pages / wall)} pages/s  peak RSS ${report.peak_rss_mb} MB  ${report.counts.failed} failed`);
+    console.log(`mhub ingest     ${f1(wall)} s  ${f1(pages / wall)} pages/s  peak RSS ${report.peak_rss_mb} MB (process)${tree ? `, ${tree.peak_mb} MB (process tree, sampled)` : ''}  ${report.counts.failed} failed`);
+    if (tree) console.log(`peak RSS by phase (MB, process tree): ${Object.entries(tree.by_phase_mb).map(([k, v]) => `${k} ${v}`).join(', ')}`);
     console.log(`pdftotext -layout ${f1(pt)} s  ${f1(pages / pt)} pages/s  (passes ${f1(pt1)} s, ${f1(pt2)} s; ${cores} at once)`);
     console.log(`ratio mhub/pdftotext throughput: ${out.ratio.toFixed(3)}`);
     console.log(`phases (s): ${Object.entries(report.phases).map(([k, v]) => `${k} ${v}`).join(', ')}`);

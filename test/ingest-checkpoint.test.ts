@@ -1,11 +1,13 @@
 /** Work survives interruption (journal per source), size limits, phases and memory in the report. */
 import { describe, it, expect, afterEach } from 'vitest';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ingest } from '../src/ingest/pipeline.js';
 import { readCatalog } from '../src/store/catalog.js';
 import { JOURNAL_FILE } from '../src/ingest/journal.js';
 import { tempStore, cleanup, FIXTURES } from './helpers/temp-store.js';
+import { staticModelFiles } from '../src/embed/static.js';
+import { readNodeMetadata } from '../src/vector/metadata.js';
 
 const F = (n: string) => join(FIXTURES, 'foundation', n);
 const roots: string[] = [];
@@ -51,6 +53,22 @@ describe('ingest checkpoints', () => {
     expect(existsSync(join(root, JOURNAL_FILE))).toBe(false);
     expect(Object.keys(r.phases)).toEqual(['scan', 'sources', 'prune', 'index', 'commit']);
     expect(r.peak_rss_mb).toBeGreaterThan(0);
+  });
+
+  it.skipIf(!staticModelFiles())('a new source\'s node vectors are checkpointed as soon as it is written, before the index stage', async () => {
+    const root = store({ 'a.md': F('guide.md'), 'b.md': F('notes.txt') }, { workers: 1 });
+    const cfg = JSON.parse(readFileSync(join(root, 'config.json'), 'utf8'));
+    cfg.embedding.model = 'use-lite-static';
+    writeFileSync(join(root, 'config.json'), JSON.stringify(cfg, null, 2) + '\n');
+    // when the index stage starts, the vectors of both sources are already in the checkpoint
+    let atIndex = -1;
+    const pendingBytes = () => readdirSync(join(root, '.mhub')).filter((f) => f.startsWith('embedded-')).reduce((n, f) => n + statSync(join(root, '.mhub', f)).size, 0);
+    const r = await ingest(root, { paths: [join(root, 'inbox')], onProgress: (ev) => { if ((ev.phase === 'index' || ev.phase === 'embed') && atIndex < 0) atIndex = pendingBytes(); } });
+    expect(r.counts).toMatchObject({ indexed: 2, failed: 0 });
+    const nodes = readNodeMetadata(root)!.count;
+    expect(atIndex).toBeGreaterThanOrEqual((nodes - 1) * (8 + 4 * readNodeMetadata(root)!.dims));
+    expect(pendingBytes()).toBe(0); // taken into the index, then removed
+    expect(readNodeMetadata(root)!.count).toBeGreaterThan(2);
   });
 
   it('ingest.max_file_mb skips a larger file without reading it, naming the file, its size and the setting', async () => {

@@ -17,7 +17,7 @@ import {
   CARD_INDEX_FILE, CARD_METADATA_FILE, NODE_INDEX_FILE, NODE_METADATA_FILE, VECTOR_FORMAT_VERSION,
   readCardMetadata, readNodeMetadata, type CardMetadata, type NodeMetadata,
 } from '../vector/metadata.js';
-import { cardText } from './source-text.js';
+import { cardText, nodeTexts, nodeVectorText } from './source-text.js';
 import {
   EMBED_CHUNK, expectedNodeRows, indexedEntries, nodeRowTexts, previousNodeVectors, rowsBySource, streamNodeVectors, textSha,
 } from './node-vectors.js';
@@ -153,12 +153,45 @@ function keepOrRemoveVectors(ctx: IndexBuildContext, prevCards: CardMetadata | n
   if (!unchanged) removeVectorFiles(ctx.root);
 }
 
+/**
+ * Embeds a new source's node texts as soon as its tree is written (IndexBuilder.prepareSource),
+ * into the checkpoint build() takes pending vectors from: embedding then overlaps the conversions
+ * of the sources still in flight instead of waiting for all of them. Texts already embedded this
+ * run are skipped; the embedder is resolved once per run.
+ */
+function sourcePreparer(): NonNullable<IndexBuilder['prepareSource']> {
+  let resolved: Promise<Embedder | null> | null = null;
+  const seen = new Set<string>();
+  return async (root, config, tree) => {
+    resolved ??= resolveEmbedder(root, config).then((r) => r.embedder, () => null);
+    const embedder = await resolved;
+    if (!embedder) return;
+    // in chunks of EMBED_CHUNK as the node texts are read: a large source's texts are never all held
+    let chunk = new Map<string, string>();
+    const flush = async () => {
+      const shas = [...chunk.keys()];
+      const vecs = await embedder.embed([...chunk.values()]);
+      appendEmbedCheckpoint(root, embedder.identity, shas.map((sha, k): [string, Float32Array] => [sha, vecs[k]!]));
+      for (const sha of shas) seen.add(sha);
+      chunk = new Map();
+    };
+    for (const n of nodeTexts(root, tree)) {
+      const t = nodeVectorText(n);
+      const sha = textSha(t);
+      if (!seen.has(sha)) chunk.set(sha, t);
+      if (chunk.size >= EMBED_CHUNK) await flush();
+    }
+    if (chunk.size > 0) await flush();
+  };
+}
+
 /** Version of how the vector files are laid out (2: index type chosen by size and recorded); a new one rebuilds them. */
 const VECTOR_LAYOUT = 2;
 
 export function vectorIndexBuilder(): IndexBuilder {
   return {
     name: 'vectors',
+    prepareSource: sourcePreparer(),
     async stampKey(root, config) {
       const { embedder, reason } = await resolveEmbedder(root, config);
       return embedder ? `${JSON.stringify(embedder.identity)}/layout${VECTOR_LAYOUT}` : reason;

@@ -70,6 +70,13 @@ export interface IndexBuilder {
    * embedding model's identity): part of the stamp that lets an unchanged run skip the builders.
    */
   stampKey?(root: string, config: Config): Promise<string>;
+  /**
+   * Work on one new source as soon as its tree is written, while other sources still convert (the
+   * vectors builder embeds its node texts into the checkpoint build() then takes them from), so
+   * the index stage that follows the conversions has less left to do. Best effort: what it did
+   * not do, build() does.
+   */
+  prepareSource?(root: string, config: Config, tree: TreeFile): Promise<void>;
 }
 
 /** Post-batch catalog curation (tags, shelves, related sources). May rewrite entries' metadata. */

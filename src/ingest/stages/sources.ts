@@ -108,6 +108,22 @@ function checkpoint(job: SourceJob, run: IngestRun): void {
   appendJournal(run.root, { entry: o.entry, ...(st && job.det ? { stat: { rel, ...st } } : {}) });
 }
 
+/**
+ * A new source just written: the index builders may start on it (IndexBuilder.prepareSource) while
+ * other sources convert. A failure is left for the index stage, which redoes what was not done.
+ */
+async function prepareIndexes(job: SourceJob, run: IngestRun): Promise<void> {
+  const o = job.outcome;
+  if (!job.written || job.prev || o?.how !== 'processed' || o.entry.status !== 'indexed') return;
+  for (const b of run.stages.indexBuilders) {
+    try {
+      await b.prepareSource?.(run.root, run.config, job.written);
+    } catch {
+      /* the index stage builds it */
+    }
+  }
+}
+
 function commit(job: SourceJob, run: IngestRun): void {
   const { entry, how, pages } = job.outcome!;
   run.next.set(job.id, entry);
@@ -148,6 +164,7 @@ export const sourcesStage: RunStage = {
       try {
         await runSourceStages(job, run);
         checkpoint(job, run);
+        await prepareIndexes(job, run);
       } finally {
         job.ms = Date.now() - job.startedMs;
         // keep only the outcome: bytes, converted result and tree of a settled source are not needed again
@@ -155,6 +172,7 @@ export const sourcesStage: RunStage = {
         delete job.det;
         delete job.result;
         delete job.tree;
+        delete job.written;
         collectAfterLarge(size);
         done++;
         pagesSoFar += job.outcome?.pages ?? 0;

@@ -5,7 +5,7 @@
  * job (sets `outcome`) when nothing is left to do for that source (unchanged, skipped, failed, or
  * written), and the chain stops there.
  */
-import type { CatalogEntry, Strategy } from '../../store/schemas.js';
+import type { CatalogEntry, Strategy, TreeFile } from '../../store/schemas.js';
 import type { ConvertResult } from '../../model/convert.js';
 import type { ScannedFile } from '../scan.js';
 import type { Detected } from '../detect.js';
@@ -32,6 +32,8 @@ export interface SourceJob {
   plan?: Strategy;
   result?: ConvertResult;
   tree?: MaterializedTree;
+  /** the tree as written to the store (for the index builders' prepareSource) */
+  written?: TreeFile;
   llm?: CatalogEntry['llm'];
   /** the catalog entry being built (from detection on) */
   entry?: CatalogEntry;

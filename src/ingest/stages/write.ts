@@ -51,7 +51,8 @@ export const writeStage: SourceStage = {
     pruneConverted(run.root, job.id, keep);
     collectAfterLarge((job.det?.card.size_kb ?? 0) * 1024);
     // like the node texts, no fsync: a torn tree is found by doctor and redone by `doctor --fix` or the next run
-    writeIfChanged(join(run.root, treePath(job.id)), canonicalJson(TreeFile.parse(tree)), false);
+    job.written = TreeFile.parse(tree);
+    writeIfChanged(join(run.root, treePath(job.id)), canonicalJson(job.written), false);
     settle(job, job.entry!, pages);
   },
 };

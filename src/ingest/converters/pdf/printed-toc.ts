@@ -267,6 +267,14 @@ export const LATER_TOC_MIN_SHARE = 0.5;
 /** Later contents: share of consecutive entries whose printed page does not go down. */
 export const LATER_TOC_MONOTONIC_SHARE = 0.85;
 
+/** Whether `t` ends in 1–3 digits after a blank: what LOOSE_ENTRY needs, checked without running it (it backtracks on every line of every page). */
+function spacedNumberTail(t: string): boolean {
+  let i = t.length;
+  while (i > 0 && t.charCodeAt(i - 1) >= 48 && t.charCodeAt(i - 1) <= 57) i--;
+  const digits = t.length - i;
+  return digits >= 1 && digits <= 3 && i > 0 && /\s/.test(t[i - 1]!);
+}
+
 function laterEntryPage(line: Line): number | null {
   const strict = tocLine(line);
   if (strict) return strict.printed;
@@ -278,7 +286,7 @@ function laterEntryPage(line: Line): number | null {
     if (!last || !PAGE_CELL.test(last) || !SECTION_NUMBER.test(first!) || rest.some((c) => /^[\d,.()$%-]+$/.test(c))) return null;
     return letterCount(rest.join(' ')) >= 3 ? Number(last) : null;
   }
-  const m = LOOSE_ENTRY.exec(line.text);
+  const m = spacedNumberTail(line.text) ? LOOSE_ENTRY.exec(line.text) : null;
   return m && letterCount(m[1]!) >= 3 && !tableResidue(m[1]!) ? Number(m[2]) : null;
 }
 

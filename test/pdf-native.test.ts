@@ -8,7 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { convertPdfBytes } from '../src/ingest/converters/pdf/convert.js';
+import { convertPdfBytes, pageLayouts } from '../src/ingest/converters/pdf/convert.js';
+import type { PdfDocument } from '../src/ingest/converters/pdf/load.js';
 import {
   NATIVE_ENV, NATIVE_MISSING_WARNING, nativePageCount, nativeReadOf, parseNativeOutline, parseNativeXml, readNative, readNativePages, riskyFonts, runTogether, takeNativeRead,
 } from '../src/ingest/converters/pdf/poppler.js';
@@ -69,6 +70,10 @@ describe('pdf native reader: pdftohtml XML → pdfjs-like items', () => {
     expect(riskyFonts(head + 'AKDKNF+CMR10  Type 1  Builtin  yes yes no  10  0\n')).toBe(true);
     expect(riskyFonts(head + 'HUSCAC+CMR10  Type 1C  Custom  yes yes no  16  0\n')).toBe(true);
     expect(riskyFonts(head + '[none]  Type 3  Custom  yes no  no  4  0\n')).toBe(true);
+    // not embedded: a standard font named with glyph names poppler maps as pdfjs does
+    expect(riskyFonts(head + 'Times-Roman  Type 1  Custom  no  no  no  31  0\n')).toBe(false);
+    expect(riskyFonts(head + 'Times-Roman  Type 1  Custom  no  no  no  31  0\nPWNLKT+CMSY10  Type 1  Builtin  yes yes no  9  0\n')).toBe(true);
+    expect(riskyFonts(head + 'KPSHBO+LucidaSansUnicode  TrueType  Custom  yes yes no  826  0\n')).toBe(false);
   });
 });
 
@@ -104,6 +109,29 @@ describe('pdf native reader: words run together', () => {
   it('a page whose words come out joined sends the file to pdfjs', () => {
     const joined = ['SECURITIESANDEXCHANGECOMMISSION', 'ForthefiscalyearendedDecember31,2015', 'Forthetransitionperiodfromto', '(Stateorotherjurisdictionof'];
     expect(runTogether([page(prose), page([...joined, 'FORM 10-K', 'Washington D.C.'])])).toBe(true);
+  });
+
+  it('only the pages whose words came out joined are read again with pdfjs', async () => {
+    const joined = ['SECURITIESANDEXCHANGECOMMISSION', 'ForthefiscalyearendedDecember31,2015', 'Forthetransitionperiodfromto', '(Stateorotherjurisdictionof'];
+    const native = [page(joined), page(prose), page(prose)];
+    const asked: number[] = [];
+    const doc = {
+      numPages: 3,
+      getPage: async (p: number) => {
+        asked.push(p);
+        const items = [{ str: 'For the fiscal year ended December 31, 2015', transform: [10, 0, 0, 10, 72, 700], width: 200, height: 10, fontName: 'f', hasEOL: true }];
+        return { view: [0, 0, 612, 792], getTextContent: async () => ({ items }), cleanup: () => undefined };
+      },
+    } as unknown as PdfDocument;
+    const layouts = await pageLayouts(doc, native);
+    expect(asked).toEqual([1]);
+    expect(layouts.map((l) => l.page)).toEqual([1, 2, 3]);
+    expect(layouts[0]!.lines.map((l) => l.text)).toEqual(['For the fiscal year ended December 31, 2015']);
+    expect(layouts[1]!.lines.length).toBeGreaterThan(0);
+    // another page count than the document's: every page from pdfjs
+    asked.length = 0;
+    await pageLayouts(doc, native.slice(1));
+    expect(asked).toEqual([1, 2, 3]);
   });
 
   it('long compounds, e-mail addresses and URLs on a normal page do not', () => {

@@ -7,7 +7,7 @@ import type { ConvertedNode, ConvertResult } from '../types.js';
 import type { Line, PageLayout } from './layout-types.js';
 import type { OutlineEntry } from './outline-types.js';
 import { withPdfDocument, type PdfDocument } from './load.js';
-import { NATIVE_ENV, NATIVE_MISSING_WARNING, nativePages, readNative, type NativeRead } from './poppler.js';
+import { NATIVE_ENV, NATIVE_MISSING_WARNING, nativeReadPages, pageRunTogether, readNative, type NativePage, type NativeRead } from './poppler.js';
 import { buildPage, type RawItem } from './lines.js';
 import { findFurniture, type Furniture } from './furniture.js';
 import { bodyStyle, findHeadings, type Heading } from './headings.js';
@@ -78,30 +78,42 @@ interface ReadResult {
   warnings: string[];
 }
 
-/** Every page's lines read with pdfjs's getTextContent (when the native reader is missing or failed). */
-async function pdfjsLayouts(doc: PdfDocument): Promise<PageLayout[]> {
+/** One page's lines read with pdfjs's getTextContent. */
+async function pdfjsLayout(doc: PdfDocument, p: number): Promise<PageLayout> {
+  const page = await doc.getPage(p);
+  const [x0 = 0, y0 = 0, x1 = 612, y1 = 792] = page.view;
+  const tc = await page.getTextContent();
+  const layout = buildPage(p, x1 - x0, y1 - y0, tc.items as RawItem[]);
+  page.cleanup();
+  return layout;
+}
+
+/**
+ * Every page's lines: from the native reader's pages where it read every page, each page whose
+ * words it ran together read again with pdfjs; else all with pdfjs (native reader missing, risky
+ * fonts, failed, or another page count).
+ */
+export async function pageLayouts(doc: PdfDocument, native: NativePage[] | null): Promise<PageLayout[]> {
   const layouts: PageLayout[] = [];
+  const whole = native !== null && native.length === doc.numPages;
   for (let p = 1; p <= doc.numPages; p++) {
-    const page = await doc.getPage(p);
-    const [x0 = 0, y0 = 0, x1 = 612, y1 = 792] = page.view;
-    const tc = await page.getTextContent();
-    layouts.push(buildPage(p, x1 - x0, y1 - y0, tc.items as RawItem[]));
-    page.cleanup();
+    const page = whole ? native[p - 1]! : null;
+    layouts.push(page && !pageRunTogether(page) ? buildPage(p, page.width, page.height, page.items) : await pdfjsLayout(doc, p));
   }
   return layouts;
 }
 
 /**
  * Page lines, bookmarks and the metadata title. The text comes from the native reader (./poppler.ts;
- * `read` when the caller already ran it) when it read every page, else from pdfjs; bookmarks and
+ * `read` when the caller already ran it), page by page (pageLayouts), else from pdfjs; bookmarks and
  * metadata always from pdfjs (cheap: no page content is parsed for them).
  */
 async function readLayouts(bytes: Uint8Array, read?: NativeRead): Promise<ReadResult> {
   const got = read ?? (await readNative(bytes));
-  const native = nativePages(got);
+  const native = nativeReadPages(got);
   const missing = got.status === 'missing';
   return withPdfDocument(bytes, async (doc) => {
-    const layouts = native && native.length === doc.numPages ? native.map((p, i) => buildPage(i + 1, p.width, p.height, p.items)) : await pdfjsLayouts(doc);
+    const layouts = await pageLayouts(doc, native);
     const bm = await readBookmarks(doc);
     const meta = await doc.getMetadata().catch(() => null);
     const metaTitle = ((meta?.info as Record<string, unknown> | undefined)?.['Title'] as string | undefined)?.trim();

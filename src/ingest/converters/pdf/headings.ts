@@ -344,6 +344,23 @@ function withCaption(title: string, line: Line, next: Line | undefined): string 
   return caption ? `${title.replace(/[.:]$/, '')}: ${caption}` : title;
 }
 
+/**
+ * A page's nearest body lines (furniture left out) of line i: the one above it and up to `ahead`
+ * below it. Asked for lines in increasing order (one pass over the page, not a scan per line).
+ */
+function bodyNeighbours(p: PageLayout, furn: Set<number>, ahead: number): (i: number) => { above: Line | undefined; below: Line[] } {
+  const idx: number[] = [];
+  p.lines.forEach((_, k) => {
+    if (!furn.has(k)) idx.push(k);
+  });
+  let next = 0;
+  return (i) => {
+    while (next < idx.length && idx[next]! <= i) next++;
+    const a = next > 0 && idx[next - 1] === i ? next - 2 : next - 1;
+    return { above: a >= 0 ? p.lines[idx[a]!] : undefined, below: idx.slice(next, next + ahead).map((k) => p.lines[k]!) };
+  };
+}
+
 /** All heading candidates of the document, in reading order. `skipPages` (e.g. TOC pages) yield none. */
 export function findHeadings(pages: PageLayout[], furniture: Furniture, body: BodyStyle, skipPages: Set<number>, vocab: OutlineVocabulary = NO_OUTLINE_VOCABULARY): Heading[] {
   const out: Heading[] = [];
@@ -355,6 +372,7 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
     let seen = 0;
     let joined = -1;
     const frame = pageFrame(p, body);
+    const neighbours = bodyNeighbours(p, furn, TABLE_TITLE_LOOKAHEAD);
     p.lines.forEach((l, i) => {
       const isFurniture = furn.has(i);
       if (isFurniture && !starts.has(i)) return;
@@ -362,8 +380,7 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
       const bodyLine = seen;
       if (!isFurniture) seen++;
       const repeats = isFurniture ? 0 : (furniture.repeats.get(lineKey(l.text)) ?? 0);
-      const below = p.lines.slice(i + 1).filter((_, k) => !furn.has(i + 1 + k)).slice(0, TABLE_TITLE_LOOKAHEAD);
-      const above = p.lines.slice(0, i).filter((_, k) => !furn.has(k)).pop();
+      const { above, below } = neighbours(i);
       const inTable = !!above && isTableRow(above) && !!below[0] && isTableRow(below[0]);
       const titlesTable = !inTable && !(above && isTableRow(above)) && below.filter(isTableRow).length >= TABLE_TITLE_MIN_ROWS;
       // a label between the rows of a table ("Adjusted EBIT" over its rows) groups rows: not a heading
@@ -385,7 +402,7 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
         prev.title = `${prev.title} ${h.title}`;
         return;
       }
-      if (BARE_LABEL.test(h.title)) h.title = withCaption(h.title, l, p.lines.slice(i + 1).find((_, k) => !furn.has(i + 1 + k)));
+      if (BARE_LABEL.test(h.title)) h.title = withCaption(h.title, l, below[0]);
       out.push({ page: p.page, line: i, bodyLine, top, ...h });
     });
   });

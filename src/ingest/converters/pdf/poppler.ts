@@ -206,19 +206,27 @@ function runTool(bin: string, args: string[], timeoutMs: number): Promise<string
 }
 
 /**
- * Fonts poppler reads differently from pdfjs: no ToUnicode map and the font's own (Builtin/Custom)
- * encoding, or Type 3 — TeX fonts, whose ligatures come as control codes that XML cannot hold
- * ("Coefficients" → "Coecients") and whose math symbols come as raw codes ("∑" → "X"). pdfjs maps
- * them by glyph name, so such PDFs are read with pdfjs. `pdffonts` prints one font a line:
+ * Fonts poppler reads differently from pdfjs: embedded Type 1 (or CFF) fonts with no ToUnicode map
+ * and their own (Builtin/Custom) encoding, or Type 3 — TeX fonts, whose ligatures come as control
+ * codes that XML cannot hold ("Coefficients" → "Coecients") and whose math symbols come as raw
+ * codes ("∑" → "X"). pdfjs maps them by glyph name, so such PDFs are read with pdfjs. A font that is
+ * not embedded (Times-Roman, Helvetica, Arial named with a Custom encoding's glyph names, as many
+ * filings use) has no encoding of its own to misread, and an embedded TrueType font is mapped
+ * through its cmap by both (a check-box symbol font on a cover): poppler reads them as pdfjs does
+ * (53 filings: the four such files, 99.9% of pdfjs's words). `pdffonts` prints one font a line:
  * name, type (may have spaces), encoding, emb, sub, uni, object id.
  */
+const TYPE1 = /\sType 1C?\s/;
+
 export function riskyFonts(pdffontsOut: string): boolean {
   for (const line of pdffontsOut.split('\n').slice(2)) {
     const f = line.trim().split(/\s+/);
     if (f.length < 7) continue;
     const uni = f[f.length - 3];
+    const emb = f[f.length - 5];
     const enc = f[f.length - 6];
-    if (uni === 'no' && (enc === 'Custom' || enc === 'Builtin' || line.includes('Type 3'))) return true;
+    if (uni !== 'no') continue;
+    if (line.includes('Type 3') || (emb === 'yes' && TYPE1.test(line) && (enc === 'Custom' || enc === 'Builtin'))) return true;
   }
   return false;
 }
@@ -230,6 +238,17 @@ export const RUN_TOGETHER_MIN_TOKENS = 4;
 /** … making up at least this share of its tokens is read badly by pdftohtml. */
 export const RUN_TOGETHER_SHARE = 0.02;
 const ADDRESS_CHARS = /[@/_:\\]|www\.|\.com/i;
+/** True when `s` has `n` characters in a row that are not ASCII blanks (a regex \S{n} backtracks at every position). */
+function hasLongRun(s: string, n: number): boolean {
+  if (s.length < n) return false;
+  let run = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    run = c === 32 || (c >= 9 && c <= 13) ? 0 : run + 1;
+    if (run >= n) return true;
+  }
+  return false;
+}
 const looksJoined = (part: string): boolean => part.replace(/[^A-Za-z]/g, '').length >= RUN_TOGETHER_LETTERS && !ADDRESS_CHARS.test(part);
 
 /**
@@ -239,18 +258,22 @@ const looksJoined = (part: string): boolean => part.replace(/[^A-Za-z]/g, '').le
  * e-mail addresses and URLs are too few on a page to count.
  */
 export function runTogether(pages: NativePage[]): boolean {
-  return pages.some((page) => {
-    let tokens = 0;
-    let joined = 0;
-    for (const item of page.items) {
-      for (const tok of (item.str ?? '').split(/\s+/)) {
-        if (!tok) continue;
-        tokens++;
-        if (tok.split(/[-\u2013\u2014]/).some(looksJoined)) joined++;
-      }
-    }
-    return joined >= RUN_TOGETHER_MIN_TOKENS && joined >= tokens * RUN_TOGETHER_SHARE;
-  });
+  return pages.some(pageRunTogether);
+}
+
+/** One page of runTogether: its words came out joined, so the converter reads this page with pdfjs. */
+export function pageRunTogether(page: NativePage): boolean {
+  let joined = 0;
+  for (const item of page.items) {
+    const str = item.str ?? '';
+    // a token of RUN_TOGETHER_LETTERS letters needs as many characters between blanks: most runs have none
+    if (!hasLongRun(str, RUN_TOGETHER_LETTERS)) continue;
+    for (const tok of str.split(/\s+/)) if (tok.split(/[-\u2013\u2014]/).some(looksJoined)) joined++;
+  }
+  if (joined < RUN_TOGETHER_MIN_TOKENS) return false;
+  let tokens = 0;
+  for (const item of page.items) for (const tok of (item.str ?? '').split(/\s+/)) if (tok) tokens++;
+  return joined >= tokens * RUN_TOGETHER_SHARE;
 }
 
 /** The arguments of a pdftohtml run over `file` (pages 1…lastPage when given). */
@@ -365,6 +388,17 @@ export function nativePages(read: NativeRead, lastPage?: number): NativePage[] |
   if (read.status !== 'ok') return null;
   const pages = parseNativeXml(nativeXmlText(read.xml), lastPage);
   return pages.length > 0 && !runTogether(pages) ? pages : null;
+}
+
+/**
+ * Every page of a read, or null when it has none. Unlike nativePages, pages whose words run
+ * together are kept: the converter reads just those again with pdfjs (pageRunTogether), not the
+ * whole file (MGM's 2015 10-K: 14 of 231 pages; Walmart's 2018 10-K: 1 of 304).
+ */
+export function nativeReadPages(read: NativeRead): NativePage[] | null {
+  if (read.status !== 'ok') return null;
+  const pages = parseNativeXml(nativeXmlText(read.xml));
+  return pages.length > 0 ? pages : null;
 }
 
 const reads = new WeakMap<Uint8Array, Promise<NativeRead>>();

@@ -61,8 +61,13 @@ export function titleKey(title: string): string {
   return normTitle(title).slice(0, TITLE_KEY_CHARS);
 }
 
-function letterCount(s: string): number {
-  return (s.match(/\p{L}/gu) ?? []).length;
+const LETTER = /\p{L}/gu;
+
+/** True when `s` holds at least `n` letters (counts no further: this runs on every body line). */
+function hasLetters(s: string, n: number): boolean {
+  LETTER.lastIndex = 0;
+  for (let seen = 0; seen < n; seen++) if (!LETTER.exec(s)) return false;
+  return true;
 }
 
 /** Reads a line as a TOC entry (title + printed page), or null. */
@@ -79,13 +84,13 @@ export function tocLine(line: Line): TocLine | null {
     const last = line.cells[line.cells.length - 1]!;
     if (!PAGE_CELL.test(last)) return null;
     const title = line.cells.slice(0, -1).join(' ').trim();
-    if (letterCount(title) < 3 || title.length > 160) return null;
+    if (!hasLetters(title, 3) || title.length > 160) return null;
     if (line.cells.slice(0, -1).some((c) => /^[\d,.()$%-]+$/.test(c) && !/^\d{1,2}[A-C]?\.?$/.test(c))) return null;
     if (tableResidue(title)) return null;
     return { title, printed: Number(last), x: line.x };
   }
   const m = LEADER_TAIL.test(line.text) ? DOT_LEADER.exec(line.text) : null;
-  if (m && letterCount(m[1]!) >= 3) return { title: m[1]!.trim(), printed: Number(m[2]), x: line.x };
+  if (m && hasLetters(m[1]!, 3)) return { title: m[1]!.trim(), printed: Number(m[2]), x: line.x };
   return null;
 }
 
@@ -284,10 +289,10 @@ function laterEntryPage(line: Line): number | null {
     const [first, ...rest] = line.cells;
     const last = rest.pop();
     if (!last || !PAGE_CELL.test(last) || !SECTION_NUMBER.test(first!) || rest.some((c) => /^[\d,.()$%-]+$/.test(c))) return null;
-    return letterCount(rest.join(' ')) >= 3 ? Number(last) : null;
+    return hasLetters(rest.join(' '), 3) ? Number(last) : null;
   }
   const m = spacedNumberTail(line.text) ? LOOSE_ENTRY.exec(line.text) : null;
-  return m && letterCount(m[1]!) >= 3 && !tableResidue(m[1]!) ? Number(m[2]) : null;
+  return m && hasLetters(m[1]!, 3) && !tableResidue(m[1]!) ? Number(m[2]) : null;
 }
 
 interface PageEntries {
@@ -307,7 +312,7 @@ function pageEntries(p: PageLayout, furn: Set<number>): PageEntries {
   let textLines = 0;
   let first = -1;
   body.forEach((l, i) => {
-    if (letterCount(l.text) === 0) return;
+    if (!hasLetters(l.text, 1)) return;
     textLines++;
     const n = laterEntryPage(l);
     if (n === null) return;

@@ -11,10 +11,13 @@ export const CELL_SEPARATOR = ' | ';
 const CURRENCY = /^[$€£¥]$/;
 const TRAILING_CURRENCY = /^(.*?\S)\s*([$€£¥])$/;
 const CLOSING = /^(\)|%|\)%|%\))$/;
+const MAY_BE_NUMERIC = /[\d\-–—]/;
 const NUMERIC = /^[(\-–—$€£¥]*\s*\d[\d,.]*\s*[)%]*$|^[-–—]+$/;
 
 /** True when a cell is an amount (or a dash standing for zero). */
 export function isNumericCell(cell: string): boolean {
+  // an amount holds a digit or a dash: most cells are words and fail here without a copy
+  if (!MAY_BE_NUMERIC.test(cell)) return false;
   return NUMERIC.test(cell.replace(/\s+/g, ''));
 }
 

@@ -151,6 +151,15 @@ describe('spreadsheet rows and code symbols', () => {
     const s = d.suggestions[0]!;
     expect(s.row_range).toEqual([2, 2]);
     expect(s.excel_rows).toEqual([3, 3]); // header on row 1: data row 2 is row 3
+    expect(s.passage?.text).toBe('row 2: part: P-200; supplier: Quillfeather GmbH; city: Graz');
+  });
+
+  it('a row hit\'s passage shows the row\'s cells by column, not the sheet\'s schema', async () => {
+    const { runSearch } = await import('../src/retrieve/search-answer.js');
+    const a = await runSearch(root, 'Which supplier is in Graz?', { limit: 2, offset: 0, nodesPerSource: 3, filters: {}, mode: 'keyword', explain: false, maxChars: 8000 });
+    expect(a.results[0]?.file).toBe('inbox/parts/suppliers.csv');
+    const row = a.results[0]!.nodes.find((n) => n.row_range?.[0] === 2);
+    expect(row?.passage?.text).toBe('row 2: part: P-200; supplier: Quillfeather GmbH; city: Graz');
   });
 
   it('find code by a symbol name', async () => {

@@ -75,12 +75,12 @@ async function suggest(root: string, tree: TreeFile, docType: string, query: str
     return [];
   }
   const hits: NodeHit[] = await rankNodes(root, tree.id, query, { k, vectors, warnings, docType });
-  const { nodePassage, termWeights } = await import('./snippets.js');
+  const { hitPassage, termWeights } = await import('./snippets.js');
   const weights = termWeights(root, tree.id, query);
   return hits.slice(0, k).map((h) => {
     const { node, path } = requireNode(tree, h.node_id);
     const s: Suggestion = { ...h, title: h.title || node.title, summary: clip(node.summary ?? '', SUGGESTION_SUMMARY_CHARS), path: path.slice(0, -1).map((p) => p.title) };
-    const passage = nodePassage(root, tree, node, weights);
+    const passage = hitPassage(root, tree, path, h, weights);
     if (passage) s.passage = passage;
     if (node.kind) s.kind = node.kind;
     if (!s.page_range && node.page_range) s.page_range = node.page_range;

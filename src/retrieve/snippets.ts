@@ -14,6 +14,7 @@ import { queryTerms } from '../search/query.js';
 import { loadTree } from './store-read.js';
 import { readNodeText } from './read-text.js';
 import { findNodePath } from './tree-view.js';
+import { pickSheet, readRows } from './read-rows.js';
 
 /**
  * Results (best first) whose nodes get a passage and, when titles repeat, a path: the first two,
@@ -26,6 +27,8 @@ export const PASSAGE_SCAN_CHARS = 20_000;
 /** Characters of the span that is scored; the passage shown is about PASSAGE_CHARS around it. */
 export const PASSAGE_WINDOW_CHARS = 180;
 export const PASSAGE_CHARS = 220;
+/** Rows of a row hit read for its passage (a block of rows of a large sheet is longer: its densest part is shown). */
+export const PASSAGE_ROWS = 20;
 /** Ancestors shown for a node whose title repeats in the list (nearest last, root left out). */
 export const NODE_PATH_DEPTH = 2;
 
@@ -166,6 +169,31 @@ export function nodePassage(root: string, tree: TreeFile, node: TreeNode, weight
   return bestPassage(read.text, weights, node.page_range?.[0]);
 }
 
+/** A row as "row N: column: value; …" (empty cells left out), N the data row read_source --rows takes. */
+function rowLine(columns: string[], row: unknown[], n: number): string {
+  const cells = row.map((v, k) => (v === null || v === undefined || v === '' ? '' : `${columns[k] ?? `column ${k + 1}`}: ${String(v)}`)).filter(Boolean);
+  return `row ${n}: ${cells.join('; ')}`;
+}
+
+/**
+ * The passage of a row hit: the cells of its rows, named by their columns, not the sheet node's
+ * own text (its schema); when the rows run longer than a passage, the part holding the query's words
+ * (none when they hold none, as for a node's text).
+ */
+export function rowsPassage(root: string, tree: TreeFile, path: TreeNode[], range: [number, number], weights: Map<string, number>): NodePassage | null {
+  const [from, to] = range;
+  const got = readRows(root, tree, pickSheet(tree, path, undefined), from, Math.min(to, from + PASSAGE_ROWS - 1));
+  const text = got.rows.map((r, i) => rowLine(got.columns, r, from + i)).join('\n');
+  if (!text) return null;
+  if (text.length <= PASSAGE_CHARS + 80) return { text };
+  return bestPassage(text, weights);
+}
+
+/** The passage of a suggested node: its rows' cells for a row hit, else its text's (path: root … node). */
+export function hitPassage(root: string, tree: TreeFile, path: TreeNode[], hit: NodeHit, weights: Map<string, number>): NodePassage | null {
+  return hit.row_range ? rowsPassage(root, tree, path, hit.row_range, weights) : nodePassage(root, tree, path[path.length - 1]!, weights);
+}
+
 function annotate(root: string, tree: TreeFile, hit: SourceHit, query: string, stopwords?: ReadonlySet<string>): ListedNode[] {
   const weights = termWeights(root, hit.id, query, stopwords);
   const titles = new Map<string, number>();
@@ -176,7 +204,7 @@ function annotate(root: string, tree: TreeFile, hit: SourceHit, query: string, s
     if (!node) return n;
     const out: ListedNode = { ...n };
     if ((titles.get(n.title) ?? 0) > 1) out.path = path!.slice(1, -1).slice(-NODE_PATH_DEPTH).map((p) => p.title);
-    const passage = nodePassage(root, tree, node, weights);
+    const passage = hitPassage(root, tree, path!, n, weights);
     if (passage) out.passage = passage;
     return out;
   });

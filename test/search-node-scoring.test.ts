@@ -1,13 +1,18 @@
 /**
- * Tier-2 keyword scoring counts each query word once (nodes.ts scoringGroups, keywordNodeScores):
- * a word indexed as several terms ("p-value" → pvalue, value) or searched as several variants of a
- * word the source lacks adds its best term's BM25, not the sum of its terms'.
+ * Tier-2 scoring on in-memory node indexes: keyword scoring counts each query word once (nodes.ts
+ * scoringGroups, keywordNodeScores): a word indexed as several terms ("p-value" → pvalue, value) or
+ * searched as several variants of a word the source lacks adds its best term's BM25, not the sum
+ * of its terms'; and the first suggestion's verdict keeps a clear keyword margin that vector
+ * similarity narrows without changing the first node (firstLead).
  */
 import { describe, it, expect } from 'vitest';
 import { keywordNodeScores, rankNodesIn, scoringGroups } from '../src/search/nodes.js';
 import { recordField } from '../src/search/bm25.js';
 import type { NodeKeywords } from '../src/search/keyword-index.js';
 import type { NodeRow } from '../src/model/keyword-format.js';
+import type { NodeVectors } from '../src/search/vectors.js';
+import type { NodeMetadata } from '../src/vector/metadata.js';
+import { NODE_SURE_LEAD } from '../src/search/node-confidence.js';
 
 /** An in-memory node index: per node its title and text terms (postings built from them). */
 function nodeIndex(nodes: Array<{ title: string; text: string[] }>): NodeKeywords {
@@ -68,5 +73,46 @@ describe('tier-2 keyword scoring by query word', () => {
     const kw = keywordNodeScores(v, groups, eligible);
     // three variants of "computing" count as one word, as much as "tie" (same idf, one more occurrence)
     expect(kw.get(1)!).toBeLessThan(kw.get(2)!);
+  });
+});
+
+/** Node vectors of a 2-d space where node i (1-based row order) has cosine cos[i] with the query [1, 0]. */
+function vectors(ix: NodeKeywords, cos: number[]): NodeVectors {
+  const rows = ix.nodes.map((r) => [ix.id, r[0]]);
+  const data = new Float32Array(cos.flatMap((c) => [c, Math.sqrt(1 - c * c)]));
+  return {
+    meta: { rows } as unknown as NodeMetadata, dims: 2, rowsBySource: new Map([[ix.id, rows.map((_, i) => i)]]),
+    rowsOf: () => ({ rows: rows.map((_, i) => i), data }),
+  };
+}
+
+describe('the first suggestion\'s lead', () => {
+  const T = { strong: 0.6, weak: 0.3 };
+  const input = (nv: NodeVectors) => ({ terms: ['robin'], groups: [['robin']], k: 3, maxPages: 5, thresholds: T, query: new Float32Array([1, 0]), nodeVectors: nv });
+
+  it('stays sure when vectors narrow a clear keyword margin but agree on the first node', () => {
+    const ix = nodeIndex([
+      { title: 'Guide', text: [] },
+      { title: 'Robins', text: ['robin', 'robin', 'robin', 'nest', 'egg'] },
+      { title: 'Gardens', text: ['robin', 'lawn', 'rain', 'worm', 'soil'] },
+      { title: 'Feeders', text: ['seed', 'finch', 'tit', 'water', 'clean'] },
+    ]);
+    const hits = rankNodesIn(ix, input(vectors(ix, [0.5, 0.2, 0.9, 0.25])));
+    expect(hits[0]!.title).toBe('Robins');
+    // fused: 1 + 0 vs 0.64 + 0.2: under the sure lead; the keyword margin (0.36) is above it
+    expect((hits[0]!.score - hits[1]!.score) / hits[0]!.score).toBeLessThan(NODE_SURE_LEAD);
+    expect(hits[0]!.verdict).toBe('strong');
+  });
+
+  it('is the fused lead when vectors put another node first', () => {
+    const ix = nodeIndex([
+      { title: 'Guide', text: [] },
+      { title: 'Robins', text: ['robin', 'robin', 'robin', 'nest', 'egg'] },
+      { title: 'Gardens', text: ['robin', 'robin', 'rain', 'worm', 'soil'] },
+      { title: 'Feeders', text: ['seed', 'finch', 'tit', 'water', 'clean'] },
+    ]);
+    const hits = rankNodesIn(ix, input(vectors(ix, [0.5, 0.2, 0.9, 0.25])));
+    expect(hits[0]!.title).toBe('Gardens');
+    expect(hits[0]!.verdict).not.toBe('strong');
   });
 });

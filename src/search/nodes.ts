@@ -195,23 +195,42 @@ export function scoringGroups(ix: NodeKeywords, input: NodeRankInput): ScoringGr
  * cross-domain rewording 0.652 / 0.864 → 0.682 / 0.879, the dev sets unchanged).
  */
 export function keywordNodeScores(ix: NodeKeywords, groups: ScoringGroup[], eligible: Uint8Array): Map<number, number> {
-  const f = nodeFields(ix);
-  const total = new Float64Array(ix.nodes.length);
-  const term = new Float64Array(ix.nodes.length);
-  const best = new Float64Array(ix.nodes.length);
+  const n = ix.nodes.length;
+  const total = new Float64Array(n);
+  const term = new Float64Array(n);
+  const best = new Float64Array(n);
   for (const g of groups) {
-    best.fill(0);
-    for (const [t, w] of g) {
-      term.fill(0);
-      bm25Field([t], f.title, term, NODE_TITLE_WEIGHT * w, eligible, NODE_TITLE_B);
-      bm25Field([t], f.text, term, w, eligible, NODE_TEXT_B);
-      for (let i = 0; i < term.length; i++) if (term[i]! > best[i]!) best[i] = term[i]!;
+    const touched: number[] = [];
+    for (const [t, w] of g) termIntoBest(ix, t, w, eligible, term, best, touched);
+    for (const d of touched) {
+      total[d]! += best[d]!;
+      best[d] = 0;
     }
-    for (let i = 0; i < best.length; i++) total[i]! += best[i]!;
   }
   const out = new Map<number, number>();
   total.forEach((s, i) => { if (s > 0) out.set(i, s); });
   return out;
+}
+
+/**
+ * One term's BM25 (title + text) of each node, kept in `best` where it beats the group's best so
+ * far (`touched` lists the nodes set); only the term's postings are visited, and `term` is left zeroed.
+ */
+function termIntoBest(ix: NodeKeywords, t: string, w: number, eligible: Uint8Array, term: Float64Array, best: Float64Array, touched: number[]): void {
+  const f = nodeFields(ix);
+  bm25Field([t], f.title, term, NODE_TITLE_WEIGHT * w, eligible, NODE_TITLE_B);
+  bm25Field([t], f.text, term, w, eligible, NODE_TEXT_B);
+  for (const post of [f.title.postings(t), f.text.postings(t)]) {
+    if (!post) continue;
+    for (let k = 0; k < post.length; k += 2) {
+      const d = post[k]!;
+      if (term[d]! > best[d]!) {
+        if (best[d] === 0) touched.push(d);
+        best[d] = term[d]!;
+      }
+      term[d] = 0;
+    }
+  }
 }
 
 /** Node-vector cosine of each eligible node that matched a keyword or is close enough on its own. */

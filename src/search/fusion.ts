@@ -113,7 +113,8 @@ function byMax(scores: Map<number, number>): Map<number, number> {
  * where cos~ is the node-vector cosine min-max scaled over the nodes that have one, and bonus is a
  * vocabulary pack's section bonus (nodes.ts). Scores, not ranks, are fused, so a node that holds
  * the query's words clearly better than the others keeps its lead, and the lead of the first
- * suggestion over the second says how sure it is (node-confidence.ts). Reciprocal-rank fusion
+ * suggestion over the second (or the keyword scores' lead when they put the same node first,
+ * nodes.ts firstLead) says how sure it is (node-confidence.ts). Reciprocal-rank fusion
  * (1/(20+rank_kw) + 0.25/(20+rank_vec)) was measured against it and removed (docs/ARCHITECTURE.md).
  */
 export function fuseNodeScores(kw: Map<number, number>, vec: Map<number, number>, bonus: Map<number, number>): Map<number, number> {

@@ -21,7 +21,8 @@ export const NODE_WEAK_SHARE = 0.5;
 
 /**
  * The first suggestion is `strong` only when its fused score leads the second's by at least this
- * share of its own (and it holds enough of the query: relevance at the weak threshold). On the dev
+ * share of its own, or its keyword score does with the keyword ranking putting it first too
+ * (nodes.ts firstLead), and it holds enough of the query (relevance at the weak threshold). On the dev
  * sets (FinanceBench dev and its reworded copy with and without the finance pack, cross-domain;
  * 250 first suggestions) a first suggestion leading by 0.3 or more held the answer 87% of the time,
  * one leading by less than 0.08 32% of the time, whatever its relevance: near-ties are guesses.

@@ -1,0 +1,118 @@
+/**
+ * Tier-2 scoring on in-memory node indexes: keyword scoring counts each query word once (nodes.ts
+ * scoringGroups, keywordNodeScores): a word indexed as several terms ("p-value" → pvalue, value) or
+ * searched as several variants of a word the source lacks adds its best term's BM25, not the sum
+ * of its terms'; and the first suggestion's verdict keeps a clear keyword margin that vector
+ * similarity narrows without changing the first node (firstLead).
+ */
+import { describe, it, expect } from 'vitest';
+import { keywordNodeScores, rankNodesIn, scoringGroups } from '../src/search/nodes.js';
+import { recordField } from '../src/search/bm25.js';
+import type { NodeKeywords } from '../src/search/keyword-index.js';
+import type { NodeRow } from '../src/model/keyword-format.js';
+import type { NodeVectors } from '../src/search/vectors.js';
+import type { NodeMetadata } from '../src/vector/metadata.js';
+import { NODE_SURE_LEAD } from '../src/search/node-confidence.js';
+
+/** An in-memory node index: per node its title and text terms (postings built from them). */
+function nodeIndex(nodes: Array<{ title: string; text: string[] }>): NodeKeywords {
+  const rows: NodeRow[] = nodes.map((n, i) => [String(i).padStart(4, '0'), n.title, 'p', i + 1, i + 1]);
+  const posting = (docs: string[][]) => {
+    const out: Record<string, number[]> = {};
+    docs.forEach((terms, d) => {
+      const tf = new Map<string, number>();
+      for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+      for (const [t, f] of tf) (out[t] ??= []).push(d, f);
+    });
+    return out;
+  };
+  const titles = nodes.map((n) => n.title.toLowerCase().split(' '));
+  const texts = nodes.map((n) => n.text);
+  const lexicon = [...new Set(texts.flat())].sort();
+  return {
+    id: 'src_test', nodes: rows,
+    header: { format: 1, tokenizer: 1, id: 'src_test', input_sha: '', nodes: rows, len: texts.map((t) => t.length), title_len: titles.map((t) => t.length), opening: {} },
+    fields: { title: recordField(posting(titles), titles.map((t) => t.length)), text: recordField(posting(texts), texts.map((t) => t.length)) },
+    termsStartingWith: (prefix, limit) => lexicon.filter((t) => t.startsWith(prefix)).slice(0, limit),
+  };
+}
+
+const FILLER = ['the', 'of', 'a', 'in', 'is'];
+const ix = nodeIndex([
+  { title: 'Guide', text: [] },
+  // one typed word ("p-value") in both its indexed forms, twice
+  { title: 'Tests', text: [...FILLER, 'pvalue', 'value', 'pvalue', 'value'] },
+  // both typed words, the second in one form
+  { title: 'Models', text: [...FILLER, 'genotype', 'genotype', 'value'] },
+  { title: 'Other', text: [...FILLER, 'data', 'plot'] },
+]);
+const eligible = new Uint8Array([0, 1, 1, 1]);
+
+describe('tier-2 keyword scoring by query word', () => {
+  it('a node holding both words of the question beats one holding one word in two forms', () => {
+    const groups = scoringGroups(ix, { terms: ['genotype', 'pvalue', 'value'], groups: [['genotype'], ['pvalue', 'value']], k: 3, maxPages: 5 });
+    expect(groups.map((g) => [...g.keys()])).toEqual([['genotype'], ['pvalue', 'value']]);
+    const kw = keywordNodeScores(ix, groups, eligible);
+    expect(kw.get(2)!).toBeGreaterThan(kw.get(1)!);
+    // summing the forms (each its own group) put the one-word node first
+    const summed = keywordNodeScores(ix, [new Map([['genotype', 1]]), new Map([['pvalue', 1]]), new Map([['value', 1]])], eligible);
+    expect(summed.get(1)!).toBeGreaterThan(summed.get(2)!);
+    const hits = rankNodesIn(ix, { terms: ['genotype', 'pvalue', 'value'], groups: [['genotype'], ['pvalue', 'value']], k: 3, maxPages: 5 });
+    expect(hits[0]!.title).toBe('Models');
+  });
+
+  it('puts the variants of a word the source lacks in that word\'s group, and a term no group names in its own', () => {
+    const v = nodeIndex([
+      { title: 'Guide', text: [] },
+      { title: 'Methods', text: [...FILLER, 'computation', 'computational', 'computed'] },
+      { title: 'Ties', text: [...FILLER, 'tie', 'tie'] },
+      { title: 'Other', text: [...FILLER, 'data'] },
+    ]);
+    const groups = scoringGroups(v, { terms: ['computing', 'tie', 'data'], groups: [['computing'], ['tie']], k: 3, maxPages: 5 });
+    expect(groups.map((g) => [...g.keys()].sort())).toEqual([['computation', 'computational', 'computed', 'computing'], ['tie'], ['data']]);
+    const kw = keywordNodeScores(v, groups, eligible);
+    // three variants of "computing" count as one word, as much as "tie" (same idf, one more occurrence)
+    expect(kw.get(1)!).toBeLessThan(kw.get(2)!);
+  });
+});
+
+/** Node vectors of a 2-d space where node i (1-based row order) has cosine cos[i] with the query [1, 0]. */
+function vectors(ix: NodeKeywords, cos: number[]): NodeVectors {
+  const rows = ix.nodes.map((r) => [ix.id, r[0]]);
+  const data = new Float32Array(cos.flatMap((c) => [c, Math.sqrt(1 - c * c)]));
+  return {
+    meta: { rows } as unknown as NodeMetadata, dims: 2, rowsBySource: new Map([[ix.id, rows.map((_, i) => i)]]),
+    rowsOf: () => ({ rows: rows.map((_, i) => i), data }),
+  };
+}
+
+describe('the first suggestion\'s lead', () => {
+  const T = { strong: 0.6, weak: 0.3 };
+  const input = (nv: NodeVectors) => ({ terms: ['robin'], groups: [['robin']], k: 3, maxPages: 5, thresholds: T, query: new Float32Array([1, 0]), nodeVectors: nv });
+
+  it('stays sure when vectors narrow a clear keyword margin but agree on the first node', () => {
+    const ix = nodeIndex([
+      { title: 'Guide', text: [] },
+      { title: 'Robins', text: ['robin', 'robin', 'robin', 'nest', 'egg'] },
+      { title: 'Gardens', text: ['robin', 'lawn', 'rain', 'worm', 'soil'] },
+      { title: 'Feeders', text: ['seed', 'finch', 'tit', 'water', 'clean'] },
+    ]);
+    const hits = rankNodesIn(ix, input(vectors(ix, [0.5, 0.2, 0.9, 0.25])));
+    expect(hits[0]!.title).toBe('Robins');
+    // fused: 1 + 0 vs 0.64 + 0.2: under the sure lead; the keyword margin (0.36) is above it
+    expect((hits[0]!.score - hits[1]!.score) / hits[0]!.score).toBeLessThan(NODE_SURE_LEAD);
+    expect(hits[0]!.verdict).toBe('strong');
+  });
+
+  it('is the fused lead when vectors put another node first', () => {
+    const ix = nodeIndex([
+      { title: 'Guide', text: [] },
+      { title: 'Robins', text: ['robin', 'robin', 'robin', 'nest', 'egg'] },
+      { title: 'Gardens', text: ['robin', 'robin', 'rain', 'worm', 'soil'] },
+      { title: 'Feeders', text: ['seed', 'finch', 'tit', 'water', 'clean'] },
+    ]);
+    const hits = rankNodesIn(ix, input(vectors(ix, [0.5, 0.2, 0.9, 0.25])));
+    expect(hits[0]!.title).toBe('Gardens');
+    expect(hits[0]!.verdict).not.toBe('strong');
+  });
+});

@@ -4,7 +4,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import { sourceConflict, sourceVerdict, SOURCE_SURE_LEAD, PERIOD_CONFLICT_GAP } from '../src/search/confidence.js';
-import { bestPassage, PASSAGE_CHARS } from '../src/retrieve/snippets.js';
+import { bestPassage, densestSpan, PASSAGE_CHARS, PASSAGE_LEAD } from '../src/retrieve/snippets.js';
 
 const WEAK = 0.3;
 
@@ -49,6 +49,19 @@ describe('node passages', () => {
     expect(p.text).toBe('Sediments | 12 | 14 nothing else');
     expect(p.page).toBeUndefined();
     expect(bestPassage(filler, weights)).toBeNull();
+  });
+
+  it('shows more of what follows the words than of what comes before them, and fills a side the text lacks', () => {
+    const text = `${filler}The dredging campaign removed sediment because the berths had silted up over three winters, so ships ran aground. ${filler}`;
+    const at = text.indexOf('dredging');
+    const span = densestSpan(text, weights, PASSAGE_CHARS, PASSAGE_LEAD)!;
+    expect(at - span.from).toBeLessThan(span.to - at);
+    expect(text.slice(span.from, span.to)).toMatch(/because the berths had silted up/);
+    // near the end of the text the padding goes before the words
+    const tail = `${filler}The dredging campaign removed sediment.`;
+    const t = densestSpan(tail, weights, PASSAGE_CHARS, PASSAGE_LEAD)!;
+    expect(t.to).toBe(tail.length);
+    expect(t.to - t.from).toBeGreaterThanOrEqual(PASSAGE_CHARS);
   });
 
   it('never shows a page marker cut in half by its ends', () => {

@@ -156,5 +156,10 @@ describe('skill scripts end to end', () => {
     expect(none.json.text.length).toBeLessThanOrEqual(220);
     const rows = runScript('read_source.js', [entryOf(root, 'spare-parts-inventory.xlsx').id, '--rows', '1-2', '--around', 'x', '--store', root]);
     expect(rows.code).toBe(2);
+    // --max-chars sets the window's size, larger than the default too
+    const wide = runScript('read_source.js', [pdf.id, '--pages', '1-4', '--around', 'sediment dredging cubic meters', '--max-chars', '2500', '--store', root]);
+    const plain = runScript('read_source.js', [pdf.id, '--pages', '1-4', '--around', 'sediment dredging cubic meters', '--store', root]);
+    expect(Math.min(full.json.text.length, 2400)).toBeLessThanOrEqual(wide.json.text.length);
+    expect(plain.json.text.length).toBeLessThanOrEqual(1600);
   });
 });

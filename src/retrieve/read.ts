@@ -38,24 +38,30 @@ export function readSource(root: string, ref: string, req: ReadRequest): ReadAns
   if (req.around !== undefined && offset > 0) throw new UserError('--around and --offset cannot be combined.', 'Read the window with --around, or page through the whole text with --offset.', EXIT.USAGE);
   const ctx = { root, entry, tree, path, req, maxChars: req.around !== undefined ? MAX_READ_CHARS : maxChars, freshness };
   const answer = req.stats ? readSheetStats(ctx) : req.rows ? readSheetRows(ctx) : req.pages || req.lines ? readRange(ctx, offset) : readNode(ctx, offset);
-  if (req.around !== undefined) aroundWindow(root, entry, answer, req.around, Math.min(maxChars, AROUND_CHARS));
+  if (req.around !== undefined) aroundWindow(root, entry, answer, req.around, req.maxChars === undefined ? AROUND_CHARS : maxChars);
   if (lookup.warning) answer.warnings = [lookup.warning];
   return answer;
 }
 
-/** Characters returned by --around (at most --max-chars). */
+/** Characters returned by --around when --max-chars is not given (it sets the window's size). */
 export const AROUND_CHARS = 1500;
+/**
+ * Share of an --around window placed before the words it is about: what a reader looks for mostly
+ * follows them (a definition after its term, a total after its table's caption, a reason after
+ * "because"), and a window centred on them cut the answer off.
+ */
+export const AROUND_LEAD = 0.25;
 
 /**
- * --around: keep only about `chars` characters of the text read, centred where the words are
- * densest (the passage search shows, widened), starting with the page marker in force there; the
+ * --around: keep only about `chars` characters of the text read, around where the words are
+ * densest (the passage search shows, widened; AROUND_LEAD of it before them), starting with the page marker in force there; the
  * citation names the window's pages. When none of the words occurs, the text is cut to `chars`
  * from its start and the note says so.
  */
 function aroundWindow(root: string, entry: CatalogEntry, answer: ReadAnswer, around: string, chars: number): void {
   const text = answer.text ?? '';
   if (!text) return;
-  const span = densestSpan(text, termWeights(root, entry.id, around), chars);
+  const span = densestSpan(text, termWeights(root, entry.id, around), chars, AROUND_LEAD);
   const from = span?.from ?? 0;
   const to = span?.to ?? Math.min(text.length, chars);
   const first = answer.citation.pages?.[0];

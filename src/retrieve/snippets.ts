@@ -26,7 +26,12 @@ export const PASSAGE_RESULTS = 2;
 export const PASSAGE_SCAN_CHARS = 20_000;
 /** Characters of the span that is scored; the passage shown is about PASSAGE_CHARS around it. */
 export const PASSAGE_WINDOW_CHARS = 180;
-export const PASSAGE_CHARS = 220;
+export const PASSAGE_CHARS = 280;
+/**
+ * Share of a passage's padding placed before its densest window (the rest after it): the answer
+ * mostly follows the words a question shares with it; centred passages stopped at "This tends to…".
+ */
+export const PASSAGE_LEAD = 0.35;
 /** Rows of a row hit read for its passage (a block of rows of a large sheet is longer: its densest part is shown). */
 export const PASSAGE_ROWS = 20;
 /** Ancestors shown for a node whose title repeats in the list (nearest last, root left out). */
@@ -122,18 +127,22 @@ export function pageAtPos(text: string, pos: number, first?: number): number | u
 }
 
 /**
- * The span [from, to) of about `chars` characters of `text` centred on the densest window of
- * query terms, cut at whitespace; `at` is where its first term is. Null when no term occurs.
+ * The span [from, to) of about `chars` characters of `text` around the densest window of query
+ * terms (`lead` of the padding before it, the rest after), cut at whitespace; `at` is where its
+ * first term is. Null when no term occurs.
  */
-export function densestSpan(text: string, weights: Map<string, number>, chars: number): { from: number; to: number; at: number } | null {
+export function densestSpan(text: string, weights: Map<string, number>, chars: number, lead = 0.5): { from: number; to: number; at: number } | null {
   const hits = termHits(text, weights);
   const win = bestWindow(hits, weights);
   if (!win) return null;
   const a = hits[win[0]]!.start;
   const b = hits[win[1] - 1]!.end;
-  const pad = Math.max(0, Math.floor((chars - (b - a)) / 2));
-  let from = Math.max(0, a - pad);
-  let to = Math.min(text.length, b + pad);
+  const pad = Math.max(0, chars - (b - a));
+  // padding the text lacks on one side goes to the other
+  const before = Math.min(a, Math.floor(pad * lead));
+  let from = Math.max(0, a - before);
+  let to = Math.min(text.length, b + pad - before);
+  from = Math.max(0, from - Math.max(0, b + pad - before - text.length));
   // whole words at both ends
   while (from > 0 && /\S/.test(text[from - 1]!)) from--;
   while (to < text.length && /\S/.test(text[to]!)) to++;
@@ -142,7 +151,7 @@ export function densestSpan(text: string, weights: Map<string, number>, chars: n
 
 /** The passage of `text` around the densest window of query terms (null when no term occurs). */
 export function bestPassage(text: string, weights: Map<string, number>, firstPage?: number): NodePassage | null {
-  const span = densestSpan(text, weights, PASSAGE_CHARS);
+  const span = densestSpan(text, weights, PASSAGE_CHARS, PASSAGE_LEAD);
   if (!span) return null;
   const { from, to, at: a } = span;
   const page = pageAtPos(text, a, firstPage);

@@ -65,7 +65,8 @@ await runScript(async (argv) => {
     sheet: strOption(values, 'sheet'),
     stats: !!values['stats'],
     offset: intOption(values, 'offset', 0),
-    maxChars: intOption(values, 'max-chars', DEFAULT_READ_CHARS, 1),
+    // unset: the read's default size, or AROUND_CHARS for --around (which --max-chars widens or narrows)
+    maxChars: values['max-chars'] === undefined ? undefined : intOption(values, 'max-chars', DEFAULT_READ_CHARS, 1),
     children: !values['no-children'],
     around: strOption(values, 'around'),
   });

@@ -233,3 +233,34 @@ describe('terms named like Object.prototype members', () => {
     expect(r.results[0]!.title).toMatch(/Widget/);
   });
 });
+
+describe('node files written while sources convert (prepareSource)', () => {
+  let root: string;
+  beforeAll(async () => {
+    ({ root } = await searchStoreFixture('none'));
+  });
+  afterAll(() => cleanup(root));
+
+  it('a new source\'s node file is the one the index stage would write; build() reads it back, and rebuilds a file made from other inputs', async () => {
+    const { keywordIndexBuilder } = await import('../src/indexing/keyword-builder.js');
+    const { loadConfig } = await import('../src/store/config.js');
+    const { TreeFile } = await import('../src/store/schemas.js');
+    const { keywordNodesFile } = await import('../src/model/keyword-format.js');
+    const entries = readCatalogForQuery(root).sources.filter((e) => e.status === 'indexed');
+    const e = entries[0]!;
+    const file = join(root, keywordNodesFile(e.id));
+    const made = readFileSync(file, 'utf8');
+    const tree = TreeFile.parse(JSON.parse(readFileSync(join(root, e.tree_path!), 'utf8')));
+    const config = loadConfig(root);
+    rmSync(file);
+    const builder = keywordIndexBuilder();
+    await builder.prepareSource!(root, config, tree, e);
+    expect(readFileSync(file, 'utf8')).toBe(made);
+    // a file of other inputs (another converter's tree) is rebuilt, whatever the run's changed set says
+    writeFileSync(file, made.replace(/"input_sha":"[0-9a-f]+"/, '"input_sha":"stale"'));
+    const ctx = { root, config, entries, changed: new Set<string>(), removed: new Set<string>(), loadTree: (id: string) => (id === e.id ? tree : TreeFile.parse(JSON.parse(readFileSync(join(root, entries.find((x) => x.id === id)!.tree_path!), 'utf8')))), log: () => undefined };
+    const report = await builder.build(ctx);
+    expect(readFileSync(file, 'utf8')).toBe(made);
+    expect(report.stats?.['rebuilt']).toBe(1);
+  });
+});

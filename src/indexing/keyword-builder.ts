@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CatalogEntry } from '../store/schemas.js';
+import type { CatalogEntry, TreeFile } from '../store/schemas.js';
 import { compareStrings } from '../store/json.js';
 import { writePiecesIfChanged } from '../store/atomic.js';
 import type { IndexBuilder, IndexBuildContext } from '../model/stages.js';
@@ -51,10 +51,11 @@ function addCompact(map: Map<string, CompactPostings>, doc: number, tf: Map<stri
   }
 }
 
-function inputSha(ctx: IndexBuildContext, e: CatalogEntry): string {
+/** What a source's node file is made from (its tree's bytes, converter and source sha): equal inputs, equal file. */
+function inputSha(root: string, e: CatalogEntry): string {
   const h = createHash('sha256');
   h.update(`kw${KEYWORD_FORMAT_VERSION}/tok${TOKENIZER_VERSION}/p${NODE_PATH_BOOST}/rows${ROWS_INDEXED}\n`);
-  if (e.tree_path && existsSync(join(ctx.root, e.tree_path))) h.update(readFileSync(join(ctx.root, e.tree_path)));
+  if (e.tree_path && existsSync(join(root, e.tree_path))) h.update(readFileSync(join(root, e.tree_path)));
   h.update(e.converter ?? '');
   h.update(e.indexed_from_sha256 ?? e.sha256);
   return h.digest('hex');
@@ -106,20 +107,19 @@ interface BuiltNodes {
   acc: NodesAccumulator;
 }
 
-/** Node postings of one source (reads its tree, converted text and spreadsheet rows). */
-function buildNodes(ctx: IndexBuildContext, e: CatalogEntry, sha: string): BuiltNodes {
-  const tree = ctx.loadTree(e.id);
+/** Node postings of one source (its tree, converted text and spreadsheet rows). */
+function buildNodes(root: string, tree: TreeFile | null, e: CatalogEntry, sha: string): BuiltNodes {
   const acc = new NodesAccumulator();
   let opening = '';
   if (tree) {
-    for (const n of nodeTexts(ctx.root, tree)) {
+    for (const n of nodeTexts(root, tree)) {
       if (opening.length < OPENING_TEXT_CHARS) opening += ' ' + n.text.slice(0, OPENING_TEXT_CHARS - opening.length);
       if (NOT_SUGGESTED_KINDS.has(n.kind)) acc.notSuggested.push(acc.nodes.length);
       const path = Array<string[]>(NODE_PATH_BOOST).fill(tokenize(n.path.join(' '))).flat();
       acc.add([n.node_id, n.title, n.range.kind, n.range.start, n.range.end], n.title, [...path, ...tokenize(n.summary), ...tokenize(n.text)]);
     }
     // a row's title ("Sheet1 row 7") is for display: its words would match every row alike
-    for (const r of rowTexts(ctx.root, tree)) acc.add([r.node_id, r.title, 'r', r.start, r.end], '', tokenize(r.text));
+    for (const r of rowTexts(root, tree)) acc.add([r.node_id, r.title, 'r', r.start, r.end], '', tokenize(r.text));
   }
   const openingTf = termFrequencies(tokenize(opening));
   const openingSorted: Record<string, number> = {};
@@ -133,7 +133,7 @@ function buildNodes(ctx: IndexBuildContext, e: CatalogEntry, sha: string): Built
 
 /** Node postings of one source as a whole index in memory (tests and tools; ingest writes them term by term). */
 export function buildNodesIndex(ctx: IndexBuildContext, e: CatalogEntry, sha: string): KeywordNodesIndex {
-  const { header, acc } = buildNodes(ctx, e, sha);
+  const { header, acc } = buildNodes(ctx.root, ctx.loadTree(e.id), e, sha);
   const arrays = (m: Map<string, CompactPostings>) => sortedPostings(new Map([...m].map(([t, p]) => [t, p.toArray()])));
   return { ...header, terms: arrays(acc.postings), title_terms: arrays(acc.titlePostings) };
 }
@@ -179,15 +179,23 @@ class SourcesAccumulator {
   }
 }
 
-/** The source's node index: reused when its inputs are unchanged (read back term by term), else rebuilt and written. */
-function nodesIndexFor(ctx: IndexBuildContext, e: CatalogEntry): { summary: NodesIndexSummary; rebuilt: boolean } {
-  const sha = inputSha(ctx, e);
-  const old = ctx.changed.has(e.id) ? null : readNodesSummary(ctx.root, e.id, (h) => h.input_sha === sha && h.tokenizer === TOKENIZER_VERSION);
-  if (old) return { summary: old, rebuilt: false };
-  const { header, acc } = buildNodes(ctx, e, sha);
+/** Builds and writes a source's node file; its summary for the source-level index. */
+function writeNodesIndex(root: string, tree: TreeFile | null, e: CatalogEntry, sha: string): NodesIndexSummary {
+  const { header, acc } = buildNodes(root, tree, e, sha);
   // one file per source, redone by the next build or `doctor --fix` if torn: no fsync (10,000 of them cost minutes)
-  writePiecesIfChanged(join(ctx.root, keywordNodesFile(e.id)), nodesIndexPiecesOf(header, acc.terms()), false);
-  return { summary: { header, bodyTf: acc.bodyTf() }, rebuilt: true };
+  writePiecesIfChanged(join(root, keywordNodesFile(e.id)), nodesIndexPiecesOf(header, acc.terms()), false);
+  return { header, bodyTf: acc.bodyTf() };
+}
+
+/**
+ * The source's node index: read back (term by term) when the file was made from the same inputs
+ * — an unchanged source, or a new one prepareSource wrote while others converted — else rebuilt.
+ */
+function nodesIndexFor(ctx: IndexBuildContext, e: CatalogEntry): { summary: NodesIndexSummary; rebuilt: boolean } {
+  const sha = inputSha(ctx.root, e);
+  const old = readNodesSummary(ctx.root, e.id, (h) => h.input_sha === sha && h.tokenizer === TOKENIZER_VERSION);
+  if (old) return { summary: old, rebuilt: false };
+  return { summary: writeNodesIndex(ctx.root, ctx.loadTree(e.id), e, sha), rebuilt: true };
 }
 
 /** Drop node files of sources no longer indexed; returns how many. */
@@ -205,8 +213,15 @@ function removeStaleNodeFiles(root: string, ids: string[]): number {
 }
 
 export function keywordIndexBuilder(): IndexBuilder {
+  // sources whose node file this run wrote before the index stage (counted as rebuilt)
+  const prepared = new Set<string>();
   return {
     name: 'keyword',
+    // a new source's node file is written as soon as its tree is: the index stage then only reads it back
+    async prepareSource(root, _config, tree, entry) {
+      writeNodesIndex(root, tree, entry, inputSha(root, entry));
+      prepared.add(entry.id);
+    },
     // what the index is made with: a new tokenizer or index layout must rebuild it even when no source changed
     async stampKey() {
       return `kw${KEYWORD_FORMAT_VERSION}/tok${TOKENIZER_VERSION}/p${NODE_PATH_BOOST}/rows${ROWS_INDEXED}/fields${SOURCE_FIELDS_VERSION}`;
@@ -217,7 +232,7 @@ export function keywordIndexBuilder(): IndexBuilder {
       let rebuilt = 0;
       for (const e of indexed) {
         const n = nodesIndexFor(ctx, e);
-        if (n.rebuilt) rebuilt++;
+        if (n.rebuilt || prepared.has(e.id)) rebuilt++;
         acc.add(e, n.summary);
       }
       const meta = writeSourcesIndex(ctx.root, acc.index());

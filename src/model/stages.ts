@@ -72,11 +72,12 @@ export interface IndexBuilder {
   stampKey?(root: string, config: Config): Promise<string>;
   /**
    * Work on one new source as soon as its tree is written, while other sources still convert (the
-   * vectors builder embeds its node texts into the checkpoint build() then takes them from), so
+   * vectors builder embeds its node texts into the checkpoint build() then takes them from, the
+   * keyword builder writes its node postings file, which build() reads back when its inputs match), so
    * the index stage that follows the conversions has less left to do. Best effort: what it did
    * not do, build() does.
    */
-  prepareSource?(root: string, config: Config, tree: TreeFile): Promise<void>;
+  prepareSource?(root: string, config: Config, tree: TreeFile, entry: CatalogEntry): Promise<void>;
 }
 
 /** Post-batch catalog curation (tags, shelves, related sources). May rewrite entries' metadata. */

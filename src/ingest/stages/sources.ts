@@ -117,7 +117,7 @@ async function prepareIndexes(job: SourceJob, run: IngestRun): Promise<void> {
   if (!job.written || job.prev || o?.how !== 'processed' || o.entry.status !== 'indexed') return;
   for (const b of run.stages.indexBuilders) {
     try {
-      await b.prepareSource?.(run.root, run.config, job.written);
+      await b.prepareSource?.(run.root, run.config, job.written, o.entry);
     } catch {
       /* the index stage builds it */
     }

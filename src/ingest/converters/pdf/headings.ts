@@ -275,6 +275,19 @@ export function scoreLine(line: Line, body: BodyStyle, opts: { repeats: number; 
   return { title: tidyTitle(text), level, kind, score: Math.round(score * 100) / 100, ...(pattern ? { number: pattern.number } : {}) };
 }
 
+/**
+ * A numbered run-in heading: the line opens with its number and title in another font than the
+ * paragraph that follows on the same line ("2.2. Advanced configuration. Configure accepts many
+ * other flags…"); the opening run is scored as the heading's line. Null when the line has no such run.
+ */
+export function runInHeading(line: Line, body: BodyStyle, opts: Parameters<typeof scoreLine>[2]): ReturnType<typeof scoreLine> {
+  const lead = line.lead;
+  const n = lead && lead.font !== body.font ? numbering(lead.text) : null;
+  // a bold "1." opens list items as often as sections: only decimal sub-numbers ("2.2.") and labelled ones ("Section 4.")
+  if (!n || (n.kind === 'numbered' && !n.number.includes('.'))) return null;
+  return scoreLine({ ...line, text: lead!.text, cells: [lead!.text], font: lead!.font }, body, opts);
+}
+
 /** `next` carries on a title cut at `line`'s end: same size and font, right below, and the whole still title-length and closed. */
 function continuesTitle(line: Line, next: Line, title: string): boolean {
   if (next.size !== line.size || next.font !== line.font || next.gapAbove >= WRAPPED_TITLE_GAP) return false;
@@ -368,7 +381,8 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
       const titlesTable = !inTable && !(above && isTableRow(above)) && below.filter(isTableRow).length >= TABLE_TITLE_MIN_ROWS;
       // a label between the rows of a table ("Adjusted EBIT" over its rows) groups rows: not a heading
       const rowSize = below.find(isTableRow)?.size;
-      const h = code.has(l.font) || i === joined ? null : scoreLine(l, body, { repeats, top, vocab, titlesTable, ...(rowSize ? { rowSize } : {}) });
+      const opts = { repeats, top, vocab, titlesTable, ...(rowSize ? { rowSize } : {}) };
+      const h = code.has(l.font) || i === joined ? null : (runInHeading(l, body, opts) ?? scoreLine(l, body, opts));
       if (h && inTable && h.kind === 'style') return;
       if (!h || (h.kind === 'style' && !alignedLikeTitle(l, frame, body))) return;
       if (titlesTable) h.table = true;

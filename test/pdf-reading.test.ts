@@ -41,6 +41,16 @@ describe('run-in numbered headings (pari-install, r-rcpp-modules)', () => {
   });
 });
 
+describe('a title printed over two lines (JOHNSON_JOHNSON_2022_10K "Results of Operations" / "Analysis of Consolidated Sales")', () => {
+  it('records both lines, so the second is not read as the opening of the summary', () => {
+    const prose = Array.from({ length: 6 }, (_, i) => line(`Body text line ${i} of the page with enough words to read as prose here.`));
+    const bold = (t: string) => line(t, { font: 'bold', gapAbove: 1.2, x2: 300 });
+    const pages = [page(1, [...prose, bold('Results of Operations'), bold('Analysis of Consolidated Sales'), ...prose])];
+    const hs = findHeadings(pages, findFurniture(pages), BODY, new Set());
+    expect(hs.map((h) => [h.title, h.line, h.lines])).toEqual([['Results of Operations Analysis of Consolidated Sales', 6, 2]]);
+  });
+});
+
 describe('a title row across the gutter of a two-column page (r-rcpp-modules)', () => {
   it('reads the row as one line in order, not its left words after the rest', () => {
     const raw = [item('Exposing C++', 52, 720, 'title', 22, 130), item('functions and classes', 194, 720.3, 'title', 22, 230)];

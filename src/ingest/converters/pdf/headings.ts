@@ -87,6 +87,8 @@ export interface Heading {
   number?: string;
   /** the line titles the table printed right below it */
   table?: boolean;
+  /** lines the title is printed over (from `line` on), when more than one */
+  lines?: number;
 }
 
 export interface BodyStyle {
@@ -391,12 +393,14 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
         if (!next || furn.has(i + 1) || !continuesTitle(l, next, h.title)) return;
         h.title = tidyTitle(`${h.title} ${next.text}`);
         joined = i + 1;
+        h.lines = 2;
       }
       // a title printed over two lines: same style, right below, the first not ending a sentence
       const prev = out[out.length - 1];
       const prevLine = prev?.page === p.page ? p.lines[prev.line] : undefined;
       if (prev && prevLine && prev.line === i - 1 && h.kind === 'style' && prevLine.size === l.size && prevLine.font === l.font && l.gapAbove < WRAPPED_TITLE_GAP && !/[.:;]$/.test(prev.title) && prev.title.length + h.title.length <= MAX_HEADING_CHARS) {
         prev.title = `${prev.title} ${h.title}`;
+        prev.lines = (prev.lines ?? 1) + 1;
         return;
       }
       if (BARE_LABEL.test(h.title)) h.title = withCaption(h.title, l, p.lines.slice(i + 1).find((_, k) => !furn.has(i + 1 + k)));

@@ -32,10 +32,10 @@ describe('run-in numbered headings (pari-install, r-rcpp-modules)', () => {
     expect(p.lines[1]!.lead).toBeUndefined();
   });
 
-  it('scores the lead of a numbered run-in line as a heading; a bold "1." list label or an unnumbered lead is none', () => {
+  it('scores the lead of a numbered run-in line as a heading; a bold "1." list label, a bare "Section 3:" or an unnumbered lead is none', () => {
     const runIn = (lead: string, rest: string): Line => line(`${lead} ${rest}`, { lead: { text: lead, font: 'bold' } });
     const prose = Array.from({ length: 6 }, (_, i) => line(`Body text line ${i} of the page with enough words to read as prose here.`));
-    const pages = [page(1, [runIn('2.2. Advanced configuration.', 'Configure accepts many other flags, and you may use any'), ...prose, runIn('1. Install:', 'run the script from the top folder and wait for it'), ...prose, runIn('Note.', 'The kernel can be specified via the option below')])];
+    const pages = [page(1, [runIn('2.2. Advanced configuration.', 'Configure accepts many other flags, and you may use any'), ...prose, runIn('1. Install:', 'run the script from the top folder and wait for it'), ...prose, runIn('Note.', 'The kernel can be specified via the option below'), ...prose, runIn('Section 3:', 'The following terms have the following meanings when they are used in this agreement and in every schedule to it')])];
     const hs = findHeadings(pages, findFurniture(pages), BODY, new Set());
     expect(hs.map((h) => [h.title, h.kind, h.level])).toEqual([['2.2. Advanced configuration', 'numbered', 2]]);
   });

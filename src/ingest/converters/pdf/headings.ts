@@ -286,7 +286,8 @@ export function runInHeading(line: Line, body: BodyStyle, opts: Parameters<typeo
   const lead = line.lead;
   const n = lead && lead.font !== body.font ? numbering(lead.text) : null;
   // a bold "1." opens list items as often as sections: only decimal sub-numbers ("2.2.") and labelled ones ("Section 4.")
-  if (!n || (n.kind === 'numbered' && !n.number.includes('.'))) return null;
+  // a bare label ("Section 3:", "Item 4.") opening a paragraph names nothing: its title must follow the number
+  if (!n || (n.kind === 'numbered' && !n.number.includes('.')) || !/\p{L}{3}/u.test(n.rest)) return null;
   return scoreLine({ ...line, text: lead!.text, cells: [lead!.text], font: lead!.font }, body, opts);
 }
 

@@ -251,7 +251,8 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   if (sections.length === 1 && sections[0]!.children.length > 0 && sections[0]!.start === 1 && sections[0]!.end === n) sections = sections[0]!.children;
   const { title, card, company } = buildCard({ layouts, metaTitle, fallbackTitle: opts.fallbackTitle, topTitles: overview(sections) });
   const headingTitles = new Map(headings.filter(listable).map((h) => [layouts[h.page - 1]!.lines[h.line]!, h.title] as const));
-  const headingLines = new Set(headings.map((h) => layouts[h.page - 1]!.lines[h.line]!));
+  // every line a title is printed over: a wrapped title's second line is no sentence of the summary
+  const headingLines = new Set(headings.flatMap((h) => layouts[h.page - 1]!.lines.slice(h.line, h.line + (h.lines ?? 1))));
   const tableTitles = new Map(headings.filter((h) => h.table).map((h) => [layouts[h.page - 1]!.lines[h.line]!, h.title] as const));
   const children = sections.map((s) => toNode(s, { lines, stats, headingLines, headingTitles, tableTitles, company, vocab }));
   return {

@@ -87,6 +87,8 @@ export interface Heading {
   number?: string;
   /** the line titles the table printed right below it */
   table?: boolean;
+  /** lines the title is printed over (from `line` on), when more than one */
+  lines?: number;
 }
 
 export interface BodyStyle {
@@ -275,6 +277,20 @@ export function scoreLine(line: Line, body: BodyStyle, opts: { repeats: number; 
   return { title: tidyTitle(text), level, kind, score: Math.round(score * 100) / 100, ...(pattern ? { number: pattern.number } : {}) };
 }
 
+/**
+ * A numbered run-in heading: the line opens with its number and title in another font than the
+ * paragraph that follows on the same line ("2.2. Advanced configuration. Configure accepts many
+ * other flags…"); the opening run is scored as the heading's line. Null when the line has no such run.
+ */
+export function runInHeading(line: Line, body: BodyStyle, opts: Parameters<typeof scoreLine>[2]): ReturnType<typeof scoreLine> {
+  const lead = line.lead;
+  const n = lead && lead.font !== body.font ? numbering(lead.text) : null;
+  // a bold "1." opens list items as often as sections: only decimal sub-numbers ("2.2.") and labelled ones ("Section 4.")
+  // a bare label ("Section 3:", "Item 4.") opening a paragraph names nothing: its title must follow the number
+  if (!n || (n.kind === 'numbered' && !n.number.includes('.')) || !/\p{L}{3}/u.test(n.rest)) return null;
+  return scoreLine({ ...line, text: lead!.text, cells: [lead!.text], font: lead!.font }, body, opts);
+}
+
 /** `next` carries on a title cut at `line`'s end: same size and font, right below, and the whole still title-length and closed. */
 function continuesTitle(line: Line, next: Line, title: string): boolean {
   if (next.size !== line.size || next.font !== line.font || next.gapAbove >= WRAPPED_TITLE_GAP) return false;
@@ -385,7 +401,8 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
       const titlesTable = !inTable && !(above && isTableRow(above)) && below.filter(isTableRow).length >= TABLE_TITLE_MIN_ROWS;
       // a label between the rows of a table ("Adjusted EBIT" over its rows) groups rows: not a heading
       const rowSize = below.find(isTableRow)?.size;
-      const h = code.has(l.font) || i === joined ? null : scoreLine(l, body, { repeats, top, vocab, titlesTable, ...(rowSize ? { rowSize } : {}) });
+      const opts = { repeats, top, vocab, titlesTable, ...(rowSize ? { rowSize } : {}) };
+      const h = code.has(l.font) || i === joined ? null : (runInHeading(l, body, opts) ?? scoreLine(l, body, opts));
       if (h && inTable && h.kind === 'style') return;
       if (!h || (h.kind === 'style' && !alignedLikeTitle(l, frame, body))) return;
       if (titlesTable) h.table = true;
@@ -394,12 +411,14 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
         if (!next || furn.has(i + 1) || !continuesTitle(l, next, h.title)) return;
         h.title = tidyTitle(`${h.title} ${next.text}`);
         joined = i + 1;
+        h.lines = 2;
       }
       // a title printed over two lines: same style, right below, the first not ending a sentence
       const prev = out[out.length - 1];
       const prevLine = prev?.page === p.page ? p.lines[prev.line] : undefined;
       if (prev && prevLine && prev.line === i - 1 && h.kind === 'style' && prevLine.size === l.size && prevLine.font === l.font && l.gapAbove < WRAPPED_TITLE_GAP && !/[.:;]$/.test(prev.title) && prev.title.length + h.title.length <= MAX_HEADING_CHARS) {
         prev.title = `${prev.title} ${h.title}`;
+        prev.lines = (prev.lines ?? 1) + 1;
         return;
       }
       if (BARE_LABEL.test(h.title)) h.title = withCaption(h.title, l, below[0]);

@@ -16,6 +16,8 @@ export interface Line {
   font: string;
   /** vertical gap to the line above, in multiples of this line's size (Infinity for the first line) */
   gapAbove: number;
+  /** the line's opening run printed in another font than the rest (a run-in heading: "2.2. Advanced configuration."), when it has one */
+  lead?: { text: string; font: string };
 }
 
 export interface PageLayout {

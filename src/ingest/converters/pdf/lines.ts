@@ -150,11 +150,11 @@ export function dropBoilerplate(s: string): string {
   return s.replace(HEX_IDS, ' ').replace(TEMPLATE_SLOTS, ' ');
 }
 
-/** A footnote mark: a short number or sign printed smaller than, and raised above, the text before it. */
+/** A footnote mark: a short number, sign or letter ("Eddelbuettel" + raised "a") printed smaller than, and raised above, the text before it. */
 export const FOOTNOTE_SIZE_RATIO = 0.85;
 export const FOOTNOTE_RAISE_EM = 0.15;
 function isFootnoteMark(it: Item, prev: Item | undefined): boolean {
-  return !!prev && /^(?:\d{1,3}|[*∗†‡§])$/.test(it.str.trim()) && it.size < prev.size * FOOTNOTE_SIZE_RATIO && it.y > prev.y + FOOTNOTE_RAISE_EM * prev.size;
+  return !!prev && /^(?:\d{1,3}|[*∗†‡§]|[a-z])$/.test(it.str.trim()) && it.size < prev.size * FOOTNOTE_SIZE_RATIO && it.y > prev.y + FOOTNOTE_RAISE_EM * prev.size;
 }
 
 /**
@@ -193,7 +193,8 @@ function cellsOf(items: Item[]): Cell[] {
       } else {
         // a lone lowercase letter (not the word "a") right after a word is the word's tail split off
         // by kerning or a stray space ("Incom" "e", "Shee t")
-        const tail = (/^[b-z][.,:;]?$/.test(it.str) && /[A-Za-z]$/.test(cur.text) && gap < KERNED_TAIL_EM * it.size) || (!!before && smallCapsTail(cur, before, it, gap));
+        // (in the word's own font: a one-letter symbol in another, "the" + italic "q", is a word of its own)
+        const tail = (/^[b-z][.,:;]?$/.test(it.str) && /[A-Za-z]$/.test(cur.text) && gap < KERNED_TAIL_EM * it.size && before?.font === it.font) || (!!before && smallCapsTail(cur, before, it, gap));
         if (gap > SPACE_GAP_EM * it.size && !tail && !cur.text.endsWith(' ') && !it.str.startsWith(' ')) cur.text += ' ';
         cur.text += it.str;
         cur.x2 = Math.max(cur.x2, it.x2);
@@ -235,11 +236,30 @@ function dominant(items: Item[]): { size: number; font: string } {
   return { size, font };
 }
 
+/**
+ * The opening run of a one-cell line printed in one font, ending in a period or colon, with text
+ * in another font after it: a run-in heading ("2.2. Advanced configuration. Configure
+ * accepts…"), else undefined.
+ */
+function leadOf(items: Item[]): Line['lead'] {
+  const first = items[0]!;
+  let n = 1;
+  while (n < items.length && items[n]!.font === first.font) n++;
+  if (n === items.length) return undefined;
+  // the period after the run may be printed in the paragraph's font ("Advanced configuration" ".")
+  const stop = /[.:]\s*$/.test(items[n - 1]!.str) ? '' : (/^[.:](?=\s|$)/.exec(items[n]!.str.trimStart())?.[0] ?? null);
+  if (stop === null) return undefined;
+  const text = cellsOf(items.slice(0, n)).map((c) => c.text).join(' ') + stop;
+  return { text, font: first.font };
+}
+
 function toLine(items: Item[], cells: Cell[] = cellsOf(items)): Line | null {
   if (cells.length === 0) return null;
   const { size, font } = dominant(items);
   const y = items.reduce((s, it) => s + it.y, 0) / items.length;
+  const lead = cells.length === 1 ? leadOf(items) : undefined;
   return {
+    ...(lead ? { lead } : {}),
     cells: cells.map((c) => c.text),
     text: cells.map((c) => c.text).join(' '),
     x: cells[0]!.x,
@@ -318,6 +338,24 @@ function withGaps(lines: Line[]): Line[] {
   return lines;
 }
 
+/** Whether an item crosses the gutter. */
+const crosses = (it: Item, gutter: number): boolean => it.x < gutter - 1 && it.x2 > gutter + 1;
+
+/**
+ * Items of rows that run across the gutter as one line (a title whose words before the gutter are
+ * another font's run, "Exposing C++" + "functions and classes"): read as one spanning line, not
+ * split between the columns. A row with a column-wide gap keeps its parts apart.
+ */
+function spanningRows(groups: Item[][], gutter: number): Set<Item> {
+  const out = new Set<Item>();
+  for (const g of groups) {
+    if (g.length < 2 || !g.some((it) => crosses(it, gutter))) continue;
+    if (g.some((it, i) => i > 0 && it.x - g[i - 1]!.x2 > CELL_GAP_EM * it.size)) continue;
+    for (const it of g) out.add(it);
+  }
+  return out;
+}
+
 /** Reads one page's text items into ordered lines. */
 export function buildPage(page: number, width: number, height: number, raw: RawItem[]): PageLayout {
   const items = toItems(raw);
@@ -332,8 +370,10 @@ export function buildPage(page: number, width: number, height: number, raw: RawI
   const left: Item[] = [];
   const right: Item[] = [];
   const span: Item[] = [];
+  const spanning = spanningRows(groups, gutter);
   for (const it of items) {
-    if (it.x2 <= gutter + 1) left.push(it);
+    if (spanning.has(it)) span.push(it);
+    else if (it.x2 <= gutter + 1) left.push(it);
     else if (it.x >= gutter - 1) right.push(it);
     else span.push(it);
   }

@@ -6,9 +6,11 @@
  * number the bookmark leaves out ("4.2. Splitting criteria" for "Splitting criteria"), or when the
  * heading runs into its paragraph ("1.1. How do I get started. If you have…") — or whose
  * text the title starts with when the heading wraps onto the next line. A bookmark whose destination
- * names a position on the page is matched near that position, and when no line there reads like its
- * title (a run-in heading: "Column The column(x) function…"), the first line at the position is the
- * heading. Not found: the top of the page, or the previous entry's line when that one is on the same
+ * names a position on the page is matched near that position; a line reading like its title
+ * elsewhere on the page wins over the position (a destination set on the next heading: "Item 1B"
+ * pointing at "ITEM 2. PROPERTIES"), and when no line reads like it (a run-in heading: "Column The
+ * column(x) function…"), the first line at the position is the heading. A label line right above
+ * the title ("CHAPTER 4", "ITEM 1B.") is part of the heading. Not found: the top of the page, or the previous entry's line when that one is on the same
  * page (the two then share a node, as before).
  */
 import type { Line } from './layout-types.js';
@@ -26,6 +28,8 @@ export const LOCATE_LINE_SLACK = 24;
  * usually at or above the heading's top, but rounding and large capitals can put the baseline higher.
  */
 export const DEST_ABOVE_SLACK = 6;
+/** A title of at least this many normalised characters, printed on its page, is its heading wherever the destination points. */
+export const SPECIFIC_TITLE_CHARS = 16;
 /** A bookmark's heading lies at most this far below its destination (PDF units; about four lines). */
 export const DEST_BELOW_WINDOW = 60;
 
@@ -79,10 +83,24 @@ function findHeading(e: OutlineEntry, lines: Line[], startAt: number): number {
     if (e.top === undefined || nearTop(lines[i]!, e.top)) return i;
     if (firstMatch < 0) firstMatch = i;
   }
-  if (e.top === undefined) return firstMatch;
-  // a destination with no title-like line near it: the first line there is the (run-in) heading
+  // a long title printed on the page away from where the destination points (a destination set on the
+  // next heading): the title wins; a short one ("Column") may be a word on a line of its own elsewhere
+  if (e.top === undefined || (firstMatch >= 0 && normTitle(e.title).length >= SPECIFIC_TITLE_CHARS)) return firstMatch;
+  // a destination with no title-like line on the page: the first line there is the (run-in) heading
   for (let i = startAt; i < lines.length; i++) if (nearTop(lines[i]!, e.top)) return i;
   return firstMatch;
+}
+
+/**
+ * A heading's label printed on its own line above the title ("CHAPTER 4" over "Assignment
+ * Operators", "ITEM 1B." over "Unresolved Staff Comments", "NOTE 4" over "Goodwill"): part of the
+ * heading, so the section starts there and the label does not close the section before.
+ */
+const LABEL_LINE = /^(?:chapter|part|item|note|section|article|appendix|lecture|unit|schedule)\s+(?:\d{1,3}[A-Z]?(?:\.\d{1,3})*|[IVXLC]{1,6}|[A-Z])[.:]?$/i;
+
+/** The heading's first line: `i`, or the label line right above it (not before `startAt`). */
+export function withLabelAbove(lines: Line[], i: number, startAt: number): number {
+  return i > startAt && LABEL_LINE.test(lines[i - 1]!.text.trim()) ? i - 1 : i;
 }
 
 /** Sets `line` on entries that have none, from the body lines of their pages. */
@@ -96,7 +114,9 @@ export function locateEntries(entries: OutlineEntry[], body: Line[][]): OutlineE
     const prev = out[out.length - 1];
     const samePage = prev !== undefined && prev.page === e.page;
     const startAt = samePage ? (prev.line ?? 0) + 1 : 0;
-    const found = findHeading(e, body[e.page - 1] ?? [], startAt);
+    const lines = body[e.page - 1] ?? [];
+    const heading = findHeading(e, lines, startAt);
+    const found = heading >= 0 ? withLabelAbove(lines, heading, startAt) : heading;
     const line = found >= 0 ? found : samePage ? (prev.line ?? 0) : 0;
     out.push({ ...e, line });
   }

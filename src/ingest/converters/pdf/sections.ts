@@ -199,7 +199,8 @@ function pageChars(ctx: SectionContext, p: number): number {
 /**
  * Page windows of at most maxLeafPages pages and about MAX_LEAF_CHARS characters, balanced. The
  * first keeps the section's title; later ones are named after the first heading printed in them
- * (the ancestors' titles stay on the path), else "<section> (continued)".
+ * (the ancestors' titles stay on the path), else "<section> (continued)"; no page numbers in the
+ * titles (a document without an outline excepted: "Pages 1–5").
  */
 function windows(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>): Section[] {
   const out: Section[] = [];
@@ -218,7 +219,8 @@ function windows(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>
     if (s.kind === NO_OUTLINE_KIND) name = 'Pages';
     else if (a > s.start) name = windowName(s, a, b, byPage);
     const span = a === b ? `page ${a}` : `pages ${a}–${b}`;
-    const title = s.kind === NO_OUTLINE_KIND ? span.charAt(0).toUpperCase() + span.slice(1) : `${name} (${span})`;
+    // a window is titled as a reader sees it (its pages are its range); windows of one name are told apart by distinguishSiblings
+    const title = s.kind === NO_OUTLINE_KIND ? span.charAt(0).toUpperCase() + span.slice(1) : name;
     const from = a === s.start ? s.from : pos(a);
     const to = b === s.end ? s.to : pos(b + 1);
     out.push(section(title, 'page_group', s.level + 1, from, to));

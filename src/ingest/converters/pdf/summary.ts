@@ -166,27 +166,59 @@ function listPart(label: string, items: string[], max: number, most = MAX_LISTED
 
 const isEndMark = (c: number) => c === 46 /* . */ || c === 33 /* ! */ || c === 63; /* ? */
 
+const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13 || c === 160;
+
+/** Whether the text at `i` (after blanks) opens a sentence: not a lower-case letter ("e.g. the", "approx. one"). */
+function opensSentence(text: string, i: number): boolean {
+  let k = i;
+  while (k < text.length && isSpace(text.charCodeAt(k))) k++;
+  return k >= text.length || !/\p{Ll}/u.test(text[k]!);
+}
+
 /**
- * The runs of text ending in `.`, `!` or `?` followed by white space or the end — what
- * `/[^.!?]+[.!?]+(?=\s|$)/g` matches, in one linear pass (the regex backtracks over every long
- * stretch without such an end, which made it quadratic on tables of figures). Like the regex, a
- * mark followed by anything else ("14.5") ends nothing, and the run restarts after it.
+ * Sentences: runs of text ending in `.`, `!` or `?` followed by white space (or the end) and a word
+ * that does not start lower-case, in one linear pass. A mark inside a token ("$21.7", "U.S.", "10.2")
+ * or before a lower-case word ("e.g. the") ends nothing and the sentence goes on (it used to restart
+ * after the mark, so a sentence holding a decimal lost its opening words and was never picked).
  */
 export function sentenceRuns(text: string): string[] {
   const out: string[] = [];
   const n = text.length;
   let p = 0;
-  while (p < n) {
-    while (p < n && isEndMark(text.charCodeAt(p))) p++;
-    let q = p;
+  while (p < n && (isEndMark(text.charCodeAt(p)) || isSpace(text.charCodeAt(p)))) p++;
+  let q = p;
+  while (q < n) {
     while (q < n && !isEndMark(text.charCodeAt(q))) q++;
     if (q >= n) break;
     let r = q;
     while (r < n && isEndMark(text.charCodeAt(r))) r++;
-    if (r === n || /\s/.test(text[r]!)) out.push(text.slice(p, r));
-    p = r;
+    if (r === n || (isSpace(text.charCodeAt(r)) && opensSentence(text, r))) {
+      out.push(text.slice(p, r));
+      p = r;
+      while (p < n && isSpace(text.charCodeAt(p))) p++;
+    }
+    q = r;
   }
   return out;
+}
+
+/** Share of a summary sentence's characters (not blanks or digits) that must be letters: prose, not code or console output ("(%i6) 8!!; (%o6) 384"). */
+export const MIN_SENTENCE_LETTER_SHARE = 0.7;
+
+export function proseLike(s: string): boolean {
+  // digits count for neither side: a sentence of amounts ("$5,363 million in 2023") is prose
+  const chars = s.replace(/[\s\p{N}]+/gu, '');
+  return chars.length > 0 && (chars.match(/\p{L}/gu)?.length ?? 0) / chars.length >= MIN_SENTENCE_LETTER_SHARE;
+}
+
+/** A sentence with unmatched brackets is a fragment cut out of a parenthesis ("…total sales) (Dollars in billions."). */
+export function balanced(s: string): boolean {
+  let depth = 0;
+  for (const ch of s) {
+    if (ch === '(') depth++;
+    else if (ch === ')' && --depth < 0) return false;
+  }
+  return depth === 0;
 }
 
 /**
@@ -198,7 +230,7 @@ export function summarize(lines: Line[], stats: DocStats, lead = '', extras: Sum
   const prose = lines.filter((l) => !isTableRow(l)).map((l) => l.text).join(' ').replace(/\s+/g, ' ');
   const sentences = sentenceRuns(prose)
     .map((s) => s.trim())
-    .filter((s) => s.length >= MIN_SENTENCE_CHARS && s.length <= MAX_SENTENCE_CHARS && /^[\p{Lu}"“(]/u.test(s));
+    .filter((s) => s.length >= MIN_SENTENCE_CHARS && s.length <= MAX_SENTENCE_CHARS && /^[\p{Lu}"“(]/u.test(s) && balanced(s) && proseLike(s));
   const tf = new Map<string, number>();
   for (const w of words(prose)) tf.set(w, (tf.get(w) ?? 0) + 1);
   const weight = (w: string) => Math.log(1 + (tf.get(w) ?? 0)) * Math.log((stats.pages + 1) / (1 + (stats.df.get(w) ?? 0)));

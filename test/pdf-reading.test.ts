@@ -1,0 +1,119 @@
+/**
+ * Reading text as a reader does (issue 14): run-in numbered headings ("2.2. Advanced configuration.
+ * Configure accepts…") are headings, a title row running across a two-column page is one line, a
+ * one-letter symbol in another font or a raised letter is a word of its own, a heading's label line
+ * ("CHAPTER 4") opens its section, and summary sentences holding decimals are whole.
+ */
+import { describe, it, expect } from 'vitest';
+import type { Line, PageLayout } from '../src/ingest/converters/pdf/layout-types.js';
+import { buildPage } from '../src/ingest/converters/pdf/lines.js';
+import { findHeadings } from '../src/ingest/converters/pdf/headings.js';
+import { findFurniture } from '../src/ingest/converters/pdf/furniture.js';
+import { balanced, proseLike, sentenceRuns } from '../src/ingest/converters/pdf/summary.js';
+import { locateEntries } from '../src/ingest/converters/pdf/locate.js';
+
+const BODY = { size: 10, font: 'body' };
+let y = 700;
+function line(text: string, o: Partial<Line> = {}): Line {
+  y -= 12;
+  return { cells: [text], text, x: 72, x2: 540, y, size: 10, font: 'body', gapAbove: 1.2, ...o };
+}
+const page = (n: number, lines: Line[]): PageLayout => ({ page: n, width: 612, height: 792, lines, twoColumn: false });
+const item = (str: string, x: number, yy: number, font = 'body', size = 10, w = str.length * size * 0.5) => ({ str, transform: [size, 0, 0, size, x, yy], width: w, fontName: font });
+
+describe('run-in numbered headings (pari-install, r-rcpp-modules)', () => {
+  it('keeps the opening run in another font as the line\'s lead, with a period printed in the paragraph font', () => {
+    const p = buildPage(1, 612, 792, [
+      item('2.2. Advanced configuration', 72, 700, 'bold', 10, 130),
+      item('. Configure accepts many other flags, and you may use any', 202, 700, 'body', 10, 300),
+      item('of them to prepare the build; the text goes on in the body font here.', 72, 686, 'body', 10, 400),
+    ]);
+    expect(p.lines[0]!.lead).toEqual({ text: '2.2. Advanced configuration.', font: 'bold' });
+    expect(p.lines[1]!.lead).toBeUndefined();
+  });
+
+  it('scores the lead of a numbered run-in line as a heading; a bold "1." list label, a bare "Section 3:" or an unnumbered lead is none', () => {
+    const runIn = (lead: string, rest: string): Line => line(`${lead} ${rest}`, { lead: { text: lead, font: 'bold' } });
+    const prose = Array.from({ length: 6 }, (_, i) => line(`Body text line ${i} of the page with enough words to read as prose here.`));
+    const pages = [page(1, [runIn('2.2. Advanced configuration.', 'Configure accepts many other flags, and you may use any'), ...prose, runIn('1. Install:', 'run the script from the top folder and wait for it'), ...prose, runIn('Note.', 'The kernel can be specified via the option below'), ...prose, runIn('Section 3:', 'The following terms have the following meanings when they are used in this agreement and in every schedule to it')])];
+    const hs = findHeadings(pages, findFurniture(pages), BODY, new Set());
+    expect(hs.map((h) => [h.title, h.kind, h.level])).toEqual([['2.2. Advanced configuration', 'numbered', 2]]);
+  });
+});
+
+describe('a title printed over two lines (JOHNSON_JOHNSON_2022_10K "Results of Operations" / "Analysis of Consolidated Sales")', () => {
+  it('records both lines, so the second is not read as the opening of the summary', () => {
+    const prose = Array.from({ length: 6 }, (_, i) => line(`Body text line ${i} of the page with enough words to read as prose here.`));
+    const bold = (t: string) => line(t, { font: 'bold', gapAbove: 1.2, x2: 300 });
+    const pages = [page(1, [...prose, bold('Results of Operations'), bold('Analysis of Consolidated Sales'), ...prose])];
+    const hs = findHeadings(pages, findFurniture(pages), BODY, new Set());
+    expect(hs.map((h) => [h.title, h.line, h.lines])).toEqual([['Results of Operations Analysis of Consolidated Sales', 6, 2]]);
+  });
+});
+
+describe('a title row across the gutter of a two-column page (r-rcpp-modules)', () => {
+  it('reads the row as one line in order, not its left words after the rest', () => {
+    const raw = [item('Exposing C++', 52, 720, 'title', 22, 130), item('functions and classes', 194, 720.3, 'title', 22, 230)];
+    for (let i = 0; i < 8; i++) {
+      raw.push(item(`left column sentence number ${i} goes on here`, 52, 650 - i * 14, 'body', 10, 230));
+      raw.push(item(`right column sentence number ${i} goes on too`, 320, 650 - i * 14, 'body', 10, 230));
+    }
+    const p = buildPage(1, 612, 792, raw);
+    expect(p.twoColumn).toBe(true);
+    expect(p.lines[0]!.text).toBe('Exposing C++ functions and classes');
+    expect(p.lines.some((l) => l.text.includes('left') && l.text.includes('right'))).toBe(false);
+  });
+});
+
+describe('summary sentences (JOHNSON_JOHNSON_2022_10K p34)', () => {
+  it('a sentence holding decimals or "e.g." is whole; a cut parenthesis is no sentence', () => {
+    const text = 'Consolidated earnings were $21.7 billion and $22.8 billion in 2022 and 2021. Costs rose, e.g. freight. (Dollars in billions. Percentages are of total sales) Next one.';
+    expect(sentenceRuns(text)).toEqual([
+      'Consolidated earnings were $21.7 billion and $22.8 billion in 2022 and 2021.',
+      'Costs rose, e.g. freight.',
+      '(Dollars in billions.',
+      'Percentages are of total sales) Next one.',
+    ]);
+    expect(balanced('Percentages are of total sales) Next one.')).toBe(false);
+    expect(balanced('Sales (net) grew.')).toBe(true);
+  });
+});
+
+describe('words of their own (r-lme4-theory "theq-dimensional", r-rcpp-modules "Eddelbuettela")', () => {
+  it('a one-letter symbol in another font after a word is a word; a kerned tail in the word\'s font is not', () => {
+    const p = buildPage(1, 612, 792, [item(', and the', 280, 700, 'body', 12, 45), item('q', 328.5, 700, 'italic', 12, 6), item('-dimensional', 334.5, 700, 'body', 12, 70)]);
+    expect(p.lines[0]!.text).toBe(', and the q-dimensional');
+    const k = buildPage(1, 612, 792, [item('Incom', 60, 700, 'body', 10, 30), item('e', 91, 700, 'body', 10, 5)]);
+    expect(k.lines[0]!.text).toBe('Incom' + 'e');
+  });
+
+  it('a raised small letter after a name is a mark, not the name\'s last letter', () => {
+    const p = buildPage(1, 612, 792, [item('Dirk Eddelbuettel', 52, 675, 'body', 8, 68), item('a', 120.5, 677.5, 'body', 6, 3), item(' and Romain François', 124, 675, 'body', 8, 80)]);
+    expect(p.lines[0]!.text).toBe('Dirk Eddelbuettel a and Romain François');
+  });
+});
+
+describe('a heading\'s label line (maxima-book "CHAPTER 4", filings "ITEM 1B." / "NOTE 4")', () => {
+  it('starts the section at the label printed right above the title', () => {
+    const body = [[line('Text of the section before, ending here.'), line('ITEM 1B.'), line('Unresolved Staff Comments'), line('None.')], [line('CHAPTER 4'), line('Assignment Operators'), line('Text.')]];
+    const out = locateEntries([{ title: 'Unresolved Staff Comments', level: 2, page: 1 }, { title: 'Assignment Operators', level: 1, page: 2 }], body);
+    expect(out.map((e) => e.line)).toEqual([1, 0]);
+    // a label that is not one ("Table 3") or a title without one stays where it is
+    const plain = locateEntries([{ title: 'Results', level: 1, page: 1 }], [[line('Table 3'), line('Results'), line('Text.')]]);
+    expect(plain[0]!.line).toBe(1);
+  });
+
+  it('a long bookmark title printed on its page wins over a destination set on the next heading (ADOBE_2019_10K "Item 1B")', () => {
+    const at = (text: string, yy: number): Line => line(text, { y: yy });
+    const page1 = [at('Risk text of the section before, long enough to be prose here.', 700), at('ITEM 1B. UNRESOLVED STAFF COMMENTS', 500), at('None.', 488), at('ITEM 2. PROPERTIES', 460), at('The following table sets forth our properties.', 448)];
+    const out = locateEntries([{ title: 'Item 1B. Unresolved Staff Comments', level: 2, page: 1, top: 470 }, { title: 'Item 2. Properties', level: 2, page: 1, top: 470 }], [page1]);
+    expect(out.map((e) => e.line)).toEqual([1, 3]);
+  });
+});
+
+describe('summary sentences are prose', () => {
+  it('console input is no sentence; a sentence of amounts is', () => {
+    expect(proseLike('(%i6) 8!!; (%o6) 384 (%i7) 2*4*6*8; (%o7) 384 sqrt(x) This is your basic operator.')).toBe(false);
+    expect(proseLike('Revenue was $5,363 million in 2023, $4,869 million in 2022 and $4,505 in 2021.')).toBe(true);
+  });
+});

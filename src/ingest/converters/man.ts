@@ -290,8 +290,17 @@ export const manConverter: Converter = {
 
 const ROFF_HEAD = /^(?:\.\\"|'\\"|\.TH\s|\.Dd\s)/m;
 
-function isRoff(head: string): boolean {
-  return ROFF_HEAD.test(head.slice(0, 2000)) && /^\.(?:TH|SH|Dt|Sh)\s/m.test(head);
+/** A roff comment line (`.\"`, `'\"`, `\"`) or an empty request (`.`). */
+const ROFF_COMMENT = /^(?:[.']\s*\\"|\\"|[.']\s*$)/;
+
+/**
+ * Roff text: a comment or .TH/.Dd line and a section request (.TH/.SH/.Dt/.Sh) in the head, or a head
+ * that is nothing but roff comments (a long licence comment puts .TH past the bytes sniffed).
+ */
+export function isRoff(head: string): boolean {
+  if (ROFF_HEAD.test(head.slice(0, 2000)) && /^\.(?:TH|SH|Dt|Sh)\s/m.test(head)) return true;
+  const whole = head.split('\n').slice(0, -1); // the last line may be cut short
+  return whole.length > 0 && ROFF_COMMENT.test(whole[0]!) && whole.every((l) => ROFF_COMMENT.test(l));
 }
 
 /** Gzip holding a roff page (`ls.1.gz`, as manual pages are installed). */

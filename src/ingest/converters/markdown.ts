@@ -11,6 +11,7 @@ import { basename, extname } from 'node:path';
 import type { PlanDirectives } from '../../model/plan.js';
 import { approachFor, chunkChars, declined, missingNote, type Capabilities } from './plan-shape.js';
 import { convertPlainText, keySectionTree } from './text-chunks.js';
+import { headingLines } from './titles.js';
 
 /** Characters per paragraph group when markdown is read in chunks (the plain-text converter's size). */
 export const GROUP_TARGET_CHARS = 2500;
@@ -48,7 +49,7 @@ export function convertMarkdownText(text: string, filename: string): ConvertResu
 
   const fallbackTitle = basename(filename, extname(filename));
   const firstH1 = headings.find((h) => h.depth === 1);
-  const root: ConvertedNode = { title: firstH1 ? mdToString(firstH1).trim() : fallbackTitle, kind: 'document', children: [], line_range: [1, Math.max(1, lineCount)] };
+  const root: ConvertedNode = { title: (firstH1 && headingLines(mdToString(firstH1))) || fallbackTitle, kind: 'document', children: [], line_range: [1, Math.max(1, lineCount)] };
   const firstLine = headings[0]?.position?.start.line ?? lineCount + 1;
   if (firstLine > 1) {
     const pre = slice(1, firstLine - 1);
@@ -59,7 +60,7 @@ export function convertMarkdownText(text: string, filename: string): ConvertResu
     const start = h.position!.start.line;
     const ownEnd = (headings[i + 1]?.position?.start.line ?? lineCount + 1) - 1;
     const node: ConvertedNode = {
-      title: mdToString(h).trim() || `(untitled heading, line ${start})`,
+      title: headingLines(mdToString(h)) || `(untitled heading, line ${start})`,
       kind: 'section',
       line_range: [start, Math.max(start, ownEnd)],
       content: slice(start, ownEnd),
@@ -124,7 +125,7 @@ export async function convertMarkdownByPlan(text: string, filename: string, plan
 
 export const markdownConverter: Converter = {
   name: 'markdown',
-  version: 2,
+  version: 3,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

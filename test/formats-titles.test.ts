@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { foldHeadingRuns, paragraphGroups } from '../src/ingest/converters/html-tree.js';
 import { convertDocxBytes } from '../src/ingest/converters/docx.js';
+import { htmlConverter } from '../src/ingest/converters/html.js';
 import type { ConvertedNode } from '../src/ingest/converters/types.js';
 import { convertPlainText, paragraphNodes } from '../src/ingest/converters/text-chunks.js';
 import { convertMarkdownText } from '../src/ingest/converters/markdown.js';
@@ -117,5 +118,24 @@ describe('a group line that runs past its first sentence', () => {
   it('is titled by the first sentence', () => {
     expect(groupTitle(['3. Grant of Patent License. Subject to the terms and conditions of', 'this License, each Contributor'])).toBe('3. Grant of Patent License.');
     expect(groupTitle(['Q: What is the clue of socat?'])).toBe('Q: What is the clue of socat?');
+  });
+});
+
+describe('consecutive <dl> elements (Sphinx: one per function)', () => {
+  const fn = (name: string) => `<dl class="py function"><dt id="m.${name}">m.${name}(a, b)</dt><dd><p>${`The ${name} function does its work on a and b. `.repeat(12)}</p></dd></dl>\n`;
+
+  it('are read as one definition list: one node per function', async () => {
+    const html = `<html><head><title>m</title></head><body><h1>m</h1><h2>Functions</h2>${['alpha', 'beta', 'gamma', 'delta'].map(fn).join('')}<h2>Examples</h2><p>Use it.</p></body></html>`;
+    const r = await htmlConverter.convert({ bytes: new TextEncoder().encode(html), card: { filename: 'm.html' }, options: {} } as never);
+    const fns = r.root.children.find((c) => c.title === 'Functions')!;
+    expect(fns.children.map((c) => c.title)).toEqual(['m.alpha(a, b)', 'm.beta(a, b)', 'm.gamma(a, b)', 'm.delta(a, b)']);
+  });
+
+  it('a paragraph between two short lists keeps them apart (text, not nodes)', async () => {
+    const html = `<html><body><h1>m</h1><h2>Functions</h2>${fn('alpha')}${fn('beta')}<p>Then:</p>${fn('gamma')}${fn('delta')}<h2>End</h2><p>x</p></body></html>`;
+    const r = await htmlConverter.convert({ bytes: new TextEncoder().encode(html), card: { filename: 'm.html' }, options: {} } as never);
+    const fns = r.root.children.find((c) => c.title === 'Functions')!;
+    expect(fns.children).toEqual([]);
+    expect(fns.content).toContain('**m.gamma(a, b)**');
   });
 });

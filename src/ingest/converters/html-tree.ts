@@ -243,6 +243,7 @@ class SectionBuilder {
   readonly top: ConvertedNode[] = [];
   headingCount = 0;
   private readonly stack: Open[] = [];
+  private pendingTerms: Array<{ term: string; text: string }> = [];
   private inline: AnyNode[] = [];
 
   constructor(
@@ -252,6 +253,7 @@ class SectionBuilder {
 
   private emit(text: string): void {
     if (!text.trim()) return;
+    this.flushTerms();
     (this.stack.length ? this.stack[this.stack.length - 1]!.parts : this.lead).push(text);
   }
 
@@ -260,6 +262,7 @@ class SectionBuilder {
   }
 
   closeTo(level: number): void {
+    this.flushTerms();
     while (this.stack.length && this.stack[this.stack.length - 1]!.level >= level) {
       const o = this.stack.pop()!;
       const folded = foldHeadingRuns(o.node.children);
@@ -290,8 +293,19 @@ class SectionBuilder {
     this.stack.push({ level, node, parts: [`${'#'.repeat(level)} ${title}`] });
   }
 
+  /**
+   * A `<dl>`: its entries wait for the next block, so that consecutive lists make one (Sphinx and
+   * Doxygen give each function or class a `<dl>` of its own).
+   */
   private definitionList(el: Element): void {
-    const entries = definitions(this.ctx, el);
+    this.pendingTerms.push(...definitions(this.ctx, el));
+  }
+
+  /** The waiting definition-list entries: one node per term when the run is long, else text. */
+  private flushTerms(): void {
+    const entries = this.pendingTerms;
+    if (!entries.length) return;
+    this.pendingTerms = [];
     if (entries.length >= DL_MIN_TERMS && entries.reduce((n, e) => n + e.text.length, 0) >= DL_MIN_CHARS) {
       // a long definition list (options, functions, glossary terms) is an outline: one node per term
       const parent = this.children();

@@ -16,6 +16,9 @@ import { headingLines } from './titles.js';
 /** Characters per paragraph group when markdown is read in chunks (the plain-text converter's size). */
 export const GROUP_TARGET_CHARS = 2500;
 
+/** Text before a single wrapping H1 (a label, a badge row) short enough to fold into the document with it. */
+export const FOLD_LEAD_CHARS = 200;
+
 /** Words a paragraph needs to count as prose (badge rows and link lists do not). */
 export const PROSE_MIN_WORDS = 8;
 
@@ -40,8 +43,12 @@ interface Open {
   startLine: number;
 }
 
-export function convertMarkdownText(text: string, filename: string): ConvertResult {
-  const lines = splitLines(text);
+/**
+ * The heading tree of Markdown `text`. `source` is the file's own text when `text` is a line-for-line
+ * rewrite of it (plain text with its headings marked, text-headings.ts): node text comes from it.
+ */
+export function convertMarkdownText(text: string, filename: string, source = text): ConvertResult {
+  const lines = splitLines(source);
   const tree = fromMarkdown(text);
   const headings = tree.children.filter((c): c is Heading => c.type === 'heading' && !!c.position);
   const lineCount = lines.length;
@@ -72,9 +79,9 @@ export function convertMarkdownText(text: string, filename: string): ConvertResu
     stack.push({ depth: h.depth, node, startLine: start });
   });
   // A single H1 that wraps everything: its children become the document's sections.
-  if (root.children.length === 1 && firstH1 && root.children[0]!.title === root.title && !root.content) {
+  if (root.children.length === 1 && firstH1 && root.children[0]!.title === root.title && (root.content ?? '').length <= FOLD_LEAD_CHARS) {
     const only = root.children[0]!;
-    root.content = only.content;
+    root.content = [root.content, only.content].filter(Boolean).join('\n');
     root.children = only.children;
     root.meta = only.meta;
   }
@@ -125,7 +132,7 @@ export async function convertMarkdownByPlan(text: string, filename: string, plan
 
 export const markdownConverter: Converter = {
   name: 'markdown',
-  version: 3,
+  version: 4,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

@@ -6,7 +6,7 @@ import { chunkBaseline, ChunkBm25 } from '../src/admin/baseline.js';
 import { readCatalog } from '../src/store/catalog.js';
 import { loadTree } from '../src/retrieve/store-read.js';
 import type { TreeNode } from '../src/store/schemas.js';
-import { adminStore, QUESTIONS } from './helpers/admin-store.js';
+import { adminStore, ADMIN_FILES, QUESTIONS } from './helpers/admin-store.js';
 import { cleanup } from './helpers/temp-store.js';
 import { mhub } from './helpers/cli.js';
 
@@ -105,6 +105,18 @@ describe('mhub eval', () => {
     };
     const r = await evaluate(root, qs, fake, 5);
     expect(r.outcomes[0]!.node_rank).toBe(2);
+  });
+
+  it('gives the baseline chunks of text sources line ranges and the nodes they come from', async () => {
+    const ix = ChunkBm25.build(root);
+    const notes = ix.ids.indexOf(ids['notes.txt']!);
+    const chunks = ix.chunks.filter((c) => c.source === notes);
+    expect(chunks[0]!.firstLine).toBe(1);
+    expect(Math.max(...chunks.map((c) => c.lastLine))).toBeLessThanOrEqual(readFileSync(ADMIN_FILES['notes.txt']!, 'utf8').split('\n').length);
+    expect(chunks[0]!.nodes.length).toBeGreaterThan(0);
+    const s = await chunkBaseline(root).suggest(ids['guide.md']!, 'rollback', 1);
+    expect(s[0]!.line_range?.[0]).toBeGreaterThan(0);
+    expect(s[0]!.within?.length).toBeGreaterThan(0);
   });
 
   it('builds ~512-token chunks with page ranges for the baseline', () => {

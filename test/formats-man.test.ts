@@ -51,3 +51,26 @@ describe('manual pages', () => {
     expect(err).toBeInstanceOf(ConvertError);
   });
 });
+
+describe('help2man pages and indented paragraphs', () => {
+  const help2man = [
+    '.TH BENCH "1" "January 2023" "bench 1.0" "User Commands"',
+    '.SH NAME', 'bench \\- time commands',
+    '.SH OPTIONS',
+    '.HP', '\\fB\\-w\\fR, \\fB\\-\\-warmup\\fR <NUM>', '.IP', 'Perform NUM warmup runs first.',
+    '.HP', '\\fB\\-m\\fR, \\fB\\-\\-min\\-runs\\fR <NUM>', '.IP', 'At least NUM runs.',
+    '.HP', '\\fB\\-r\\fR <NUM>', '.IP', 'Exactly NUM runs.',
+    '.TP', '.B \\-d', 'Dump the code.', '.IP', 'A second paragraph of -d.',
+    '.PP', 'Back at the margin.',
+  ].join('\n');
+
+  it('.HP terms are options like .TP ones; an untagged .IP goes on with the option it follows', async () => {
+    const r = await manConverter.convert({ absPath: 'bench.1', card: card('bench.1'), bytes: Buffer.from(help2man), plan: {} as never, options: { maxLeafPages: 5 } });
+    const opts = r.root.children.find((c) => c.title === 'OPTIONS')!;
+    expect(opts.children.map((c) => c.title)).toEqual(['-w, --warmup <NUM>', '-m, --min-runs <NUM>', '-r <NUM>', '-d']);
+    expect(opts.children[0]!.content).toContain('Perform NUM warmup runs first.');
+    expect(opts.children[3]!.content).toContain('A second paragraph of -d.');
+    expect(opts.content).toContain('Back at the margin.');
+    expect(opts.content ?? '').not.toContain('second paragraph');
+  });
+});

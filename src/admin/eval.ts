@@ -28,6 +28,8 @@ export interface Suggestion {
   page_range?: [number, number] | undefined;
   /** text and Markdown sources: the node's lines */
   line_range?: [number, number] | undefined;
+  /** a chunk (baseline): the tree nodes its text comes from, for expected sections */
+  within?: string[] | undefined;
   score: number;
 }
 
@@ -91,7 +93,7 @@ interface Target { pages: number[]; lines: number[]; nodeIds: Set<string> }
 const within = (r: [number, number] | undefined, xs: number[]) => !!r && xs.some((x) => x >= r[0] && x <= r[1]);
 
 function covers(s: Suggestion, t: Target): boolean {
-  return within(s.page_range, t.pages) || within(s.line_range, t.lines) || t.nodeIds.has(s.node_id);
+  return within(s.page_range, t.pages) || within(s.line_range, t.lines) || t.nodeIds.has(s.node_id) || !!s.within?.some((id) => t.nodeIds.has(id));
 }
 
 const normTitle = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();

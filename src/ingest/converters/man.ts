@@ -166,13 +166,15 @@ class ManParser {
     switch (name) {
       case 'TH': this.title(rest); return;
       case 'SH': case 'SS': this.section(rest, name === 'SH' ? 1 : 2, ln); return;
-      case 'TP': case 'TQ':
+      // .HP (help2man's options: the term on the next line, its text after an .IP) as .TP
+      case 'TP': case 'TQ': case 'HP':
         this.pendingTag = ln;
         this.item = null;
         return;
       case 'IP': {
         const tag = roffText(args(rest)[0] ?? '');
         if (tag && !/^\\\(bu|^[•*-]$|^\d+\.?$/.test(tag)) this.taggedTerm(tag, ln);
+        else if (this.item) this.item.lines.push(''); // an indented paragraph goes on with the item it follows
         else this.paragraph();
         return;
       }
@@ -259,7 +261,7 @@ const MAN_CAPS: Capabilities = {
 
 export const manConverter: Converter = {
   name: 'man',
-  version: 2,
+  version: 3,
   async convert({ bytes, card, options }) {
     let raw = bytes;
     if (isGzip(bytes)) {

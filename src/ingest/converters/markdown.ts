@@ -10,7 +10,7 @@ import { decodeText, splitLines } from './text-util.js';
 import { basename, extname } from 'node:path';
 import type { PlanDirectives } from '../../model/plan.js';
 import { approachFor, chunkChars, declined, missingNote, type Capabilities } from './plan-shape.js';
-import { convertPlainText, keySectionTree } from './text-chunks.js';
+import { convertPlainText, keySectionTree, paragraphNodes } from './text-chunks.js';
 import { headingLines } from './titles.js';
 
 /** Characters per paragraph group when markdown is read in chunks (the plain-text converter's size). */
@@ -35,6 +35,17 @@ function leadProse(nodes: RootContent[]): string | null {
     if (parts.join(' ').length >= SUMMARY_MAX_CHARS) break;
   }
   return parts.length ? parts.join(' ') : null;
+}
+
+/** A section whose own text (before its first subsection) is longer than this is read in paragraph groups. */
+export const LONG_SECTION_CHARS = 6000;
+
+/** A long section keeps its heading as its text; its own lines become paragraph-group children. */
+function splitLongSection(node: ConvertedNode, lines: string[], headEnd: number): void {
+  const [start, end] = node.line_range!;
+  if ((node.content ?? '').length <= LONG_SECTION_CHARS || headEnd >= end) return;
+  node.content = lines.slice(start - 1, headEnd).join('\n');
+  node.children = paragraphNodes(lines, GROUP_TARGET_CHARS, headEnd + 1, end);
 }
 
 interface Open {
@@ -74,6 +85,7 @@ export function convertMarkdownText(text: string, filename: string, source = tex
       meta: { level: h.depth },
       children: [],
     };
+    splitLongSection(node, lines, h.position!.end.line);
     while (stack.length > 1 && stack[stack.length - 1]!.depth >= h.depth) stack.pop();
     stack[stack.length - 1]!.node.children.push(node);
     stack.push({ depth: h.depth, node, startLine: start });
@@ -132,7 +144,7 @@ export async function convertMarkdownByPlan(text: string, filename: string, plan
 
 export const markdownConverter: Converter = {
   name: 'markdown',
-  version: 4,
+  version: 5,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

@@ -3,6 +3,8 @@
 // every expected file exists, every expected page is within the file, and no question shares
 // N (default 7) consecutive words with any of its evidence pages (lower-cased, punctuation
 // stripped), so the questions test retrieval of reworded queries rather than phrase matching.
+// Text sources give `lines` (checked against the lines around them) and HTML pages `sections`
+// (checked against the whole page) instead of pages.
 // Usage: node scripts/check-questions.mjs <questions.jsonl> <docs-folder> [--ngram N]
 // Needs pdftotext and pdfinfo (poppler-utils). Exits 1 on any violation, 2 on bad usage.
 import { readFileSync, existsSync } from "node:fs";
@@ -48,6 +50,36 @@ function pageCount(file) {
   return pageCounts.get(file);
 }
 
+/** Lines either side of an expected line that count as its evidence. */
+const LINE_CONTEXT = 5;
+
+/** The file's text: an HTML page without its tags, scripts and styles; anything else as it is. */
+function fileText(path) {
+  const raw = readFileSync(path, "utf8");
+  if (!/\.x?html?$/i.test(path)) return raw;
+  return raw.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]+>/g, " ")
+    .replace(/&[a-z]+;|&#\d+;/gi, " ");
+}
+
+/**
+ * Text sources: expected lines must be inside the file, and the question shares no N words with
+ * the lines around them; `sections` (HTML pages): with anything in the page.
+ */
+function checkText(path, ev, qGrams) {
+  const out = [];
+  const text = fileText(path);
+  const all = text.split("\n");
+  let evidence = ev.sections ? text : "";
+  for (const line of ev.lines ?? []) {
+    if (!Number.isInteger(line) || line < 1 || line > all.length) { out.push(`line ${line} outside ${ev.file} (1..${all.length})`); continue; }
+    evidence += "\n" + all.slice(Math.max(0, line - 1 - LINE_CONTEXT), line + LINE_CONTEXT).join("\n");
+  }
+  if (!ev.lines?.length && !ev.sections?.length) out.push(`${ev.file} has no lines or sections`);
+  const shared = [...qGrams].filter((g) => ngrams(words(evidence), N).has(g));
+  if (shared.length) out.push(`shares ${N} words with ${ev.file}: "${shared[0]}"`);
+  return out;
+}
+
 const problems = [];
 const ids = new Set();
 const files = new Set();
@@ -68,6 +100,10 @@ for (const [i, line] of lines.entries()) {
     const path = join(docsDir, ev.file);
     if (!existsSync(path)) { problems.push(`${where}: file ${ev.file} not in ${docsDir}`); continue; }
     files.add(ev.file);
+    if (ev.lines || ev.sections) {
+      for (const problem of checkText(path, ev, qGrams)) problems.push(`${where}: ${problem}`);
+      continue;
+    }
     const count = pageCount(path);
     if (!Array.isArray(ev.pages) || ev.pages.length === 0) problems.push(`${where}: ${ev.file} has no pages`);
     for (const page of ev.pages ?? []) {
@@ -84,4 +120,4 @@ for (const [i, line] of lines.entries()) {
 console.log(`${lines.length} questions, ${files.size} documents${fields.size ? `, ${fields.size} fields (${[...fields].sort().join(", ")})` : ""}`);
 for (const p of problems) console.error(`VIOLATION ${p}`);
 if (problems.length) { console.error(`${problems.length} problem(s)`); process.exit(1); }
-console.log(`ok: no question shares ${N} consecutive words with its evidence pages`);
+console.log(`ok: no question shares ${N} consecutive words with its evidence`);

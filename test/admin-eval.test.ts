@@ -1,10 +1,12 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { evaluate, percentile, type EvalReport, type Retriever } from '../src/admin/eval.js';
+import { evaluate, percentile, sectionNodeIds, type EvalReport, type Retriever } from '../src/admin/eval.js';
 import { parseQuestions, readQuestions } from '../src/admin/questions.js';
 import { chunkBaseline, ChunkBm25 } from '../src/admin/baseline.js';
 import { readCatalog } from '../src/store/catalog.js';
-import { adminStore, QUESTIONS } from './helpers/admin-store.js';
+import { loadTree } from '../src/retrieve/store-read.js';
+import type { TreeNode } from '../src/store/schemas.js';
+import { adminStore, ADMIN_FILES, QUESTIONS } from './helpers/admin-store.js';
 import { cleanup } from './helpers/temp-store.js';
 import { mhub } from './helpers/cli.js';
 
@@ -84,6 +86,37 @@ describe('mhub eval', () => {
     const r = await evaluate(root, qs, fake, 5);
     expect(r.outcomes.map((o) => o.node_rank)).toEqual([2, null]);
     expect(r.figures.tier2).toEqual({ hit1: 0, hit3: 0.5 });
+  });
+
+  it('scores pages without lines (HTML) by named sections: the section node or any node under it', async () => {
+    const tree = loadTree(root, readCatalog(root).sources.find((e) => e.filename === 'guide.md')!);
+    const flat = (n: TreeNode): TreeNode[] => [n, ...n.children.flatMap(flat)];
+    const byTitle = (t: string) => flat(tree.root).find((n) => n.title === t)!;
+    const prereq = byTitle('Prerequisites');
+    const under = sectionNodeIds(tree.root, ['  prerequisites ']);
+    expect([...under].sort()).toEqual(flat(prereq).map((n) => n.node_id).sort());
+    expect(under.has(byTitle('Rollback').node_id)).toBe(false);
+    const qs = parseQuestions(JSON.stringify({ id: 's1', query: 'q', expected: [{ file: 'guide.md', sections: ['Prerequisites'] }] }));
+    const child = prereq.children[0] ?? prereq;
+    const fake: Retriever = {
+      name: 'fake',
+      searchSources: async () => [{ id: ids['guide.md']!, file: 'inbox/guide.md', score: 1 }],
+      suggest: async () => [{ node_id: byTitle('Rollback').node_id, title: 'Rollback', score: 2 }, { node_id: child.node_id, title: child.title, score: 1 }],
+    };
+    const r = await evaluate(root, qs, fake, 5);
+    expect(r.outcomes[0]!.node_rank).toBe(2);
+  });
+
+  it('gives the baseline chunks of text sources line ranges and the nodes they come from', async () => {
+    const ix = ChunkBm25.build(root);
+    const notes = ix.ids.indexOf(ids['notes.txt']!);
+    const chunks = ix.chunks.filter((c) => c.source === notes);
+    expect(chunks[0]!.firstLine).toBe(1);
+    expect(Math.max(...chunks.map((c) => c.lastLine))).toBeLessThanOrEqual(readFileSync(ADMIN_FILES['notes.txt']!, 'utf8').split('\n').length);
+    expect(chunks[0]!.nodes.length).toBeGreaterThan(0);
+    const s = await chunkBaseline(root).suggest(ids['guide.md']!, 'rollback', 1);
+    expect(s[0]!.line_range?.[0]).toBeGreaterThan(0);
+    expect(s[0]!.within?.length).toBeGreaterThan(0);
   });
 
   it('builds ~512-token chunks with page ranges for the baseline', () => {

@@ -51,3 +51,46 @@ describe('manual pages', () => {
     expect(err).toBeInstanceOf(ConvertError);
   });
 });
+
+describe('help2man pages and indented paragraphs', () => {
+  const help2man = [
+    '.TH BENCH "1" "January 2023" "bench 1.0" "User Commands"',
+    '.SH NAME', 'bench \\- time commands',
+    '.SH OPTIONS',
+    '.HP', '\\fB\\-w\\fR, \\fB\\-\\-warmup\\fR <NUM>', '.IP', 'Perform NUM warmup runs first.',
+    '.HP', '\\fB\\-m\\fR, \\fB\\-\\-min\\-runs\\fR <NUM>', '.IP', 'At least NUM runs.',
+    '.HP', '\\fB\\-r\\fR <NUM>', '.IP', 'Exactly NUM runs.',
+    '.TP', '.B \\-d', 'Dump the code.', '.IP', 'A second paragraph of -d.',
+    '.PP', 'Back at the margin.',
+  ].join('\n');
+
+  it('.HP terms are options like .TP ones; an untagged .IP goes on with the option it follows', async () => {
+    const r = await manConverter.convert({ absPath: 'bench.1', card: card('bench.1'), bytes: Buffer.from(help2man), plan: {} as never, options: { maxLeafPages: 5 } });
+    const opts = r.root.children.find((c) => c.title === 'OPTIONS')!;
+    expect(opts.children.map((c) => c.title)).toEqual(['-w, --warmup <NUM>', '-m, --min-runs <NUM>', '-r <NUM>', '-d']);
+    expect(opts.children[0]!.content).toContain('Perform NUM warmup runs first.');
+    expect(opts.children[3]!.content).toContain('A second paragraph of -d.');
+    expect(opts.content).toContain('Back at the margin.');
+    expect(opts.content ?? '').not.toContain('second paragraph');
+  });
+});
+
+describe('terms of DocBook, asciidoc and ronn pages (a one-line paragraph before an indented body)', () => {
+  const conv = (lines: string[]) => manConverter.convert({ absPath: 'x.5', card: card('x.5'), bytes: Buffer.from(['.TH X 5', '.SH NAME', 'x \\- conf', ...lines].join('\n')), plan: {} as never, options: { maxLeafPages: 5 } });
+  const opt = (name: string) => ['.PP', `\\fB${name}\\fR \\fIseconds\\fR`, '.RS 4', `What ${name} does.`, '.sp', 'Reloaded on signal.', '.PP', 'A nested paragraph.', '.RE'];
+  const ronn = (name: string) => ['.IP "\\[ci]" 4', `\\fB\\-\\-${name}\\fR:`, '.IP', `The ${name} option.`];
+
+  it('.PP term .RS body .RE (docbook-xsl, asciidoctor) is an option node holding its whole body', async () => {
+    const r = await conv(['.SH OPTIONS', ...opt('autosave_interval'), ...opt('persistence'), ...opt('port'), ...opt('user'), '.PP', 'Text after the options.']);
+    const o = r.root.children.find((c) => c.title === 'OPTIONS')!;
+    expect(o.children.map((c) => c.title)).toEqual(['autosave_interval seconds', 'persistence seconds', 'port seconds', 'user seconds']);
+    expect(o.children[0]!.content).toContain('A nested paragraph.');
+    expect(o.content).toContain('Text after the options.');
+  });
+
+  it('a bulleted .IP whose one line is followed by an .IP body (ronn) is a term; plain bullets are not', async () => {
+    const r = await conv(['.SH OPTIONS', ...ronn('slurp'), ...ronn('tab'), ...ronn('seq'), ...ronn('raw'), '.SH NOTES', '.IP "\\(bu" 4', 'a plain bullet line.', '.IP "\\(bu" 4', 'another one.', '.IP "\\(bu" 4', 'and a third.', '.IP "\\(bu" 4', 'a fourth.']);
+    expect(r.root.children.find((c) => c.title === 'OPTIONS')!.children.map((c) => c.title)).toEqual(['--slurp', '--tab', '--seq', '--raw']);
+    expect(r.root.children.find((c) => c.title === 'NOTES')!.children).toEqual([]);
+  });
+});

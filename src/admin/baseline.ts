@@ -27,15 +27,31 @@ interface Chunk {
   source: number;
   first: number;
   last: number;
+  /** lines of a text source the chunk's words come from (0 when unknown) */
+  firstLine: number;
+  lastLine: number;
+  /** the tree nodes its words come from */
+  nodes: string[];
   len: number;
 }
 
 interface Word {
   w: string;
   page: number;
+  /** the source lines the word may sit on: its own line when the node's text is its lines, else the node's range */
+  from: number;
+  to: number;
+  node: string;
 }
 
-/** The words of a source in reading order, each with the page it sits on (0 when unpaged). */
+/** Lines [from, to] of the i-th line of a node's text: exact when the text is the node's lines one for one. */
+function lineOf(n: TreeNode, i: number, textLines: number): [number, number] {
+  const r = n.line_range;
+  if (!r) return [0, 0];
+  return textLines === r[1] - r[0] + 1 ? [r[0] + i, r[0] + i] : r;
+}
+
+/** The words of a source in reading order, each with the page it sits on (0 when unpaged) and its lines. */
 function sourceWords(root: string, tree: TreeFile): Word[] {
   const words: Word[] = [];
   const visit = (n: TreeNode) => {
@@ -48,14 +64,16 @@ function sourceWords(root: string, tree: TreeFile): Word[] {
       } catch {
         text = '';
       }
-      for (const line of text.split('\n')) {
+      const lines = text.split('\n');
+      lines.forEach((line, i) => {
         const m = PAGE_MARK.exec(line.trim());
         if (m) {
           page = Number(m[1]);
-          continue;
+          return;
         }
-        for (const w of line.split(/\s+/)) if (w) words.push({ w, page });
-      }
+        const [from, to] = lineOf(n, i, lines.length);
+        for (const w of line.split(/\s+/)) if (w) words.push({ w, page, from, to, node: n.node_id });
+      });
     }
     for (const c of n.children) visit(c);
   };
@@ -98,8 +116,13 @@ export class ChunkBm25 {
   private add(source: number, words: Word[]): void {
     const tokens = tokenize(words.map((w) => w.w).join(' '));
     const pages = words.map((w) => w.page).filter((p) => p > 0);
+    const lined = words.filter((w) => w.from > 0);
     const doc = this.chunks.length;
-    this.chunks.push({ source, first: pages.length ? Math.min(...pages) : 0, last: pages.length ? Math.max(...pages) : 0, len: tokens.length });
+    this.chunks.push({
+      source, first: pages.length ? Math.min(...pages) : 0, last: pages.length ? Math.max(...pages) : 0,
+      firstLine: lined.length ? Math.min(...lined.map((w) => w.from)) : 0, lastLine: lined.length ? Math.max(...lined.map((w) => w.to)) : 0,
+      nodes: [...new Set(words.map((w) => w.node))], len: tokens.length,
+    });
     const tf = new Map<string, number>();
     for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
     for (const [t, n] of tf) {
@@ -158,7 +181,11 @@ export function chunkBaseline(root: string): Retriever & { chunks: number } {
       if (src < 0) return [];
       return ix.topChunks(query, k, src).map(([doc, score]) => {
         const c = ix.chunks[doc]!;
-        return { node_id: `chunk-${doc}`, title: `chunk ${doc}`, ...(c.first ? { page_range: [c.first, c.last] as [number, number] } : {}), score };
+        return {
+          node_id: `chunk-${doc}`, title: `chunk ${doc}`, within: c.nodes, score,
+          ...(c.first ? { page_range: [c.first, c.last] as [number, number] } : {}),
+          ...(c.firstLine ? { line_range: [c.firstLine, c.lastLine] as [number, number] } : {}),
+        };
       });
     },
   };

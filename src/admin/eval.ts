@@ -7,7 +7,8 @@
  */
 import { basename } from 'node:path';
 import { readCatalog } from '../store/catalog.js';
-import type { CatalogEntry } from '../store/schemas.js';
+import type { CatalogEntry, TreeNode } from '../store/schemas.js';
+import { loadTree } from '../retrieve/store-read.js';
 import type { Question } from './questions.js';
 
 /** Suggestions per question for tier 2 (hit@3). */
@@ -27,6 +28,8 @@ export interface Suggestion {
   page_range?: [number, number] | undefined;
   /** text and Markdown sources: the node's lines */
   line_range?: [number, number] | undefined;
+  /** a chunk (baseline): the tree nodes its text comes from, for expected sections */
+  within?: string[] | undefined;
   score: number;
 }
 
@@ -81,21 +84,41 @@ function sameFile(a: string, b: string): boolean {
   return basename(a).toLowerCase() === basename(b).toLowerCase();
 }
 
-/** Where the answer is: pages of a paged source, lines of a text source. */
-interface Target { pages: number[]; lines: number[] }
+/**
+ * Where the answer is: pages of a paged source, lines of a text source, or the nodes under a named
+ * heading (`sections`, for sources with neither, such as HTML pages).
+ */
+interface Target { pages: number[]; lines: number[]; nodeIds: Set<string> }
 
 const within = (r: [number, number] | undefined, xs: number[]) => !!r && xs.some((x) => x >= r[0] && x <= r[1]);
 
 function covers(s: Suggestion, t: Target): boolean {
-  return within(s.page_range, t.pages) || within(s.line_range, t.lines);
+  return within(s.page_range, t.pages) || within(s.line_range, t.lines) || t.nodeIds.has(s.node_id) || !!s.within?.some((id) => t.nodeIds.has(id));
+}
+
+const normTitle = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** Ids of the nodes titled by one of `sections` and of every node under them. */
+export function sectionNodeIds(root: TreeNode, sections: string[]): Set<string> {
+  const want = new Set(sections.map(normTitle));
+  const out = new Set<string>();
+  const walk = (n: TreeNode, inside: boolean) => {
+    const here = inside || want.has(normTitle(n.title));
+    if (here) out.add(n.node_id);
+    for (const c of n.children) walk(c, here);
+  };
+  walk(root, false);
+  return out;
 }
 
 /** The store's entries for the expected files (matched by file name). */
-function expectedEntries(q: Question, entries: CatalogEntry[]): Array<{ entry: CatalogEntry } & Target> {
+function expectedEntries(root: string, q: Question, entries: CatalogEntry[]): Array<{ entry: CatalogEntry } & Target> {
   const out: Array<{ entry: CatalogEntry } & Target> = [];
   for (const x of q.expected) {
     const e = entries.find((en) => en.status === 'indexed' && (sameFile(en.original_path, x.file) || sameFile(en.filename, x.file)));
-    if (e) out.push({ entry: e, pages: x.pages, lines: x.lines ?? [] });
+    if (!e) continue;
+    const nodeIds = x.sections?.length ? sectionNodeIds(loadTree(root, e).root, x.sections) : new Set<string>();
+    out.push({ entry: e, pages: x.pages, lines: x.lines ?? [], nodeIds });
   }
   return out;
 }
@@ -108,7 +131,7 @@ export async function evaluate(root: string, questions: Question[], retriever: R
     const got = await retriever.searchSources(q.query, k);
     const ms = performance.now() - t0;
     const idx = got.findIndex((g) => q.expected.some((x) => sameFile(g.file, x.file)));
-    const targets = expectedEntries(q, entries);
+    const targets = expectedEntries(root, q, entries);
     let node_rank: number | null = null;
     let suggestions: Suggestion[] = [];
     for (const t of targets) {
@@ -163,7 +186,7 @@ export function formatEval(reports: EvalReport[], explain: boolean): string {
       const miss1 = o.rank !== 1;
       const miss2 = o.node_rank === null;
       if (!explain && !miss1 && !miss2) continue;
-      const exp = o.expected.map((x) => `${x.file} ${x.lines?.length ? `line ${x.lines.join(',')}` : `p${x.pages.join(',')}`}`).join('; ');
+      const exp = o.expected.map((x) => `${x.file} ${x.sections?.length ? `section "${x.sections.join('", "')}"` : x.lines?.length ? `line ${x.lines.join(',')}` : `p${x.pages.join(',')}`}`).join('; ');
       const tag = [miss1 ? (o.rank ? `tier-1 rank ${o.rank}` : 'tier-1 MISS') : 'tier-1 hit', miss2 ? 'tier-2 MISS' : `tier-2 rank ${o.node_rank}`].join(', ');
       lines.push(`${o.id} (${tag}): ${o.query.length > 100 ? o.query.slice(0, 99) + '…' : o.query}`);
       lines.push(`    expected: ${exp}${o.note ? ` (${o.note})` : ''}`);

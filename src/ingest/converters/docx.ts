@@ -63,7 +63,17 @@ function normalizeHeadings(doc: MammothElement, out: HeadingInfo[]): MammothElem
   return visit(doc);
 }
 
-const STYLE_MAP = ["p[style-name='Title'] => h1.doc-title:fresh", "p[style-name='Subtitle'] => p.doc-subtitle:fresh"];
+/**
+ * Title and subtitle styles; LibreOffice's definition-list paragraph styles ("List Heading" terms
+ * followed by "List Contents" definitions, as DocBook and HTML definition lists convert) become a
+ * `<dl>`, which the section tree reads as one node per term when the list is long.
+ */
+const STYLE_MAP = [
+  "p[style-name='Title'] => h1.doc-title:fresh",
+  "p[style-name='Subtitle'] => p.doc-subtitle:fresh",
+  "p[style-name='List Heading'] => dl > dt:fresh",
+  "p[style-name='List Contents'] => dl > dd:fresh",
+];
 
 export async function convertDocxBytes(bytes: Uint8Array, filename: string, opts: { tablesAsRows?: boolean } = {}): Promise<ConvertResult> {
   const mammoth = (await import('mammoth')).default;
@@ -114,7 +124,7 @@ export async function convertDocxBytes(bytes: Uint8Array, filename: string, opts
 
 export const docxConverter: Converter = {
   name: 'docx',
-  version: 2,
+  version: 4,
   async convert({ bytes, card, options }) {
     const result = await convertDocxBytes(bytes, card.filename, { tablesAsRows: options.plan?.tablesAsRows ?? false });
     return followPlan(result, options.plan, DOCUMENT_CAPS, 'a Word document');

@@ -6,6 +6,7 @@
 import type { CheerioAPI, Cheerio } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import type { ConvertedNode } from './types.js';
+import { groupTitle, TITLE_SCAN_LINES } from './titles.js';
 
 /** Tags whose children are walked as blocks. */
 const CONTAINERS = new Set(['div', 'section', 'article', 'main', 'body', 'html', 'center', 'details', 'figure', 'header', 'hgroup', 'form', 'fieldset', 'dialog', 'menu', 'dir', 'address']);
@@ -137,8 +138,6 @@ function listText(ctx: Ctx, list: Element, depth: number): string {
 export const SECTION_SPLIT_CHARS = 6000;
 /** Target size of those paragraph groups. */
 export const GROUP_TARGET_CHARS = 2500;
-/** Longest group title taken from its first line. */
-const GROUP_TITLE_CHARS = 80;
 
 /** Blocks gathered into groups of about GROUP_TARGET_CHARS, each a 'paragraphs' node. */
 export function paragraphGroups(blocks: string[]): ConvertedNode[] {
@@ -156,10 +155,37 @@ export function paragraphGroups(blocks: string[]): ConvertedNode[] {
   }
   if (cur.length) groups.push(cur);
   return groups.map((g) => {
-    const first = g[0]!.split('\n').find((l) => l.trim() && !/^(```|\|)/.test(l.trim()))?.trim() ?? g[0]!.split('\n')[0]!.trim();
-    const title = first.length > GROUP_TITLE_CHARS ? first.slice(0, GROUP_TITLE_CHARS - 1).trimEnd() + '…' : first;
+    const title = groupTitle(g.join('\n\n').split('\n', TITLE_SCAN_LINES));
     return { title: title || '(text)', kind: 'paragraphs', content: g.join('\n\n'), children: [] };
   });
+}
+
+/** Empty same-level headings in a row from which the run is lines of text, not sections. */
+export const EMPTY_HEADING_RUN = 2;
+
+const isEmptySection = (n: ConvertedNode) => n.kind === 'section' && n.children.length === 0 && !(n.content ?? '').includes('\n');
+
+/**
+ * Sibling headings of one level with nothing under them, several in a row (a title page's author
+ * lines that a converted document styles as headings: "Joey Hess", "Colin Watson", …), are text of
+ * their parent, not sections: the run and the sibling that closes it (which holds the text after
+ * them) become plain lines.
+ */
+export function foldHeadingRuns(children: ConvertedNode[]): { children: ConvertedNode[]; text: string[] } {
+  const out: ConvertedNode[] = [];
+  const text: string[] = [];
+  for (let i = 0; i < children.length; i++) {
+    const level = children[i]!.meta?.level;
+    let j = i;
+    while (j < children.length && isEmptySection(children[j]!) && children[j]!.meta?.level === level) j++;
+    const closing = children[j];
+    if (j - i >= EMPTY_HEADING_RUN && closing && closing.kind === 'section' && closing.children.length === 0 && closing.meta?.level === level) {
+      const body = (closing.content ?? '').split('\n').slice(1).join('\n').trim();
+      text.push([...children.slice(i, j + 1).map((n) => n.title), ...(body ? ['', body] : [])].join('\n'));
+      i = j;
+    } else out.push(children[i]!);
+  }
+  return { children: out, text };
 }
 
 /** A definition list becomes one node per term from this many terms… */
@@ -217,6 +243,7 @@ class SectionBuilder {
   readonly top: ConvertedNode[] = [];
   headingCount = 0;
   private readonly stack: Open[] = [];
+  private pendingTerms: Array<{ term: string; text: string }> = [];
   private inline: AnyNode[] = [];
 
   constructor(
@@ -226,6 +253,7 @@ class SectionBuilder {
 
   private emit(text: string): void {
     if (!text.trim()) return;
+    this.flushTerms();
     (this.stack.length ? this.stack[this.stack.length - 1]!.parts : this.lead).push(text);
   }
 
@@ -234,8 +262,12 @@ class SectionBuilder {
   }
 
   closeTo(level: number): void {
+    this.flushTerms();
     while (this.stack.length && this.stack[this.stack.length - 1]!.level >= level) {
       const o = this.stack.pop()!;
+      const folded = foldHeadingRuns(o.node.children);
+      o.node.children = folded.children;
+      o.parts.push(...folded.text);
       if (ownLength(o.parts) > SECTION_SPLIT_CHARS) {
         // a long section keeps its heading; its text becomes paragraph groups ahead of its subsections
         o.node.content = o.parts[0]!;
@@ -261,8 +293,19 @@ class SectionBuilder {
     this.stack.push({ level, node, parts: [`${'#'.repeat(level)} ${title}`] });
   }
 
+  /**
+   * A `<dl>`: its entries wait for the next block, so that consecutive lists make one (Sphinx and
+   * Doxygen give each function or class a `<dl>` of its own).
+   */
   private definitionList(el: Element): void {
-    const entries = definitions(this.ctx, el);
+    this.pendingTerms.push(...definitions(this.ctx, el));
+  }
+
+  /** The waiting definition-list entries: one node per term when the run is long, else text. */
+  private flushTerms(): void {
+    const entries = this.pendingTerms;
+    if (!entries.length) return;
+    this.pendingTerms = [];
     if (entries.length >= DL_MIN_TERMS && entries.reduce((n, e) => n + e.text.length, 0) >= DL_MIN_CHARS) {
       // a long definition list (options, functions, glossary terms) is an outline: one node per term
       const parent = this.children();
@@ -309,6 +352,9 @@ export function htmlSections($: CheerioAPI, root: Cheerio<AnyNode>, headingTitle
   const b = new SectionBuilder(ctx, headingTitle);
   b.walk(root.toArray().flatMap((r) => (r.type === 'tag' ? (r as Element).children : [r])));
   b.closeTo(0);
+  const folded = foldHeadingRuns(b.top);
+  b.top.splice(0, b.top.length, ...folded.children);
+  b.lead.push(...folded.text);
   const longLead = ownLength(b.lead) > SECTION_SPLIT_CHARS;
   return {
     lead: longLead ? '' : b.lead.join('\n\n'),

@@ -78,12 +78,21 @@ interface Page {
   blocks: Block[];
 }
 
+/** `.IP` tags that are list bullets or numbers, not terms (`\(bu`, `\[ci]`, `•`, `1.`). */
+const BULLET = /^(\\\(bu|\\\(ci|\\\[(bu|ci|sq)\]|[•◦○*o-]|\d+[.)]?|[a-z][.)])$/;
+/** Longest lone paragraph line read as a term. */
+const LONE_TERM_MAX_CHARS = 80;
+
 /** Builds a Page line by line: blocks from section requests, tagged items, text under the current one. */
 class ManParser {
   readonly page: Page = { name: '', section: '', blocks: [] };
   private cur: Block | null = null;
   private item: Block['items'][number] | null = null;
   private pendingTag: number | null = null;
+  /** a paragraph (.PP, or a bulleted .IP) that has held one line so far: a term when an indented body follows */
+  private lone: { start: number; texts: number; text: string } | null = null;
+  /** .RS depth inside the current item */
+  private depth = 0;
 
   line(raw: string, ln: number): void {
     if (/^[.']\s*\\"/.test(raw) || raw.startsWith('\\"') || /^[.']\s*$/.test(raw)) return; // comment, null request
@@ -106,6 +115,33 @@ class ManParser {
     (this.item ? this.item.lines : this.cur.lines).push(text);
     if (this.item) this.item.end = ln;
     this.cur.end = ln;
+    if (this.lone && ++this.lone.texts === 1) this.lone.text = text;
+  }
+
+  /**
+   * A paragraph of one short line followed by an indented body (DocBook's `.PP` term `.RS 4` text,
+   * ronn's bulleted `.IP` term `.IP` text) is a tagged item, as after .TP.
+   */
+  private promoteLone(ln: number): boolean {
+    const l = this.lone;
+    this.lone = null;
+    if (!l || l.texts !== 1 || this.item || !this.cur || l.text.length > LONE_TERM_MAX_CHARS || /\.$/.test(l.text)) return false;
+    if (this.cur.lines[this.cur.lines.length - 1] !== l.text) return false;
+    this.cur.lines.pop();
+    this.item = { term: l.text.replace(/:$/, ''), start: l.start, end: ln, lines: [l.text] };
+    this.cur.items.push(this.item);
+    this.depth = 0;
+    return true;
+  }
+
+  /** A new paragraph: inside an item's indented body it goes on with the item; else it may open a term. */
+  private newParagraph(ln: number): void {
+    if (this.item && this.depth > 0) {
+      this.item.lines.push('');
+      return;
+    }
+    this.paragraph();
+    this.lone = { start: ln, texts: 0, text: '' };
   }
 
   private title(rest: string): void {
@@ -119,11 +155,13 @@ class ManParser {
     this.page.blocks.push(this.cur);
     this.item = null;
     this.pendingTag = null;
+    this.lone = null;
   }
 
   /** A tagged paragraph whose term is on the request line itself. */
   private taggedTerm(term: string, ln: number): void {
     this.item = null;
+    this.lone = null;
     this.pendingTag = ln;
     this.emit(term, ln);
   }
@@ -166,17 +204,30 @@ class ManParser {
     switch (name) {
       case 'TH': this.title(rest); return;
       case 'SH': case 'SS': this.section(rest, name === 'SH' ? 1 : 2, ln); return;
-      case 'TP': case 'TQ':
+      // .HP (help2man's options: the term on the next line, its text after an .IP) as .TP
+      case 'TP': case 'TQ': case 'HP':
         this.pendingTag = ln;
         this.item = null;
+        this.lone = null;
         return;
       case 'IP': {
-        const tag = roffText(args(rest)[0] ?? '');
-        if (tag && !/^\\\(bu|^[•*-]$|^\d+\.?$/.test(tag)) this.taggedTerm(tag, ln);
+        const raw = args(rest)[0] ?? '';
+        const tag = roffText(raw);
+        if (tag && !BULLET.test(tag)) this.taggedTerm(tag, ln);
+        else if (raw) this.newParagraph(ln); // a bullet: its first line may be a term
+        else if (this.promoteLone(ln)) return;
+        else if (this.item) this.item.lines.push(''); // an indented paragraph goes on with the item it follows
         else this.paragraph();
         return;
       }
-      case 'PP': case 'LP': case 'P': this.paragraph(); return;
+      case 'RS':
+        if (!this.promoteLone(ln) && this.item) this.depth++;
+        else if (this.item) this.depth = 1;
+        return;
+      case 'RE':
+        this.depth = Math.max(0, this.depth - 1);
+        return;
+      case 'PP': case 'LP': case 'P': this.newParagraph(ln); return;
       case 'B': case 'I': case 'SM': case 'SB':
       case 'BR': case 'RB': case 'IR': case 'RI': case 'BI': case 'IB': {
         const t = fontMacro(name, rest);
@@ -259,7 +310,7 @@ const MAN_CAPS: Capabilities = {
 
 export const manConverter: Converter = {
   name: 'man',
-  version: 2,
+  version: 4,
   async convert({ bytes, card, options }) {
     let raw = bytes;
     if (isGzip(bytes)) {
@@ -290,8 +341,17 @@ export const manConverter: Converter = {
 
 const ROFF_HEAD = /^(?:\.\\"|'\\"|\.TH\s|\.Dd\s)/m;
 
-function isRoff(head: string): boolean {
-  return ROFF_HEAD.test(head.slice(0, 2000)) && /^\.(?:TH|SH|Dt|Sh)\s/m.test(head);
+/** A roff comment line (`.\"`, `'\"`, `\"`) or an empty request (`.`). */
+const ROFF_COMMENT = /^(?:[.']\s*\\"|\\"|[.']\s*$)/;
+
+/**
+ * Roff text: a comment or .TH/.Dd line and a section request (.TH/.SH/.Dt/.Sh) in the head, or a head
+ * that is nothing but roff comments (a long licence comment puts .TH past the bytes sniffed).
+ */
+export function isRoff(head: string): boolean {
+  if (ROFF_HEAD.test(head.slice(0, 2000)) && /^\.(?:TH|SH|Dt|Sh)\s/m.test(head)) return true;
+  const whole = head.split('\n').slice(0, -1); // the last line may be cut short
+  return whole.length > 0 && ROFF_COMMENT.test(whole[0]!) && whole.every((l) => ROFF_COMMENT.test(l));
 }
 
 /** Gzip holding a roff page (`ls.1.gz`, as manual pages are installed). */

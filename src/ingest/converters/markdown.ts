@@ -10,10 +10,14 @@ import { decodeText, splitLines } from './text-util.js';
 import { basename, extname } from 'node:path';
 import type { PlanDirectives } from '../../model/plan.js';
 import { approachFor, chunkChars, declined, missingNote, type Capabilities } from './plan-shape.js';
-import { convertPlainText, keySectionTree } from './text-chunks.js';
+import { convertPlainText, keySectionTree, paragraphNodes } from './text-chunks.js';
+import { headingLines } from './titles.js';
 
 /** Characters per paragraph group when markdown is read in chunks (the plain-text converter's size). */
 export const GROUP_TARGET_CHARS = 2500;
+
+/** Text before a single wrapping H1 (a label, a badge row) short enough to fold into the document with it. */
+export const FOLD_LEAD_CHARS = 200;
 
 /** Words a paragraph needs to count as prose (badge rows and link lists do not). */
 export const PROSE_MIN_WORDS = 8;
@@ -33,14 +37,29 @@ function leadProse(nodes: RootContent[]): string | null {
   return parts.length ? parts.join(' ') : null;
 }
 
+/** A section whose own text (before its first subsection) is longer than this is read in paragraph groups. */
+export const LONG_SECTION_CHARS = 6000;
+
+/** A long section keeps its heading as its text; its own lines become paragraph-group children. */
+function splitLongSection(node: ConvertedNode, lines: string[], headEnd: number): void {
+  const [start, end] = node.line_range!;
+  if ((node.content ?? '').length <= LONG_SECTION_CHARS || headEnd >= end) return;
+  node.content = lines.slice(start - 1, headEnd).join('\n');
+  node.children = paragraphNodes(lines, GROUP_TARGET_CHARS, headEnd + 1, end);
+}
+
 interface Open {
   depth: number;
   node: ConvertedNode;
   startLine: number;
 }
 
-export function convertMarkdownText(text: string, filename: string): ConvertResult {
-  const lines = splitLines(text);
+/**
+ * The heading tree of Markdown `text`. `source` is the file's own text when `text` is a line-for-line
+ * rewrite of it (plain text with its headings marked, text-headings.ts): node text comes from it.
+ */
+export function convertMarkdownText(text: string, filename: string, source = text): ConvertResult {
+  const lines = splitLines(source);
   const tree = fromMarkdown(text);
   const headings = tree.children.filter((c): c is Heading => c.type === 'heading' && !!c.position);
   const lineCount = lines.length;
@@ -48,7 +67,7 @@ export function convertMarkdownText(text: string, filename: string): ConvertResu
 
   const fallbackTitle = basename(filename, extname(filename));
   const firstH1 = headings.find((h) => h.depth === 1);
-  const root: ConvertedNode = { title: firstH1 ? mdToString(firstH1).trim() : fallbackTitle, kind: 'document', children: [], line_range: [1, Math.max(1, lineCount)] };
+  const root: ConvertedNode = { title: (firstH1 && headingLines(mdToString(firstH1))) || fallbackTitle, kind: 'document', children: [], line_range: [1, Math.max(1, lineCount)] };
   const firstLine = headings[0]?.position?.start.line ?? lineCount + 1;
   if (firstLine > 1) {
     const pre = slice(1, firstLine - 1);
@@ -59,21 +78,22 @@ export function convertMarkdownText(text: string, filename: string): ConvertResu
     const start = h.position!.start.line;
     const ownEnd = (headings[i + 1]?.position?.start.line ?? lineCount + 1) - 1;
     const node: ConvertedNode = {
-      title: mdToString(h).trim() || `(untitled heading, line ${start})`,
+      title: headingLines(mdToString(h)) || `(untitled heading, line ${start})`,
       kind: 'section',
       line_range: [start, Math.max(start, ownEnd)],
       content: slice(start, ownEnd),
       meta: { level: h.depth },
       children: [],
     };
+    splitLongSection(node, lines, h.position!.end.line);
     while (stack.length > 1 && stack[stack.length - 1]!.depth >= h.depth) stack.pop();
     stack[stack.length - 1]!.node.children.push(node);
     stack.push({ depth: h.depth, node, startLine: start });
   });
   // A single H1 that wraps everything: its children become the document's sections.
-  if (root.children.length === 1 && firstH1 && root.children[0]!.title === root.title && !root.content) {
+  if (root.children.length === 1 && firstH1 && root.children[0]!.title === root.title && (root.content ?? '').length <= FOLD_LEAD_CHARS) {
     const only = root.children[0]!;
-    root.content = only.content;
+    root.content = [root.content, only.content].filter(Boolean).join('\n');
     root.children = only.children;
     root.meta = only.meta;
   }
@@ -124,7 +144,7 @@ export async function convertMarkdownByPlan(text: string, filename: string, plan
 
 export const markdownConverter: Converter = {
   name: 'markdown',
-  version: 2,
+  version: 5,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

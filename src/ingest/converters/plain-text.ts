@@ -2,7 +2,8 @@
 import type { Converter, ConvertedNode, ConvertResult } from './types.js';
 import { PRIORITY_GENERIC, type ConverterRegistration } from './types.js';
 import { ConvertError } from './types.js';
-import { decodeText } from './text-util.js';
+import { decodeText, splitLines } from './text-util.js';
+import { markTextHeadings } from './text-headings.js';
 import type { PlanDirectives, PlanNote } from '../../model/plan.js';
 import { approachFor, chunkChars, declined, missingNote, type Capabilities } from './plan-shape.js';
 import { convertMarkdownText } from './markdown.js';
@@ -10,7 +11,7 @@ import { GROUP_TARGET_CHARS, convertPlainText, keySectionTree } from './text-chu
 
 export { GROUP_TARGET_CHARS, GROUP_TITLE_CHARS, paragraphNodes, convertPlainText, keySectionTree } from './text-chunks.js';
 
-/** Headings (markdown or setext) this text needs before it is read as a heading tree. */
+/** Headings (Markdown, setext, reStructuredText or capitals, text-headings.ts) this text needs before it is read as a heading tree. */
 export const MIN_TEXT_HEADINGS = 2;
 
 /** What the plain-text converter does with each plan field (see ./plan-shape.ts). */
@@ -34,7 +35,8 @@ function planTree(text: string, filename: string, plan: PlanDirectives, target: 
     }
     notes.push({ field: 'key_sections', reason: `none of ${plan.keySections.length} found at the start of a line` });
   }
-  const md = convertMarkdownText(text, filename);
+  const marked = markTextHeadings(splitLines(text), MIN_TEXT_HEADINGS);
+  const md = convertMarkdownText(marked ?? text, filename, text);
   if (md.toc_source === 'headings' && countSections(md.root) >= MIN_TEXT_HEADINGS) return { ...md, approach: 'tree_index' };
   return null;
 }
@@ -61,7 +63,7 @@ export function convertTextByPlan(text: string, filename: string, plan: PlanDire
 
 export const plainTextConverter: Converter = {
   name: 'text',
-  version: 2,
+  version: 5,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

@@ -6,11 +6,11 @@ import type { ConvertedNode, ConvertResult } from './types.js';
 import { splitLines } from './text-util.js';
 import { basename, extname } from 'node:path';
 import { anchorKeySections } from './plan-shape.js';
+import { groupTitle, leadTitle, TITLE_SCAN_CHARS, TITLE_SCAN_LINES } from './titles.js';
 
 /** Target characters per paragraph group. */
 export const GROUP_TARGET_CHARS = 2500;
-/** Longest title taken from a group's first line. */
-export const GROUP_TITLE_CHARS = 80;
+export { GROUP_TITLE_CHARS } from './titles.js';
 
 /** A paragraph: 1-based inclusive lines and its length joined with newlines (the text itself is not copied). */
 interface Para { start: number; end: number; size: number }
@@ -35,10 +35,9 @@ function paragraphs(lines: string[]): Para[] {
   return out;
 }
 
-/** Title of a group: its first line (paragraphs start with a non-blank line), shortened. */
-function titleOf(lines: string[], p: Para): string {
-  const first = lines[p.start - 1]!.trim();
-  return first.length > GROUP_TITLE_CHARS ? first.slice(0, GROUP_TITLE_CHARS - 1).trimEnd() + '…' : first;
+/** Title of a group of lines [start, end] (1-based): its first prose line (titles.ts). */
+function titleOf(lines: string[], start: number, end: number): string {
+  return groupTitle(lines.slice(start - 1, Math.min(end, start - 1 + TITLE_SCAN_LINES)));
 }
 
 /** Paragraph groups of about `target` characters over lines [from, to] (1-based, inclusive). */
@@ -60,7 +59,7 @@ export function paragraphNodes(lines: string[], target: number, from = 1, to = l
   return groups.map((g) => {
     const start = g[0]!.start;
     const end = g[g.length - 1]!.end;
-    return { title: titleOf(lines, g[0]!), kind: 'paragraphs', line_range: [start, end], content: lines.slice(start - 1, end).join('\n'), children: [] };
+    return { title: titleOf(lines, start, end), kind: 'paragraphs', line_range: [start, end], content: lines.slice(start - 1, end).join('\n'), children: [] };
   });
 }
 
@@ -115,12 +114,6 @@ function detached(s: string): string {
   return s.split('').join('');
 }
 
-/** A paragraph's first line, trimmed (paragraphs start with a non-blank line). */
-function firstLineOf(text: string, p: TextPara): string {
-  const nl = text.indexOf('\n', p.from);
-  return text.slice(p.from, nl < 0 || nl > p.to ? p.to : nl).trim();
-}
-
 /** paragraphNodes over the whole text, by character ranges (same nodes, no copies of the text). */
 function textParagraphNodes(text: string, paras: TextPara[], target: number): ConvertedNode[] {
   const groups: TextPara[][] = [];
@@ -139,15 +132,14 @@ function textParagraphNodes(text: string, paras: TextPara[], target: number): Co
   return groups.map((g) => {
     const first = g[0]!;
     const last = g[g.length - 1]!;
-    const line = firstLineOf(text, first);
-    const title = detached(line.length > GROUP_TITLE_CHARS ? line.slice(0, GROUP_TITLE_CHARS - 1).trimEnd() + '…' : line);
+    const title = detached(groupTitle(text.slice(first.from, Math.min(last.to, first.from + TITLE_SCAN_CHARS)).split('\n', TITLE_SCAN_LINES)));
     return { title, kind: 'paragraphs', line_range: [first.start, last.end], content: text.slice(first.from, last.to), children: [] };
   });
 }
 
 function documentTitle(lines: string[], filename: string): string {
-  const firstLine = lines.find((l) => l.trim())?.trim() ?? '';
-  return firstLine && firstLine.length <= GROUP_TITLE_CHARS && lines.length > 1 ? firstLine : basename(filename, extname(filename));
+  const firstLine = leadTitle(lines.slice(0, TITLE_SCAN_LINES));
+  return firstLine && lines.length > 1 ? firstLine : basename(filename, extname(filename));
 }
 
 /** A root over `children`; a single child is folded into the root. */
@@ -162,8 +154,8 @@ function rootOver(title: string, lineCount: number, children: ConvertedNode[]): 
 
 export function convertPlainText(text: string, filename: string, target = GROUP_TARGET_CHARS): ConvertResult {
   const { paras, lineCount } = textParagraphs(text);
-  const firstLine = paras.length ? firstLineOf(text, paras[0]!) : '';
-  const title = firstLine && firstLine.length <= GROUP_TITLE_CHARS && lineCount > 1 ? detached(firstLine) : basename(filename, extname(filename));
+  const firstLine = paras.length ? leadTitle(text.slice(paras[0]!.from, paras[0]!.from + TITLE_SCAN_CHARS).split('\n', TITLE_SCAN_LINES)) : '';
+  const title = firstLine && lineCount > 1 ? detached(firstLine) : basename(filename, extname(filename));
   return { title, toc_source: 'paragraphs', root: rootOver(title, lineCount, textParagraphNodes(text, paras, target)), line_count: lineCount };
 }
 

@@ -10,6 +10,8 @@ export type { Sample };
 /** Characters of leading text the planner sees. */
 export const SAMPLE_CHARS = 2000;
 
+/** Types read by the plain-text converter, which finds headings Markdown does not. */
+const PLAIN_TEXT_TYPES = new Set(['text', 'log']);
 const TEXT_TYPES = new Set(['markdown', 'text', 'html', 'code', 'json', 'yaml', 'xml', 'log', 'csv', 'tsv']);
 
 /** A PDF preview opened once per set of limits (the offline and the LLM planner may both ask). */
@@ -26,6 +28,10 @@ function memoPreview(bytes: Uint8Array): NonNullable<Sample['pdfPreview']> {
 /** Markdown ATX headings, and setext headings (a line underlined with = or -). */
 const ATX_HEADING = /^#{1,6}\s+\S/gm;
 const SETEXT_HEADING = /\n[^\n]+\n(=+|-+)[ \t]*\n/g;
+/** Plain-text headings as the text converter reads them (converters/text-headings.ts): titles underlined
+ * with another reStructuredText adornment, and lines in capitals between blank lines. */
+const RST_HEADING = /\n[^\s][^\n]*\n([~*^+"'`:._])\1{2,}[ \t]*\n/g;
+const CAPS_HEADING = /\n[ \t]*\n[ \t]*[A-Z][A-Z0-9 ,:&()/'*_-]{2,59}[A-Z0-9):](?=[ \t]*\n[ \t]*\n)/g;
 /** Lines of the text before a chunk kept with it, so a setext heading cut by a chunk boundary is still seen. */
 const CONTEXT_LINES = 2;
 
@@ -58,7 +64,7 @@ function lastLines(text: string, n: number): number {
  * The leading text and the counts a planner needs, decoded chunk by chunk: a large file is never
  * held as one string here (the converter decodes it once, later).
  */
-function textStats(bytes: Uint8Array): TextStats {
+function textStats(bytes: Uint8Array, plainHeadings: boolean): TextStats {
   let text = '';
   let lines = 1;
   let chars = 0;
@@ -76,7 +82,8 @@ function textStats(bytes: Uint8Array): TextStats {
       return;
     }
     const done = all.slice(0, end);
-    headings += countFrom(ATX_HEADING, done, context) + countFrom(SETEXT_HEADING, done, context);
+    headings += countFrom(ATX_HEADING, done, context) + countFrom(SETEXT_HEADING, done, context)
+      + (plainHeadings ? countFrom(RST_HEADING, done, context) + countFrom(CAPS_HEADING, done, context) : 0);
     const keep = lastLines(done, CONTEXT_LINES);
     carry = all.slice(keep);
     context = end - keep;
@@ -90,5 +97,5 @@ export function takeSample(card: FileCard, bytes: Uint8Array, maxLeafPages?: num
   const leaf = maxLeafPages ? { maxLeafPages } : {};
   if (card.type === 'pdf') return { card, text: '', heading_count: 0, line_count: 0, ...leaf, pdfPreview: memoPreview(bytes) };
   if (!TEXT_TYPES.has(card.type)) return { card, text: '', heading_count: 0, line_count: 0, ...leaf };
-  return { card, ...textStats(bytes), ...leaf };
+  return { card, ...textStats(bytes, PLAIN_TEXT_TYPES.has(card.type)), ...leaf };
 }

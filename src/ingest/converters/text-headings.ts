@@ -1,0 +1,76 @@
+/**
+ * Headings of plain text that Markdown does not see: reStructuredText titles (a line underlined, or
+ * over- and underlined, by any adornment character: `Sorting HOW TO` over `**************`) and
+ * lines in capitals standing alone (`PRINTING THE MANUAL` in a GNU README). The text is rewritten
+ * line for line with ATX marks (`## Title`) and blank adornment lines, so the Markdown parser builds
+ * the tree and every line number stays that of the file.
+ */
+
+/** Adornment characters of reStructuredText section titles. */
+const ADORNMENT = /^([=\-~*^+#"'`:.,_!$%&(){}[\]<>/\\|;?@])\1+\s*$/;
+/** An underline may be shorter than its title (Markdown's setext style) down to this length. */
+const MIN_UNDERLINE = 3;
+/** Longest line taken for a heading in capitals. */
+export const CAPS_HEADING_MAX_CHARS = 60;
+/** Letters a heading in capitals needs. */
+const CAPS_MIN_LETTERS = 3;
+/** Share of its non-space characters that must be letters. */
+const CAPS_LETTER_SHARE = 0.6;
+
+interface TextHeading { line: number; title: string; style: string; under: number[] }
+
+const blank = (l: string | undefined) => l === undefined || l.trim() === '';
+
+/** A title line under (and maybe over) an adornment at least as long as the title. */
+function adorned(lines: string[], i: number): TextHeading | null {
+  const t = lines[i]!.trim();
+  if (!t || ADORNMENT.test(t) || lines[i]!.startsWith(' ')) return null;
+  const under = ADORNMENT.exec(lines[i + 1] ?? '');
+  if (!under || lines[i + 1]!.trim().length < Math.min(t.length, MIN_UNDERLINE)) return null;
+  const over = ADORNMENT.exec(lines[i - 1] ?? '');
+  const hasOver = !!over && over[1] === under[1] && blank(lines[i - 2]);
+  if (!hasOver && !blank(lines[i - 1])) return null;
+  return { line: i, title: t, style: `${hasOver ? 'over' : ''}${under[1]}`, under: hasOver ? [i - 1, i + 1] : [i + 1] };
+}
+
+/** A line in capitals with blank lines around it. */
+function capitals(lines: string[], i: number): TextHeading | null {
+  const t = lines[i]!.trim();
+  if (!t || t.length > CAPS_HEADING_MAX_CHARS || !blank(lines[i - 1]) || !blank(lines[i + 1]) || /[.,;]$/.test(t)) return null;
+  const letters = t.match(/\p{L}/gu) ?? [];
+  if (letters.length < CAPS_MIN_LETTERS || /\p{Ll}/u.test(t.replace(/\([^)]*\)/g, ''))) return null;
+  if (letters.length / t.replace(/\s/g, '').length < CAPS_LETTER_SHARE) return null;
+  return { line: i, title: t, style: 'caps', under: [] };
+}
+
+/** The text's own headings, in order. */
+export function textHeadings(lines: string[]): TextHeading[] {
+  const out: TextHeading[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const h = adorned(lines, i) ?? capitals(lines, i);
+    if (!h) continue;
+    out.push(h);
+    i = Math.max(i, ...h.under);
+  }
+  return out;
+}
+
+/**
+ * The text with its headings marked for the Markdown parser (levels by order of first appearance of
+ * each style, as reStructuredText assigns them; capitals after the adorned styles; a first style used
+ * once is the title), or null when it has fewer than `min` headings.
+ */
+export function markTextHeadings(lines: string[], min: number): string | null {
+  const hs = textHeadings(lines);
+  if (hs.length < min) return null;
+  const styles = [...new Set(hs.filter((h) => h.style !== 'caps').map((h) => h.style))];
+  if (hs.some((h) => h.style === 'caps')) styles.push('caps');
+  // the first style is the document's title only when used once; else every heading is a section (level 2 on)
+  const base = hs.filter((h) => h.style === styles[0]).length === 1 ? 1 : 2;
+  const out = [...lines];
+  for (const h of hs) {
+    out[h.line] = `${'#'.repeat(Math.min(6, styles.indexOf(h.style) + base))} ${h.title.replace(/^#+\s*/, '')}`;
+    for (const u of h.under) out[u] = '';
+  }
+  return out.join('\n');
+}

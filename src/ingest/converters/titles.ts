@@ -1,0 +1,112 @@
+/**
+ * Titles for stretches of text that have no heading of their own (paragraph groups of plain text,
+ * Markdown and HTML): the first line a reader would take for prose, without Markdown markup, cut at
+ * a word boundary. Code, table rows, rules and fenced blocks are passed over, so a group that opens
+ * with `#if defined(MSDOS)` or `/* allocate state *\/` is titled by the sentence that follows it.
+ */
+
+/** Longest group title. */
+export const GROUP_TITLE_CHARS = 80;
+/** Lines of a group looked at for a prose line. */
+export const TITLE_SCAN_LINES = 40;
+/** Characters of a group looked at for a prose line (a paragraph may be one huge line). */
+export const TITLE_SCAN_CHARS = 4000;
+/** A cut may fall back to the last space only past this share of the limit. */
+const WORD_CUT_MIN_SHARE = 0.5;
+/** Share of code punctuation above which a line reads as code. */
+const CODE_SYMBOL_SHARE = 0.12;
+/** Letters a prose line needs. */
+const PROSE_MIN_LETTERS = 3;
+
+const FENCE = /^(```|~~~)/;
+const LIST_OR_QUOTE = /^([-*+>]|\d+[.)])\s/;
+const BOLD_TERM = /^\*\*[^*].*\*\*$/;
+/** Lines that open like code: preprocessor lines, comments, statements and braces. */
+const CODE_START = /^(#\s*(if|ifdef|ifndef|else|elif|endif|include|define|undef|pragma)\b|\/\*|\*\/|\/\/|[{}]|(var|let|const|import|return|def|class|function|for|while|if)\b.*[({:=;]\s*$)/;
+/** Lines that close like code statements. */
+const CODE_END = /(;|\{|\}|\)\s*\{|\*\/)\s*$/;
+const CODE_SYMBOLS = /[{}()[\];=<>*&|\\/$#@]/g;
+/** Table rows, rules and adornment lines (`| a | b |`, `----`, `====`, `****`). */
+const NOT_PROSE = /^(\||[-=*_~+#.:^`'"]{3,}\s*$)/;
+/** A line of nothing but one adornment character repeated (reStructuredText over- and underlines). */
+const ADORNMENT = /^([-=*_~+#.:^`'"])\1+$/;
+
+/** A heading's text without reStructuredText-style adornment lines (`====` over `Title`). */
+export function headingLines(text: string): string {
+  return text.split('\n').map((l) => l.trim()).filter((l) => l && !ADORNMENT.test(l)).join(' ');
+}
+
+/** True when a line reads as code rather than prose. */
+export function isCodeLine(line: string): boolean {
+  const t = line.trim();
+  if (CODE_START.test(t) || CODE_END.test(t)) return true;
+  const symbols = t.match(CODE_SYMBOLS)?.length ?? 0;
+  return symbols / Math.max(1, t.length) > CODE_SYMBOL_SHARE;
+}
+
+/** A line without Markdown markup: heading marks, quote marks, list bullets, emphasis and code ticks. */
+export function plainLine(line: string): string {
+  return line
+    .trim()
+    .replace(/^#{1,6}\s+/, '')
+    .replace(/^(>\s*)+/, '')
+    .replace(/^[-*+]\s+/, '')
+    .replace(/(?<!\w)(\*\*|__)(?=\S)(.+?)(?<=\S)\1(?!\w)/g, '$2')
+    .replace(/`([^`]*)`/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The shortest first sentence kept as a title on its own (shorter ones are numbers or abbreviations). */
+const TITLE_MIN_SENTENCE = 12;
+/** The end of a sentence followed by the next one. */
+const SENTENCE_END = /[.!?](?=\s+[\p{Lu}\d])/gu;
+
+/** The first sentence of `s` when one ends inside it (past TITLE_MIN_SENTENCE characters), else `s`. */
+export function firstSentence(s: string): string {
+  for (const m of s.matchAll(SENTENCE_END)) if (m.index + 1 >= TITLE_MIN_SENTENCE) return s.slice(0, m.index + 1);
+  return s;
+}
+
+/**
+ * `s` cut to at most `max` characters: at the end of its first sentence when that fits, else at a
+ * word boundary with an ellipsis.
+ */
+export function clipAtWord(s: string, max = GROUP_TITLE_CHARS): string {
+  if (s.length <= max) return s;
+  const first = firstSentence(s);
+  if (first.length < s.length && first.length <= max) return first;
+  const cut = s.slice(0, max - 1);
+  const sp = cut.lastIndexOf(' ');
+  const kept = sp > max * WORD_CUT_MIN_SHARE ? cut.slice(0, sp) : cut;
+  return `${kept.replace(/[\s,;:(–—-]+$/, '')}…`;
+}
+
+/** The title of a group from its lines: the first prose line, else the first non-blank line; cut at a word. */
+export function groupTitle(lines: readonly string[], max = GROUP_TITLE_CHARS): string {
+  let inFence = false;
+  let fallback = '';
+  for (const raw of lines.slice(0, TITLE_SCAN_LINES)) {
+    const t = raw.trim();
+    if (FENCE.test(t)) {
+      inFence = !inFence;
+      continue;
+    }
+    if (!t) continue;
+    const plain = plainLine(t);
+    if (!fallback) fallback = t;
+    // a bold line alone is a term being defined (`**csv.writer(csvfile)**`): it names the group
+    if (!inFence && BOLD_TERM.test(t)) return clipAtWord(plainLine(t.slice(2, -2)), max);
+    // list items and quotes are judged without their marks and emphasis; other lines as written
+    if (inFence || NOT_PROSE.test(t) || isCodeLine(LIST_OR_QUOTE.test(t) ? plain : t)) continue;
+    if ((plain.match(/\p{L}/gu)?.length ?? 0) < PROSE_MIN_LETTERS) continue;
+    return clipAtWord(firstSentence(plain), max);
+  }
+  return clipAtWord(fallback, max);
+}
+
+/** A document's title from its first lines: the first that is not blank or an adornment line; '' when none fits. */
+export function leadTitle(lines: readonly string[], max = GROUP_TITLE_CHARS): string {
+  const first = lines.find((l) => l.trim() && !ADORNMENT.test(l.trim()))?.trim() ?? '';
+  return first.length <= max ? first : '';
+}

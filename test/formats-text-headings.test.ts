@@ -1,0 +1,107 @@
+import { describe, it, expect } from 'vitest';
+import { markTextHeadings, textHeadings } from '../src/ingest/converters/text-headings.js';
+import { convertTextByPlan } from '../src/ingest/converters/plain-text.js';
+import { convertMarkdownText } from '../src/ingest/converters/markdown.js';
+import type { PlanDirectives } from '../src/model/plan.js';
+import type { ConvertedNode } from '../src/ingest/converters/types.js';
+import type { FileCard } from '../src/store/schemas.js';
+import { takeSample } from '../src/ingest/plan/sample.js';
+
+const plan: PlanDirectives = { approach: 'tree_index', keySections: [], tablesAsRows: false, twoColumns: false, plaintext: false, targetNodes: null };
+const outline = (n: ConvertedNode, d = 0): string[] => [`${'  '.repeat(d)}${n.title} ${n.line_range?.join('-')}`, ...n.children.flatMap((c) => outline(c, d + 1))];
+
+const GNU = `  Copyright (C) 2022 Free Software Foundation, Inc.
+
+README:
+
+This is GNU Awk. It is upwardly compatible.
+
+INSTALLATION:
+
+Check out the INSTALL file.
+
+PRINTING THE MANUAL
+
+Use make dvi.
+WARNING: a line in capitals inside a paragraph is not a heading
+`;
+
+const RST = `.. _sortinghowto:
+
+Sorting HOW TO
+**************
+
+Lists have a sort method.
+
+Sorting Basics
+==============
+
+A simple ascending sort.
+
+Key Functions
+=============
+
+Both take a key.
+
+Nested
+------
+
+deeper
+`;
+
+describe('plain-text headings Markdown does not see (text-headings.ts)', () => {
+  it('finds lines in capitals standing alone, not inside paragraphs', () => {
+    expect(textHeadings(GNU.split('\n')).map((h) => h.title)).toEqual(['README:', 'INSTALLATION:', 'PRINTING THE MANUAL']);
+  });
+
+  it('reads reStructuredText titles with any adornment; a style used once first is the title', () => {
+    const r = convertTextByPlan(RST, 'sorting.txt', plan);
+    expect(outline(r.root)).toEqual(['Sorting HOW TO 1-21', '  Sorting Basics 8-12', '  Key Functions 13-17', '    Nested 18-21']);
+    // node text is the file's own lines (adornments and all), not the marked copy
+    expect(r.root.children[0]!.content).toBe('Sorting Basics\n==============\n\nA simple ascending sort.\n');
+  });
+
+  it('a style used for every section leaves the title to the file name', () => {
+    const r = convertTextByPlan(GNU, 'gawk-readme.txt', plan);
+    expect(r.root.title).toBe('gawk-readme');
+    expect(r.root.children.map((c) => c.title)).toEqual(['README:', 'INSTALLATION:', 'PRINTING THE MANUAL']);
+    expect(r.root.children[2]!.line_range).toEqual([11, 14]);
+  });
+
+  it('keeps the line count, and gives up below the minimum of headings', () => {
+    const marked = markTextHeadings(RST.split('\n'), 2)!;
+    expect(marked.split('\n').length).toBe(RST.split('\n').length);
+    expect(marked).toContain('## Sorting Basics');
+    expect(markTextHeadings('one\n\nTITLE ONLY\n\ntext\n'.split('\n'), 2)).toBeNull();
+  });
+
+  it('a single H1 after a short label line still stands for the whole document', () => {
+    const md = convertMarkdownText('<!-- badge -->\n\n# Tool\n\n## Use\n\nrun\n\n## Build\n\nmake\n', 'tool.md');
+    expect(md.root.title).toBe('Tool');
+    expect(md.root.children.map((c) => c.title)).toEqual(['Use', 'Build']);
+  });
+});
+
+describe('the planner sample counts plain-text headings for text files only', () => {
+  const card = (type: FileCard['type']): FileCard => ({ id: 'src_0000abcd', filename: 'x', original_path: 'inbox/x', type, size_kb: 1, sha256: '0'.repeat(64) });
+  const bytes = new TextEncoder().encode(`intro\n${RST}\n\nPRINTING THE MANUAL\n\nUse make dvi.\n`);
+
+  it('text: reStructuredText adornments and capitals count; markdown: only its own headings', () => {
+    expect(takeSample(card('text'), bytes).heading_count).toBe(5); // **** once, ==== twice, ---- once, capitals once
+    expect(takeSample(card('markdown'), bytes).heading_count).toBe(3);
+  });
+});
+
+describe('long sections of text and Markdown', () => {
+  it('keep their heading and read their own lines in paragraph groups; short ones stay whole', () => {
+    const para = (i: number) => `${i}. Clause ${i}. ${'Words of the clause go on here. '.repeat(30)}`;
+    const body = Array.from({ length: 12 }, (_, i) => para(i + 1)).join('\n\n');
+    const md = convertMarkdownText(`# Licence\n\n## TERMS\n\n${body}\n\n## END\n\nshort\n`, 'l.md');
+    const terms = md.root.children.find((c) => c.title === 'TERMS')!;
+    expect(terms.content).toBe('## TERMS');
+    expect(terms.children.length).toBeGreaterThan(1);
+    expect(terms.children[0]!.title).toBe('1. Clause 1.');
+    expect(terms.children[0]!.line_range![0]).toBe(5);
+    expect(md.root.children.find((c) => c.title === 'END')!.children).toEqual([]);
+  });
+});

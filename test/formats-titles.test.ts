@@ -1,0 +1,141 @@
+import { describe, it, expect } from 'vitest';
+import { clipAtWord, groupTitle, headingLines, isCodeLine, GROUP_TITLE_CHARS } from '../src/ingest/converters/titles.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { foldHeadingRuns, paragraphGroups } from '../src/ingest/converters/html-tree.js';
+import { convertDocxBytes } from '../src/ingest/converters/docx.js';
+import { htmlConverter } from '../src/ingest/converters/html.js';
+import type { ConvertedNode } from '../src/ingest/converters/types.js';
+import { convertPlainText, paragraphNodes } from '../src/ingest/converters/text-chunks.js';
+import { convertMarkdownText } from '../src/ingest/converters/markdown.js';
+import { isRoff } from '../src/ingest/converters/man.js';
+import { detectType } from '../src/ingest/detect.js';
+
+const EXAMPLE_INBOX = join(import.meta.dirname, '..', 'examples', 'library', 'inbox');
+const LONG = 'The first thing we do is to initialize the zlib state for compression using deflateInit() and friends.';
+
+describe('titles of headingless stretches (titles.ts)', () => {
+  it('cuts a long line at a word boundary, never mid-word', () => {
+    const t = clipAtWord(LONG);
+    expect(t.length).toBeLessThanOrEqual(GROUP_TITLE_CHARS);
+    expect(t).toBe('The first thing we do is to initialize the zlib state for compression using…');
+    expect(clipAtWord('short')).toBe('short');
+  });
+
+  it('prefers the first prose line over code, comments, table rows, rules and fenced blocks', () => {
+    expect(groupTitle(['#if defined(MSDOS) || defined(OS2) || defined(WIN32)', '#  include <fcntl.h>', '#endif', '', 'Set the binary mode on standard input.'])).toBe('Set the binary mode on standard input.');
+    expect(groupTitle(['/* allocate inflate state */', 'strm.zalloc = Z_NULL;', 'ret = inflateInit(&strm);', 'Now we read the input.'])).toBe('Now we read the input.');
+    expect(groupTitle(['```', 'x = compute(y)', 'print(x)', '```', '| a | b |', '-----', LONG])).toBe(clipAtWord(LONG));
+    expect(groupTitle(['* a bullet that is **bold** and `code`'])).toBe('a bullet that is bold and code');
+  });
+
+  it('names a group by its defined term when it opens with one (`**term**`)', () => {
+    expect(groupTitle(["**csv.writer(csvfile, dialect='excel', **fmtparams)**", 'Return a writer object.'])).toBe("csv.writer(csvfile, dialect='excel', **fmtparams)");
+  });
+
+  it('falls back to the first line when nothing reads as prose', () => {
+    expect(groupTitle(['int main(void) {', '  return 0;', '}'])).toBe('int main(void) {');
+    expect(groupTitle(['#if defined(__CYGWIN__)', '#endif'])).toBe('#if defined(__CYGWIN__)');
+    expect(isCodeLine('Return a reader object which will iterate over lines.')).toBe(false);
+    expect(isCodeLine('ret = deflate(&strm, flush);')).toBe(true);
+  });
+
+  it('drops reStructuredText adornment lines from headings', () => {
+    expect(headingLines('========\nlighttpd')).toBe('lighttpd');
+    const md = convertMarkdownText('========\nlighttpd\n========\n\nabout it\n\nUsage\n-----\n\nrun it\n', 'readme.txt');
+    expect(md.title).toBe('lighttpd');
+    expect(md.root.children.map((c) => c.title)).toContain('Usage');
+  });
+});
+
+describe('the converters use the shared title', () => {
+  const code = ['#if defined(MSDOS) || defined(OS2) || defined(WIN32) || defined(__CYGWIN__)', '#  include <io.h>', '#endif', LONG];
+
+  it('HTML paragraph groups', () => {
+    expect(paragraphGroups(['```\n' + code.slice(0, 3).join('\n') + '\n```', LONG])[0]!.title).toBe(clipAtWord(LONG));
+  });
+
+  it('plain-text groups, whole-file and over a line range', () => {
+    const text = ['Title line', '', ...code, ''].join('\n');
+    const r = convertPlainText(text, 'notes.txt', 40);
+    expect(r.root.children.map((c) => c.title)).toEqual(['Title line', clipAtWord(LONG)]);
+    expect(paragraphNodes(code, 10_000)[0]!.title).toBe(clipAtWord(LONG));
+  });
+
+  it('a plain-text document title skips adornment lines', () => {
+    expect(convertPlainText('=====\nlighttpd\n=====\n\ntext\n', 'x.txt').title).toBe('lighttpd');
+  });
+});
+
+describe('manual pages behind a long licence comment', () => {
+  const licence = Array.from({ length: 30 }, (_, i) => `.\\" line ${i} of the copyright and licence text of this page`).join('\n');
+  const page = `${licence}\n.TH TCPDUMP 8 "30 July 2022"\n.SH NAME\ntcpdump \\- dump traffic\n`;
+
+  it('are roff although .TH lies past the sniffed bytes', () => {
+    expect(isRoff(page.slice(0, 512))).toBe(true);
+    expect(detectType('tcpdump.8', new TextEncoder().encode(page)).type).toBe('man');
+  });
+
+  it('plain text that merely mentions a roff comment is not roff', () => {
+    expect(isRoff('Some notes\n.\\" looks like roff\nmore text\n')).toBe(false);
+    expect(detectType('notes.8', new TextEncoder().encode('Release notes for 8\n\nNothing here.\n')).type).toBe('text');
+  });
+});
+
+describe('first sentences and numbers', () => {
+  it('a long line whose first sentence fits is titled by that sentence; its number is kept', () => {
+    expect(clipAtWord('3. Grant of Patent License. Subject to the terms and conditions of this License, each Contributor hereby grants')).toBe('3. Grant of Patent License.');
+    expect(groupTitle(['2. Second step of a numbered list that is long enough to need cutting somewhere after here'])).toMatch(/^2\. Second step/);
+  });
+});
+
+describe('empty same-level headings in a row (title-page author lines)', () => {
+  const sec = (title: string, content: string | null): ConvertedNode => ({ title, kind: 'section', meta: { level: 3 }, content: content ?? `### ${title}`, children: [] });
+
+  it('are folded into their parent as text lines, with the text of the heading that closes the run', () => {
+    const f = foldHeadingRuns([sec('Joey Hess', null), sec('Colin Watson', null), sec('David Mandelberg', '### David Mandelberg\n\nCopyright © 2005'), sec('Scope', '### Scope\n\ntext')]);
+    expect(f.children.map((c) => c.title)).toEqual(['Scope']);
+    expect(f.text).toEqual(['Joey Hess\nColin Watson\nDavid Mandelberg\n\nCopyright © 2005']);
+  });
+
+  it('a single empty heading before a sibling stays a section', () => {
+    const f = foldHeadingRuns([sec('Overview', null), sec('Details', '### Details\n\ntext')]);
+    expect(f.children.map((c) => c.title)).toEqual(['Overview', 'Details']);
+    expect(f.text).toEqual([]);
+  });
+
+  it('in a Word file made by LibreOffice from DocBook: no author nodes, one node per user/group entry', async () => {
+    const r = await convertDocxBytes(readFileSync(join(EXAMPLE_INBOX, 'debian-users-and-groups.docx')), 'debian-users-and-groups.docx');
+    const titles = (n: ConvertedNode): string[] => [n.title, ...n.children.flatMap(titles)];
+    expect(titles(r.root)).not.toContain('Joey Hess');
+    const ch2 = r.root.children.find((c) => c.title === 'Chapter 2. Users and Groups')!;
+    expect(ch2.children.slice(0, 4).map((c) => c.title)).toEqual(['root', 'daemon', 'bin', 'sys']);
+    expect(ch2.children.map((c) => c.title)).toContain('nobody, nogroup');
+  });
+});
+
+describe('a group line that runs past its first sentence', () => {
+  it('is titled by the first sentence', () => {
+    expect(groupTitle(['3. Grant of Patent License. Subject to the terms and conditions of', 'this License, each Contributor'])).toBe('3. Grant of Patent License.');
+    expect(groupTitle(['Q: What is the clue of socat?'])).toBe('Q: What is the clue of socat?');
+  });
+});
+
+describe('consecutive <dl> elements (Sphinx: one per function)', () => {
+  const fn = (name: string) => `<dl class="py function"><dt id="m.${name}">m.${name}(a, b)</dt><dd><p>${`The ${name} function does its work on a and b. `.repeat(12)}</p></dd></dl>\n`;
+
+  it('are read as one definition list: one node per function', async () => {
+    const html = `<html><head><title>m</title></head><body><h1>m</h1><h2>Functions</h2>${['alpha', 'beta', 'gamma', 'delta'].map(fn).join('')}<h2>Examples</h2><p>Use it.</p></body></html>`;
+    const r = await htmlConverter.convert({ bytes: new TextEncoder().encode(html), card: { filename: 'm.html' }, options: {} } as never);
+    const fns = r.root.children.find((c) => c.title === 'Functions')!;
+    expect(fns.children.map((c) => c.title)).toEqual(['m.alpha(a, b)', 'm.beta(a, b)', 'm.gamma(a, b)', 'm.delta(a, b)']);
+  });
+
+  it('a paragraph between two short lists keeps them apart (text, not nodes)', async () => {
+    const html = `<html><body><h1>m</h1><h2>Functions</h2>${fn('alpha')}${fn('beta')}<p>Then:</p>${fn('gamma')}${fn('delta')}<h2>End</h2><p>x</p></body></html>`;
+    const r = await htmlConverter.convert({ bytes: new TextEncoder().encode(html), card: { filename: 'm.html' }, options: {} } as never);
+    const fns = r.root.children.find((c) => c.title === 'Functions')!;
+    expect(fns.children).toEqual([]);
+    expect(fns.content).toContain('**m.gamma(a, b)**');
+  });
+});

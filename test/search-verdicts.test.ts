@@ -4,7 +4,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import { sourceConflict, sourceVerdict, SOURCE_SURE_LEAD, PERIOD_CONFLICT_GAP } from '../src/search/confidence.js';
-import { bestPassage, densestSpan, PASSAGE_CHARS, PASSAGE_LEAD } from '../src/retrieve/snippets.js';
+import { bestPassage, densestSpan, phraseSpan, PASSAGE_CHARS, PASSAGE_LEAD } from '../src/retrieve/snippets.js';
 
 const WEAK = 0.3;
 
@@ -62,6 +62,14 @@ describe('node passages', () => {
     const t = densestSpan(tail, weights, PASSAGE_CHARS, PASSAGE_LEAD)!;
     expect(t.to).toBe(tail.length);
     expect(t.to - t.from).toBeGreaterThanOrEqual(PASSAGE_CHARS);
+  });
+
+  it('finds words as written ("as.ts") where their parts taken one by one would land elsewhere', () => {
+    const text = `${filler}as the ts class has it, as ts objects are regular as ts series. ${filler}Coerce with as.ts(z), which fills\nthe gaps with NA. ${filler}`;
+    const span = phraseSpan(text, 'as.ts', 200, 0.25)!;
+    expect(text.slice(span.from, span.to)).toMatch(/as\.ts\(z\), which fills/);
+    expect(text.slice(phraseSpan(text, 'which   FILLS the', 120)!.at)).toMatch(/^which fills\nthe/);
+    expect(phraseSpan(text, 'as.tsx', 200)).toBeNull();
   });
 
   it('never shows a page marker cut in half by its ends', () => {

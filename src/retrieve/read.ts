@@ -12,7 +12,7 @@ import { requireNode } from './tree-view.js';
 import { DEFAULT_READ_CHARS, MAX_READ_CHARS, parseRange } from './bounded.js';
 import { readNodeText, readPages, readLines } from './read-text.js';
 import { sheetNames } from './read-rows.js';
-import { densestSpan, pageAtPos, termWeights } from './snippets.js';
+import { densestSpan, pageAtPos, phraseSpan, termWeights } from './snippets.js';
 import { makeCitation } from './citation.js';
 import { base, findPath, nodeById, nodeInfo, rangeArg, type ReadAnswer, type ReadRequest } from './read-info.js';
 import { readSheetRows, readSheetStats } from './read-sheet.js';
@@ -53,15 +53,17 @@ export const AROUND_CHARS = 1500;
 export const AROUND_LEAD = 0.25;
 
 /**
- * --around: keep only about `chars` characters of the text read, around where the words are
- * densest (the passage search shows, widened; AROUND_LEAD of it before them), starting with the page marker in force there; the
+ * --around: keep only about `chars` characters of the text read, around the first place the words
+ * occur as written, else where they are densest (the passage search shows, widened; AROUND_LEAD of
+ * it before them), starting with the page marker in force there; the
  * citation names the window's pages. When none of the words occurs, the text is cut to `chars`
  * from its start and the note says so.
  */
 function aroundWindow(root: string, entry: CatalogEntry, answer: ReadAnswer, around: string, chars: number): void {
   const text = answer.text ?? '';
   if (!text) return;
-  const span = densestSpan(text, termWeights(root, entry.id, around), chars, AROUND_LEAD);
+  const phrase = phraseSpan(text, around, chars, AROUND_LEAD);
+  const span = phrase ?? densestSpan(text, termWeights(root, entry.id, around), chars, AROUND_LEAD);
   const from = span?.from ?? 0;
   const to = span?.to ?? Math.min(text.length, chars);
   const first = answer.citation.pages?.[0];
@@ -71,7 +73,7 @@ function aroundWindow(root: string, entry: CatalogEntry, answer: ReadAnswer, aro
   answer.text = marker + text.slice(from, to).trim();
   answer.chars = answer.text.length;
   answer.note = span
-    ? `--around: characters ${from}-${to} of ${text.length}, where "${around}" is densest; read without --around for the whole text.`
+    ? `--around: characters ${from}-${to} of ${text.length}, where "${around}" ${phrase ? 'first occurs as written' : 'is densest'}; read without --around for the whole text.`
     : `--around: none of "${around}" occurs here; the first ${to} of ${text.length} characters are returned.`;
   answer.truncated = to < text.length || from > 0 || answer.truncated;
   // a following part of the whole text is not a following part of the window

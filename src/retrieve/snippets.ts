@@ -135,8 +135,23 @@ export function densestSpan(text: string, weights: Map<string, number>, chars: n
   const hits = termHits(text, weights);
   const win = bestWindow(hits, weights);
   if (!win) return null;
-  const a = hits[win[0]]!.start;
-  const b = hits[win[1] - 1]!.end;
+  return spanAround(text, hits[win[0]]!.start, hits[win[1] - 1]!.end, chars, lead);
+}
+
+/**
+ * The span of about `chars` characters around the first place `phrase` occurs as written (case
+ * and the blanks between its words aside): `--around "as.ts"` is about that spelling, which its
+ * words taken one by one ("as", "ts") do not find. Null when it does not occur.
+ */
+export function phraseSpan(text: string, phrase: string, chars: number, lead = 0.5): { from: number; to: number; at: number } | null {
+  const words = phrase.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return null;
+  const m = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+'), 'i').exec(text);
+  return m ? spanAround(text, m.index, m.index + m[0].length, chars, lead) : null;
+}
+
+/** [a, b) widened to about `chars` characters, `lead` of the padding before it (what one side lacks goes to the other), cut at whitespace. */
+function spanAround(text: string, a: number, b: number, chars: number, lead: number): { from: number; to: number; at: number } {
   const pad = Math.max(0, chars - (b - a));
   // padding the text lacks on one side goes to the other
   const before = Math.min(a, Math.floor(pad * lead));

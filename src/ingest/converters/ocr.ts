@@ -152,7 +152,7 @@ const IMAGE_CAPS: Capabilities = {
 
 export const imageConverter: Converter = {
   name: 'image-ocr',
-  version: 1,
+  version: 2,
   async convert({ bytes, card, options }) {
     const title = card.filename;
     const avail = await ocrAvailable();

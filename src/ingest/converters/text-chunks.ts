@@ -12,26 +12,84 @@ import { groupTitle, leadTitle, TITLE_SCAN_CHARS, TITLE_SCAN_LINES } from './tit
 export const GROUP_TARGET_CHARS = 2500;
 export { GROUP_TITLE_CHARS } from './titles.js';
 
-/** A paragraph: 1-based inclusive lines and its length joined with newlines (the text itself is not copied). */
-interface Para { start: number; end: number; size: number }
+/**
+ * A group closed early, at a wider gap than the one it is full at, keeps at least this share of the
+ * target: a group ends where the text itself leaves more blank lines (between the questions of a
+ * FAQ, between sections) rather than between a paragraph and the one that follows on from it.
+ */
+export const GROUP_MIN_SHARE = 0.5;
+
+/** A paragraph's size in characters and the blank lines before it (0 for the first). */
+interface Sized { size: number; gap: number }
+
+/**
+ * Paragraphs gathered into groups of about `target` characters. A full group ends at the widest
+ * gap among its later paragraphs when that gap is wider than the one before the paragraph that
+ * does not fit, and the group keeps GROUP_MIN_SHARE of the target; the paragraphs after that gap
+ * open the next group.
+ */
+export function groupParagraphs<P extends Sized>(paras: P[], target: number): P[][] {
+  const groups: P[][] = [];
+  let cur: P[] = [];
+  let size = 0;
+  for (const p of paras) {
+    if (cur.length > 0 && size + p.size > target) {
+      const cut = widerGapCut(cur, p.gap, target);
+      groups.push(cur.slice(0, cut));
+      cur = cur.slice(cut);
+      size = cur.reduce((s, q) => s + q.size, 0);
+    }
+    cur.push(p);
+    size += p.size;
+  }
+  if (cur.length) groups.push(cur);
+  return groups;
+}
+
+/** Where a full group ends: before its last paragraph after a gap wider than `gap` (keeping the minimum share), else at its end. */
+function widerGapCut(cur: Sized[], gap: number, target: number): number {
+  let kept = cur.reduce((s, q) => s + q.size, 0);
+  let best = cur.length;
+  let widest = gap;
+  for (let j = cur.length - 1; j > 0; j--) {
+    kept -= cur[j]!.size;
+    if (kept < GROUP_MIN_SHARE * target) break;
+    if (cur[j]!.gap > widest) {
+      widest = cur[j]!.gap;
+      best = j;
+    }
+  }
+  return best;
+}
+
+/** A paragraph: 1-based inclusive lines, its length joined with newlines (the text itself is not copied) and the blank lines before it. */
+interface Para extends Sized { start: number; end: number }
 
 function paragraphs(lines: string[]): Para[] {
   const out: Para[] = [];
   let start = -1;
   let size = 0;
+  let blank = 0;
+  let gap = 0;
   lines.forEach((l, i) => {
     if (l.trim() === '') {
-      if (start >= 0) out.push({ start: start + 1, end: i, size: size - 1 });
+      if (start >= 0) {
+        out.push({ start: start + 1, end: i, size: size - 1, gap });
+        blank = 0;
+      }
+      blank++;
       start = -1;
     } else {
       if (start < 0) {
         start = i;
         size = 0;
+        gap = out.length === 0 ? 0 : blank;
+        blank = 0;
       }
       size += l.length + 1;
     }
   });
-  if (start >= 0) out.push({ start: start + 1, end: lines.length, size: size - 1 });
+  if (start >= 0) out.push({ start: start + 1, end: lines.length, size: size - 1, gap });
   return out;
 }
 
@@ -42,21 +100,8 @@ function titleOf(lines: string[], start: number, end: number): string {
 
 /** Paragraph groups of about `target` characters over lines [from, to] (1-based, inclusive). */
 export function paragraphNodes(lines: string[], target: number, from = 1, to = lines.length): ConvertedNode[] {
-  const paras = paragraphs(lines.slice(from - 1, to)).map((p) => ({ start: p.start + from - 1, end: p.end + from - 1, size: p.size }));
-  const groups: Para[][] = [];
-  let cur: Para[] = [];
-  let size = 0;
-  for (const p of paras) {
-    if (cur.length > 0 && size + p.size > target) {
-      groups.push(cur);
-      cur = [];
-      size = 0;
-    }
-    cur.push(p);
-    size += p.size;
-  }
-  if (cur.length) groups.push(cur);
-  return groups.map((g) => {
+  const paras = paragraphs(lines.slice(from - 1, to)).map((p) => ({ ...p, start: p.start + from - 1, end: p.end + from - 1 }));
+  return groupParagraphs(paras, target).map((g) => {
     const start = g[0]!.start;
     const end = g[g.length - 1]!.end;
     return { title: titleOf(lines, start, end), kind: 'paragraphs', line_range: [start, end], content: lines.slice(start - 1, end).join('\n'), children: [] };
@@ -68,7 +113,7 @@ export function paragraphNodes(lines: string[], target: number, from = 1, to = l
  * breaks inside included, the last one not). The chunked reading of a whole file slices node text
  * from the decoded text by range instead of copying it line by line: a 200 MB file is held once.
  */
-interface TextPara { start: number; end: number; from: number; to: number }
+interface TextPara extends Sized { start: number; end: number; from: number; to: number }
 
 /** White space as String.prototype.trim (and \s) sees it. */
 function isSpace(c: number): boolean {
@@ -86,16 +131,23 @@ function textParagraphs(text: string): { paras: TextPara[]; lineCount: number } 
   const paras: TextPara[] = [];
   let cur: TextPara | null = null;
   let line = 0;
+  let blank = 0;
   for (let pos = 0; ;) {
     const nl = text.indexOf('\n', pos);
     if (nl < 0 && pos === text.length && line > 0) break; // the empty "line" after a final newline
     const end = nl < 0 ? text.length : nl;
     line++;
     if (isBlank(text, pos, end)) {
-      if (cur) paras.push(cur);
+      if (cur) {
+        paras.push(cur);
+        blank = 0;
+      }
+      blank++;
       cur = null;
-    } else if (!cur) cur = { start: line, end: line, from: pos, to: end };
-    else {
+    } else if (!cur) {
+      cur = { start: line, end: line, from: pos, to: end, size: 0, gap: paras.length === 0 ? 0 : blank };
+      blank = 0;
+    } else {
       cur.end = line;
       cur.to = end;
     }
@@ -103,6 +155,7 @@ function textParagraphs(text: string): { paras: TextPara[]; lineCount: number } 
     pos = nl + 1;
   }
   if (cur) paras.push(cur);
+  for (const p of paras) p.size = p.to - p.from;
   return { paras, lineCount: line };
 }
 
@@ -116,20 +169,7 @@ function detached(s: string): string {
 
 /** paragraphNodes over the whole text, by character ranges (same nodes, no copies of the text). */
 function textParagraphNodes(text: string, paras: TextPara[], target: number): ConvertedNode[] {
-  const groups: TextPara[][] = [];
-  let cur: TextPara[] = [];
-  let size = 0;
-  for (const p of paras) {
-    if (cur.length > 0 && size + (p.to - p.from) > target) {
-      groups.push(cur);
-      cur = [];
-      size = 0;
-    }
-    cur.push(p);
-    size += p.to - p.from;
-  }
-  if (cur.length) groups.push(cur);
-  return groups.map((g) => {
+  return groupParagraphs(paras, target).map((g) => {
     const first = g[0]!;
     const last = g[g.length - 1]!;
     const title = detached(groupTitle(text.slice(first.from, Math.min(last.to, first.from + TITLE_SCAN_CHARS)).split('\n', TITLE_SCAN_LINES)));

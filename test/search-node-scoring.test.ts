@@ -6,7 +6,7 @@
  * similarity narrows without changing the first node (firstLead).
  */
 import { describe, it, expect } from 'vitest';
-import { NODE_INFLECTION_WEIGHT, inflections, keywordNodeScores, rankNodesIn, scoringGroups } from '../src/search/nodes.js';
+import { keywordNodeScores, rankNodesIn, scoringGroups } from '../src/search/nodes.js';
 import { recordField } from '../src/search/bm25.js';
 import type { NodeKeywords } from '../src/search/keyword-index.js';
 import type { NodeRow } from '../src/model/keyword-format.js';
@@ -73,29 +73,6 @@ describe('tier-2 keyword scoring by query word', () => {
     const kw = keywordNodeScores(v, groups, eligible);
     // three variants of "computing" count as one word, as much as "tie" (same idf, one more occurrence)
     expect(kw.get(1)!).toBeLessThan(kw.get(2)!);
-  });
-
-  it('searches a typed word also as the inflected forms the source holds, at a lower weight', () => {
-    expect(inflections('ignore')).toEqual(expect.arrayContaining(['ignored', 'ignoring']));
-    expect(inflections('used')).toEqual(expect.arrayContaining(['use', 'using']));
-    expect(inflections('bind')).toContain('binding');
-    expect(inflections('tie')).toEqual([]);
-    const v = nodeIndex([
-      { title: 'Guide', text: [] },
-      // one of the question's words as typed
-      { title: 'Module', text: [...FILLER, 'module', 'ignore', 'quote'] },
-      // both, one in another form
-      { title: 'Spaces', text: [...FILLER, 'ignored', 'delimiter', 'quote'] },
-      { title: 'Other', text: [...FILLER, 'data', 'delimiter'] },
-    ]);
-    const input = { terms: ['ignore', 'delimiter'], groups: [['ignore'], ['delimiter']], k: 3, maxPages: 5 };
-    const groups = scoringGroups(v, input);
-    expect(Object.fromEntries(groups[0]!)).toEqual({ ignore: 1, ignored: NODE_INFLECTION_WEIGHT });
-    const kw = keywordNodeScores(v, groups, eligible);
-    expect(kw.get(2)!).toBeGreaterThan(kw.get(1)!);
-    // without the inflected form the node holding the typed form came first
-    const typedOnly = keywordNodeScores(v, [new Map([['ignore', 1]]), new Map([['delimiter', 1]])], eligible);
-    expect(typedOnly.get(1)!).toBeGreaterThan(typedOnly.get(2)!);
   });
 });
 

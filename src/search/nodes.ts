@@ -141,53 +141,6 @@ export function stemVariants(ix: NodeKeywords, t: string): string[] {
   return ix.termsStartingWith(stem, NODE_VARIANT_MAX).filter((v) => LETTERS.test(v));
 }
 
-/**
- * A typed word is also searched as the source's inflected forms of it — the tokenizer folds plurals
- * only: "ignore" → ignored, ignoring; "compares" → compared; "caught" is not found — at half a typed
- * word's weight, whether or not the source holds the word itself (a group scores its best term, so
- * the typed form still counts in full where it occurs). Weight 1 let a rare inflected form outscore
- * the typed one (formats tier-2 hit@3 0.935 → 0.903); 0.5 and 0.75 measured the same: cross-domain
- * hit@3 0.939 → 0.955, its held-out rewording 0.879 → 0.894, the other figures unchanged.
- */
-export const NODE_INFLECTION_WEIGHT = 0.5;
-/** shortest typed word that is inflected */
-export const NODE_INFLECTION_MIN = 4;
-/** shortest base left by taking an ending off ("used" → use) */
-export const NODE_INFLECTION_BASE_MIN = 3;
-/** endings an inflected form adds to its base (a base's final e is dropped before -ed and -ing) */
-const INFLECTION_ENDINGS = ['ed', 'd', 'ing', 'e'] as const;
-/** endings a typed word may carry, taken off to find its base */
-const INFLECTED_ENDINGS = ['ed', 'd', 'ing'] as const;
-
-/** A word's base forms: itself, without an inflection ending, and each with a final e. */
-function inflectionBases(t: string): string[] {
-  const bases = new Set([t]);
-  for (const end of INFLECTED_ENDINGS) {
-    if (t.endsWith(end) && t.length - end.length >= NODE_INFLECTION_BASE_MIN) bases.add(t.slice(0, -end.length));
-  }
-  for (const b of [...bases]) if (!b.endsWith('e')) bases.add(`${b}e`);
-  return [...bases];
-}
-
-/** Regular inflected forms of a word (-ed, -d, -ing, -e on its bases), itself excluded; none for short words and codes. */
-export function inflections(t: string): string[] {
-  if (t.length < NODE_INFLECTION_MIN || !LETTERS.test(t)) return [];
-  const out = new Set<string>();
-  for (const b of inflectionBases(t)) {
-    out.add(b);
-    const stem = b.endsWith('e') ? b.slice(0, -1) : b;
-    for (const end of INFLECTION_ENDINGS) out.add(end === 'ed' || end === 'ing' ? `${stem}${end}` : `${b}${end}`);
-  }
-  out.delete(t);
-  return [...out];
-}
-
-/** The inflected forms of a typed word that the source holds. */
-function inflectionsOf(ix: NodeKeywords, t: string): string[] {
-  const f = nodeFields(ix);
-  return inflections(t).filter((v) => f.text.postings(v) || f.title.postings(v));
-}
-
 /** The source's variants of a typed word it does not hold (none when it holds the word). */
 function variantsOf(ix: NodeKeywords, t: string): string[] {
   const f = nodeFields(ix);
@@ -211,7 +164,7 @@ function typedGroups(ix: NodeKeywords, input: NodeRankInput): string[][] {
 
 /**
  * The groups nodes are scored by: each typed word's terms (weight 1) with the source's variants of
- * those it lacks (NODE_VARIANT_WEIGHT) and its inflected forms (NODE_INFLECTION_WEIGHT), then a pack's metric expansions, one group each
+ * those it lacks (NODE_VARIANT_WEIGHT), then a pack's metric expansions, one group each
  * (NODE_EXPANSION_WEIGHT). A word counts once however many forms it has (keywordNodeScores).
  */
 export function scoringGroups(ix: NodeKeywords, input: NodeRankInput): ScoringGroup[] {
@@ -222,11 +175,6 @@ export function scoringGroups(ix: NodeKeywords, input: NodeRankInput): ScoringGr
     const variants = g.flatMap((t) => variantsOf(ix, t)).filter((v) => !seen.has(v));
     for (const v of nodeQueryTerms(ix, [...new Set(variants)], false)) {
       group.set(v, NODE_VARIANT_WEIGHT);
-      seen.add(v);
-    }
-    const inflected = g.flatMap((t) => inflectionsOf(ix, t)).filter((v) => !seen.has(v));
-    for (const v of nodeQueryTerms(ix, [...new Set(inflected)], false)) {
-      group.set(v, NODE_INFLECTION_WEIGHT);
       seen.add(v);
     }
     return group;

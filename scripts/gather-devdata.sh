@@ -1,18 +1,28 @@
 #!/usr/bin/env bash
-# Gathers the cross-domain dev documents (PDF manuals and guides from Debian documentation
-# packages) into ${MHUB_DEVDATA:-../devdata}/crossdomain/docs/. The list of documents, with the
-# package and the path of each inside it and its field, is eval/crossdomain-docs.tsv.
+# Gathers a dev set's documents from Debian packages into ${MHUB_DEVDATA:-../devdata}/<set>/docs/:
+#   crossdomain (default): PDF manuals, guides and R vignettes, listed in eval/crossdomain-docs.tsv;
+#   formats: HTML manuals, Markdown and plain-text READMEs, man pages, listed in eval/formats-docs.tsv
+#   (scripts/gather-formats-devdata.sh).
+# A manifest gives each document's file name, package, path inside the package, and field or format.
 # Needs apt-get and dpkg-deb (Debian/Ubuntu); installs nothing: packages are downloaded and
 # unpacked into a temporary folder. Idempotent: documents already present are kept as they are.
-# Usage: scripts/gather-devdata.sh [--no-update]
+# Usage: scripts/gather-devdata.sh [--set crossdomain|formats] [--no-update]
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-MANIFEST="$ROOT/eval/crossdomain-docs.tsv"
-DEVDATA="$(realpath -m "${MHUB_DEVDATA:-$ROOT/../devdata}")"
-DEST="$DEVDATA/crossdomain/docs"
+SET=crossdomain
 UPDATE=1
-[ "${1:-}" = "--no-update" ] && UPDATE=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --no-update) UPDATE=0 ;;
+    --set) SET="${2:-}"; shift ;;
+    *) echo "gather-devdata: unknown argument '$1' (usage: scripts/gather-devdata.sh [--set crossdomain|formats] [--no-update])" >&2; exit 2 ;;
+  esac
+  shift
+done
+MANIFEST="$ROOT/eval/$SET-docs.tsv"
+DEVDATA="$(realpath -m "${MHUB_DEVDATA:-$ROOT/../devdata}")"
+DEST="$DEVDATA/$SET/docs"
 
 for tool in apt-get dpkg-deb gzip; do
   command -v "$tool" >/dev/null || { echo "gather-devdata: '$tool' not found; this script needs a Debian-based system." >&2; exit 1; }
@@ -71,11 +81,13 @@ for row in "${missing[@]}"; do
     *) cp "$src" "$tmp" ;;
   esac
   mv "$tmp" "$DEST/$file"
-  pages=""
-  command -v pdfinfo >/dev/null && pages=$(pdfinfo "$DEST/$file" 2>/dev/null | awk '/^Pages:/{print $2}')
-  echo "gather-devdata: got $file (${pages:-?} pages) from $pkg"
+  size="$(wc -l < "$DEST/$file") lines"
+  case "$file" in
+    *.pdf) command -v pdfinfo >/dev/null && size="$(pdfinfo "$DEST/$file" 2>/dev/null | awk '/^Pages:/{print $2}') pages" ;;
+  esac
+  echo "gather-devdata: got $file ($size) from $pkg"
 done
 
-have=$(find "$DEST" -maxdepth 1 -name '*.pdf' | wc -l)
+have=$(find "$DEST" -maxdepth 1 -type f ! -name '.*' | wc -l)
 echo "gather-devdata: $have of $total documents in $DEST"
 [ "$failed" = 0 ] || { echo "gather-devdata: some documents are missing (see above)." >&2; exit 1; }

@@ -60,6 +60,21 @@ describe('node text runs from heading to heading', () => {
     expect([earnings.from, earnings.to]).toEqual([pos(2, 30), pos(3, 0)]);
   });
 
+  it('short front matter holding sections of its own (an 8-K\'s items before its exhibit\'s contents) is split on them, a cover\'s headings never count', () => {
+    const headings = [
+      heading(1, 2, 'UNITED STATES SECURITIES AND EXCHANGE COMMISSION', { kind: 'style', score: 0.9 }),
+      heading(2, 0, 'Item 8.01. Other Events', { kind: 'item', level: 1, score: 0.9 }),
+      heading(3, 20, 'Item 9.01. Financial Statements and Exhibits', { kind: 'item', level: 1, score: 0.9 }),
+    ];
+    const entries = [{ title: 'ARTICLE I DEFINITIONS', level: 1, page: 8 }, { title: 'ARTICLE II TERMS', level: 1, page: 9 }];
+    const ctx = { pageCount: 10, maxLeafPages: 5, lineChars: lineChars(10, 40, 20), headings, contentsPages: new Set([6, 7]) };
+    const titles = buildSections(entries, ctx).map((s) => s.title);
+    expect(titles.slice(0, 4)).toEqual(['Cover and front matter', 'Item 8.01. Other Events', 'Item 9.01. Financial Statements and Exhibits', 'Contents']);
+    // one heading after the cover is no set of sections: the front matter stays one node
+    const one = buildSections(entries, { ...ctx, headings: headings.slice(0, 2) }).map((s) => s.title);
+    expect(one.slice(0, 2)).toEqual(['Cover and front matter', 'Contents']);
+  });
+
   it('two tables close together on one page name the node after both', () => {
     const headings = [heading(2, 0, 'Sales by region', { table: true }), heading(2, 6, 'Sales by product', { table: true }), heading(4, 0, 'Cash flows', { table: true }), heading(6, 0, 'Debt')];
     const [s] = buildSections([{ title: 'Results', level: 1, page: 1 }], { pageCount: 7, maxLeafPages: 5, lineChars: lineChars(7), headings });

@@ -255,7 +255,9 @@ function subHeadings(s: Section, byPage: Map<number, Heading[]>, isContainer: (t
     const hs = (byPage.get(p) ?? []).filter((h) => {
       const at = pos(p, h.bodyLine ?? 0);
       if (at <= s.from || at >= s.to) return false;
-      return h.score >= SPLIT_MIN_SCORE && !TOP_LEVEL_KINDS.has(h.kind) && (p > s.start || (h.kind === 'statement' && h.top && !isContainer(h.title)));
+      // parts and items are the outline's top level, except in front matter the outline left out (an 8-K's items before its exhibit)
+      const kindOk = !TOP_LEVEL_KINDS.has(h.kind) || s.kind === 'preface';
+      return h.score >= SPLIT_MIN_SCORE && kindOk && (p > s.start || (h.kind === 'statement' && h.top && !isContainer(h.title)));
     });
     for (const pick of pagePicks(hs, p, ctx)) {
       const key = normTitle(pick.title);
@@ -310,12 +312,24 @@ function wellFormed(title: string): boolean {
 /** Table titles joined into one node title stay under this many characters. */
 export const MAX_JOINED_TABLE_TITLES = 160;
 
+/** Front matter of more than one page holding at least this many headings after its first page is split on them, however short. */
+export const FRONT_MIN_SECTIONS = 2;
+
+/**
+ * Front matter before a printed contents that holds sections of its own (an 8-K's "Item 8.01" and
+ * "Item 9.01" on the pages before its exhibit's contents) is split on them like a long section, so
+ * they are not hidden in "Cover and front matter"; headings on its first page (a cover's) never count.
+ */
+function frontWithSections(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>): boolean {
+  return s.kind === 'preface' && s.end > s.start && subHeadings(s, byPage, ctx.isContainer ?? (() => false), ctx).length >= FRONT_MIN_SECTIONS;
+}
+
 function split(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>): void {
   if (s.children.length) {
     for (const c of s.children) split(c, ctx, byPage);
     return;
   }
-  if (!tooLong(s, ctx)) return;
+  if (!tooLong(s, ctx) && !frontWithSections(s, ctx, byPage)) return;
   if (s.kind === 'contents') {
     // long contents stay contents, in windows of pages
     s.children = windows(s, ctx, byPage).map((w) => ({ ...w, kind: 'contents' }));

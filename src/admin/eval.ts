@@ -7,8 +7,9 @@
  */
 import { basename } from 'node:path';
 import { readCatalog } from '../store/catalog.js';
-import type { CatalogEntry, TreeNode } from '../store/schemas.js';
-import { loadTree } from '../retrieve/store-read.js';
+import { readFileSync } from 'node:fs';
+import { TreeFile, type CatalogEntry, type TreeNode } from '../store/schemas.js';
+import { resolveInStore } from '../store/safe-path.js';
 import type { Question } from './questions.js';
 
 /** Suggestions per question for tier 2 (hit@3). */
@@ -117,7 +118,7 @@ function expectedEntries(root: string, q: Question, entries: CatalogEntry[]): Ar
   for (const x of q.expected) {
     const e = entries.find((en) => en.status === 'indexed' && (sameFile(en.original_path, x.file) || sameFile(en.filename, x.file)));
     if (!e) continue;
-    const nodeIds = x.sections?.length ? sectionNodeIds(loadTree(root, e).root, x.sections) : new Set<string>();
+    const nodeIds = x.sections?.length && e.tree_path ? sectionNodeIds(TreeFile.parse(JSON.parse(readFileSync(resolveInStore(root, e.tree_path), 'utf8'))).root, x.sections) : new Set<string>();
     out.push({ entry: e, pages: x.pages, lines: x.lines ?? [], nodeIds });
   }
   return out;

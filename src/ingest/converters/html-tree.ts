@@ -7,6 +7,7 @@ import type { CheerioAPI, Cheerio } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import type { ConvertedNode } from './types.js';
 import { groupTitle, TITLE_SCAN_LINES } from './titles.js';
+import { groupParagraphs } from './text-chunks.js';
 
 /** Tags whose children are walked as blocks. */
 const CONTAINERS = new Set(['div', 'section', 'article', 'main', 'body', 'html', 'center', 'details', 'figure', 'header', 'hgroup', 'form', 'fieldset', 'dialog', 'menu', 'dir', 'address']);
@@ -139,21 +140,9 @@ export const SECTION_SPLIT_CHARS = 6000;
 /** Target size of those paragraph groups. */
 export const GROUP_TARGET_CHARS = 2500;
 
-/** Blocks gathered into groups of about GROUP_TARGET_CHARS, each a 'paragraphs' node. */
+/** Blocks gathered into groups of about GROUP_TARGET_CHARS (text-chunks.ts groupParagraphs; blocks are one blank line apart), each a 'paragraphs' node. */
 export function paragraphGroups(blocks: string[]): ConvertedNode[] {
-  const groups: string[][] = [];
-  let cur: string[] = [];
-  let size = 0;
-  for (const b of blocks) {
-    if (cur.length && size + b.length > GROUP_TARGET_CHARS) {
-      groups.push(cur);
-      cur = [];
-      size = 0;
-    }
-    cur.push(b);
-    size += b.length;
-  }
-  if (cur.length) groups.push(cur);
+  const groups = groupParagraphs(blocks.map((b) => ({ b, size: b.length, gap: 0 })), GROUP_TARGET_CHARS).map((g) => g.map((x) => x.b));
   return groups.map((g) => {
     const title = groupTitle(g.join('\n\n').split('\n', TITLE_SCAN_LINES));
     return { title: title || '(text)', kind: 'paragraphs', content: g.join('\n\n'), children: [] };

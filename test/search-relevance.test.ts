@@ -116,6 +116,15 @@ describe('finance vocabulary pack (vocabularies/finance.json)', () => {
     expect(expansionText(FINANCE, 'DPO for FY2018')).toContain('accounts payable');
     expect(expansionText(FINANCE, 'which industry does it operate in')).toBe('');
   });
+
+  it('expands a user\'s words for legal, credit and acquisition matters into the captions filings use', () => {
+    expect(expansionText(FINANCE, 'Is PepsiCo involved in any material lawsuits?')).toContain('legal proceedings');
+    expect(expansionText(FINANCE, 'any ongoing legal battles')).toContain('legal proceedings');
+    expect(expansionText(FINANCE, 'how much did it enlarge its revolving credit facility')).toContain('revolving credit agreement');
+    expect(expansionText(FINANCE, 'Which companies did Amcor acquire in 2021?')).toContain('acquisitions');
+    // a legal entity or a credit rating is not a lawsuit or a credit line
+    expect(expansionText(FINANCE, 'what is the legal entity name and credit rating')).toBe('');
+  });
 });
 
 describe('query stopwords', () => {

@@ -117,6 +117,14 @@ describe('finance vocabulary pack (vocabularies/finance.json)', () => {
     expect(expansionText(FINANCE, 'which industry does it operate in')).toBe('');
   });
 
+  it('reads a metric in the plural as in the singular', () => {
+    expect(expansionText(FINANCE, 'are gross margins improving')).toContain('gross profit');
+    expect(expansionText(FINANCE, 'operating margins by year')).toContain('operating income');
+    expect(expansionText(FINANCE, 'current ratios of both years')).toContain('total current assets');
+    expect([...queryKinds(FINANCE, 'are gross margins improving')]).toContain('income');
+    expect([...queryKinds(FINANCE, 'net losses in 2022')]).toContain('income');
+  });
+
   it('expands a user\'s words for legal, credit and acquisition matters into the captions filings use', () => {
     expect(expansionText(FINANCE, 'Is PepsiCo involved in any material lawsuits?')).toContain('legal proceedings');
     expect(expansionText(FINANCE, 'any ongoing legal battles')).toContain('legal proceedings');

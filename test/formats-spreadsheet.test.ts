@@ -179,3 +179,14 @@ describe('csv encodings', () => {
     expect(r2.root.meta!.sample_data).toEqual([['Search', '4']]);
   });
 });
+
+describe('column summaries', () => {
+  it('calls values "top" only when some repeat; a column of distinct values lists some of them', async () => {
+    const csv = 'codename,suite\nbuster,oldstable\nbullseye,stable\nbookworm,stable\ntrixie,testing\n';
+    const r = await csvConverter.convert({ absPath: '/nonexistent/releases.csv', card: card('releases.csv', 'csv'), bytes: Buffer.from(csv), plan: {} as never, options: { maxLeafPages: 5 } });
+    const summary = (name: string) => r.root.children.find((c) => c.title === name)!.summary;
+    expect(summary('codename')).toContain('values include bookworm, bullseye, buster, trixie');
+    expect(summary('codename')).not.toContain('top values');
+    expect(summary('suite')).toContain('top values stable, oldstable, testing');
+  });
+});

@@ -149,10 +149,10 @@ export function viewTree(tree: TreeFile, opts: TreeViewOptions = {}): TreeViewRe
 }
 
 function rangeText(v: { page_range?: [number, number]; line_range?: [number, number]; row_range?: [number, number] }): string {
-  const r = (p: string, x: [number, number]) => (x[0] === x[1] ? `${p} ${x[0]}` : `${p} ${x[0]}-${x[1]}`);
-  if (v.page_range) return r(v.page_range[0] === v.page_range[1] ? 'p.' : 'pp.', v.page_range);
-  if (v.row_range) return r('rows', v.row_range);
-  if (v.line_range) return r('lines', v.line_range);
+  const r = (one: string, many: string, x: [number, number]) => (x[0] === x[1] ? `${one} ${x[0]}` : `${many} ${x[0]}-${x[1]}`);
+  if (v.page_range) return r('p.', 'pp.', v.page_range);
+  if (v.row_range) return r('row', 'rows', v.row_range);
+  if (v.line_range) return r('line', 'lines', v.line_range);
   return '';
 }
 

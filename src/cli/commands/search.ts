@@ -25,8 +25,12 @@ export function addFilterOptions(cmd: Command): Command {
 
 function where(n: NodeHit): string {
   if (n.page_range) return n.page_range[0] === n.page_range[1] ? `p.${n.page_range[0]}` : `pp.${n.page_range[0]}-${n.page_range[1]}`;
-  if (n.line_range) return `lines ${n.line_range[0]}-${n.line_range[1]}`;
-  if (n.row_range) return `rows ${n.row_range[0]}-${n.row_range[1]}`;
+  if (n.line_range) return n.line_range[0] === n.line_range[1] ? `line ${n.line_range[0]}` : `lines ${n.line_range[0]}-${n.line_range[1]}`;
+  if (n.row_range) {
+    const rows = n.row_range[0] === n.row_range[1] ? `row ${n.row_range[0]}` : `rows ${n.row_range[0]}-${n.row_range[1]}`;
+    // a row hit is titled after its row ("debian-releases row 17"): said once
+    return n.title.endsWith(rows) ? '' : rows;
+  }
   return '';
 }
 

@@ -7,7 +7,11 @@ function columnSummary(c: ColumnStats): string {
   const bits = [`${c.type} column`];
   if (c.min !== undefined) bits.push(`from ${c.min} to ${c.max} (mean ${c.mean})`);
   if (c.date_min) bits.push(`dates ${c.date_min} to ${c.date_max}`);
-  if (c.top_values?.length) bits.push(`top values ${c.top_values.map((t) => t.value).join(', ')}`);
+  if (c.top_values?.length) {
+    // when no value repeats, the "top" values are only the first in sort order: say so
+    const label = c.top_values.some((t) => t.count > 1) ? 'top values' : 'values include';
+    bits.push(`${label} ${c.top_values.map((t) => t.value).join(', ')}`);
+  }
   bits.push(`${c.distinct}${c.distinct_capped ? '+' : ''} distinct, ${c.non_empty} filled`);
   return `${c.name}: ${bits.join('; ')}`;
 }

@@ -173,7 +173,7 @@ const XLSX_CAPS: Capabilities = {
 
 export const xlsxConverter: Converter = {
   name: 'xlsx',
-  version: 1,
+  version: 2,
   async convert({ bytes, card, options }) {
     const warnings: string[] = [];
     const sheets = await readSheets(bytes, warnings);

@@ -94,3 +94,59 @@ describe('terms of DocBook, asciidoc and ronn pages (a one-line paragraph before
     expect(r.root.children.find((c) => c.title === 'NOTES')!.children).toEqual([]);
   });
 });
+
+describe('outline of options whose help has examples, value lists, aliases and subheadings', () => {
+  const conv = (lines: string[]) => manConverter.convert({ absPath: 'x.1', card: card('x.1'), bytes: Buffer.from(['.TH X 1', '.SH NAME', 'x \\- tool', ...lines].join('\n')), plan: {} as never, options: { maxLeafPages: 5 } });
+  const titles = (n: ConvertedNode | undefined) => (n?.children ?? []).map((c) => c.title);
+
+  it('an "Example:" tag inside an option list goes on with the option before it (help2man)', async () => {
+    const opt = (o: string, ex: boolean) => ['.HP', `\\fB\\-${o}\\fR <N>`, '.IP', `Option ${o}.`, ...(ex ? ['.TP', 'Example:', `x \\fB\\-${o}\\fR 3`, '.IP', `Runs ${o} three times.`] : [])];
+    const r = await conv(['.SH OPTIONS', ...opt('a', true), ...opt('b', false), ...opt('c', true), ...opt('d', false)]);
+    const o = r.root.children.find((c) => c.title === 'OPTIONS')!;
+    expect(titles(o)).toEqual(['-a <N>', '-b <N>', '-c <N>', '-d <N>']);
+    expect(o.children[0]!.content).toContain('Example: x -a 3');
+    expect(o.children[0]!.line_range).toEqual([5, 13]);
+    // a list of nothing but labels keeps them as its terms
+    const labels = await conv(['.SH PLATFORMS', ...['Linux:', 'BSD:', 'AIX:', 'HP UX:'].flatMap((l) => ['.TP', l, `Notes for ${l}`])]);
+    expect(titles(labels.root.children[1])).toEqual(['Linux:', 'BSD:', 'AIX:', 'HP UX:']);
+  });
+
+  it('values listed under an option in another font are part of that option, not siblings of it (socat)', async () => {
+    const option = (name: string, values: string[]) => [`.IP "\\fB\\f(CW${name}\\fP\\fP"`, `What ${name} does. Valid values are:`, ...values.flatMap((v) => [`.IP "\\f(CW${v}\\fP"`, `Version ${v}.`])];
+    const r = await conv(['.SH OPTIONS', ...option('method', ['SSL3', 'TLS1']), ...option('min-version', ['SSL3', 'TLS1', 'TLS1.3']), '.IP "\\fB\\f(CWverify\\fP\\fP"', 'Checks.', '.IP "\\fB\\f(CWcert\\fP\\fP"', 'A file.']);
+    const o = r.root.children[1]!;
+    expect(titles(o)).toEqual(['method', 'min-version', 'verify', 'cert']);
+    expect(o.children[1]!.content).toContain('TLS1.3 Version TLS1.3.');
+    // values in the same font as the option are the next entries
+    const same = await conv(['.SH DATA', '.IP "data"', 'Types are:', ...['i', 'l', 's', 'x'].flatMap((t) => [`.IP "${t}"`, `Type ${t}.`])]);
+    expect(titles(same.root.children[1])).toEqual(['data', 'i', 'l', 's', 'x']);
+  });
+
+  it('tags set under one another (.PD 0, .TQ) are spellings of one option', async () => {
+    const pair = (s: string, l: string) => ['.TP', `.B \\-${s}`, '.PD 0', '.TP', `.B \\-\\-${l}`, '.PD', `Does ${l}.`];
+    const r = await conv(['.SH OPTIONS', ...pair('s', 'snapshot-length'), ...pair('D', 'list'), '.TP', '.B \\-x', '.TQ', '.B \\-\\-hex', 'Hex.', '.TP', '.B \\-q', 'Quiet.']);
+    expect(titles(r.root.children[1])).toEqual(['-s, --snapshot-length', '-D, --list', '-x, --hex', '-q']);
+  });
+
+  it("a page's own heading macro (.de HD / .sp / .B / ..) opens subsections; a lead-in sentence before an indented example is no term", async () => {
+    const r = await conv([
+      '.SH OUTPUT FORMAT', '.de HD', '.sp 1.5', '.B', '..', 'Intro text.',
+      '.HD', 'Timestamps', '.LP', 'The general format of a line is:', '.RS', '.nf', 'hh:mm:ss', '.fi', '.RE',
+      '.HD', 'TCP Packets', '.LP', 'TCP lines are printed as', '.RS', '.nf', 'src > dst', '.fi', '.RE',
+      '.HD', '.RS', '.nf', 'a misused call: no title line', '.fi', '.RE',
+    ]);
+    const out = r.root.children[1]!;
+    expect(titles(out)).toEqual(['Timestamps', 'TCP Packets']);
+    expect(out.content).toBe('Intro text.');
+    expect(out.children[0]!.content).toContain('The general format of a line is:');
+    expect(out.children[1]!.content).toContain('a misused call');
+    expect(JSON.stringify(r.root)).not.toContain('..');
+  });
+
+  it('one-line paragraphs that lead into an indented example ("… are printed as") are text, not terms', async () => {
+    const lead = (what: string) => ['.LP', `${what} requests are formatted as`, '.RS', '.nf', `${what} > dst`, '.fi', '.RE'];
+    const r = await conv(['.SH OUTPUT', ...lead('Name'), ...lead('NFS'), ...lead('AFS'), ...lead('SMB')]);
+    expect(r.root.children[1]!.children).toEqual([]);
+    expect(r.root.children[1]!.content).toContain('NFS requests are formatted as');
+  });
+});

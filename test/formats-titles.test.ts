@@ -139,3 +139,18 @@ describe('consecutive <dl> elements (Sphinx: one per function)', () => {
     expect(fns.content).toContain('**m.gamma(a, b)**');
   });
 });
+
+describe('a group that opens with a hard-wrapped sentence (NEWS, README, Markdown lists)', () => {
+  it('is titled by the sentence, not by where the editor wrapped its first line', () => {
+    expect(groupTitle(['- CVE-2026-1 (MEDIUM): Receiver metadata application followed a symlink out of', '  the destination tree. Fixed.'])).toBe('CVE-2026-1 (MEDIUM): Receiver metadata application followed a symlink out…');
+    expect(groupTitle(['A summary line is printed showing the number of chunks,', 'packets and bytes.'])).toBe('A summary line is printed showing the number of chunks, packets and bytes.');
+    // a short line, a line ending a sentence or a colon, and a new list item stop the title
+    expect(groupTitle(['README:', 'This is GNU Awk, the version of awk that follows POSIX rules.'])).toBe('README:');
+    expect(groupTitle(['Added the --append option that makes rsync append data onto files.', 'Second sentence.'])).toBe('Added the --append option that makes rsync append data onto files.');
+    expect(groupTitle(['- Added a new --info option that allows a fine-grained control over', '- Added a second item'])).toBe('Added a new --info option that allows a fine-grained control over');
+  });
+
+  it('a cut title does not end on function words before its ellipsis', () => {
+    expect(clipAtWord('Receiver ACL/xattr metadata application followed a symlink out of the destination tree and more')).toBe('Receiver ACL/xattr metadata application followed a symlink out…');
+  });
+});

@@ -68,8 +68,18 @@ interface Block {
   start: number;
   end: number;
   lines: string[];
-  /** tagged paragraphs inside the block: term, first line, text */
-  items: Array<{ term: string; start: number; end: number; lines: string[] }>;
+  /** tagged paragraphs inside the block: term, its font (see termFont), first line, text */
+  items: Item[];
+}
+
+export interface Item {
+  term: string;
+  font: string;
+  start: number;
+  end: number;
+  lines: string[];
+  /** another spelling of the term before it (set under it by `.TQ`, or `.TP` after `.PD 0`, before any text) */
+  alias?: boolean;
 }
 
 interface Page {
@@ -78,10 +88,40 @@ interface Page {
   blocks: Block[];
 }
 
-/** `.IP` tags that are list bullets or numbers, not terms (`\(bu`, `\[ci]`, `•`, `1.`). */
-const BULLET = /^(\\\(bu|\\\(ci|\\\[(bu|ci|sq)\]|[•◦○*o-]|\d+[.)]?|[a-z][.)])$/;
+/** `.IP` tags that are list bullets or numbers, not terms (`\(bu`, `\[ci]`, `•`, the dashes gcloud uses (`\\(em`), `1.`). */
+const BULLET = /^(\\\(bu|\\\(ci|\\\[(bu|ci|sq)\]|[•◦○*o—–-]|\d+[.)]?|[a-z][.)])$/;
 /** Longest lone paragraph line read as a term. */
 const LONE_TERM_MAX_CHARS = 80;
+/**
+ * A lone line ending on a function word ("The general format of a TCP line is:", "… are printed as")
+ * is a sentence leading into the indented example under it, not a term.
+ */
+const LEAD_IN_END = /\s(?:is|are|was|be|as|of|the|a|an|to|in|on|by|with|for|from|and|or|like|than)\s*:?$/i;
+/** A macro definition or appendix (`.de`, groff's `.de1` as rst2man writes, `.am`): its body is no text. */
+const DEFINE = /^[.']\s*(?:de|am)(?:i?1?)\s+(\S+)(?:\s+(\S+))?/;
+/** Requests a heading macro may hold besides its font request: spacing and keep-together ones. */
+const SPACING_REQUESTS = /^[.']\s*(?:sp|ne|br|in|ti|PP|LP|P)\b/;
+/** The bold request that sets the line after a heading macro in bold (`.B` without arguments). */
+const BARE_BOLD = /^[.']\s*(?:B|SB)\s*$/;
+/** The font of the first argument of a font macro (`.BR` starts bold, `.RB` roman). */
+const MACRO_FONT: Record<string, string> = { B: 'B', BR: 'B', BI: 'B', SB: 'B', I: 'I', IR: 'I', IB: 'I' };
+/** The leading font escapes of a term (`\fB\f(CW`), as the font it is set in. */
+const LEADING_FONTS = /^(?:\\f(?:\[[^\]]*\]|\(..|.))+/;
+
+/**
+ * The font a term is set in, from its leading font escapes or its font macro: "B", "CW", "B+CW", ''
+ * for roman. Terms of one list share a font; a value list under an option is set in another.
+ */
+export function termFont(raw: string, macro = ''): string {
+  const fonts = new Set<string>();
+  const first = MACRO_FONT[macro];
+  if (first) fonts.add(first);
+  for (const m of (LEADING_FONTS.exec(raw.trim())?.[0] ?? '').matchAll(/\\f(?:\[([^\]]*)\]|\((..)|(.))/g)) {
+    const f = m[1] ?? m[2] ?? m[3]!;
+    if (!/^(?:R|P|1|)$/.test(f)) fonts.add(f === '3' ? 'B' : f === '2' ? 'I' : f);
+  }
+  return [...fonts].sort().join('+');
+}
 
 /** Builds a Page line by line: blocks from section requests, tagged items, text under the current one. */
 class ManParser {
@@ -90,32 +130,86 @@ class ManParser {
   private item: Block['items'][number] | null = null;
   private pendingTag: number | null = null;
   /** a paragraph (.PP, or a bulleted .IP) that has held one line so far: a term when an indented body follows */
-  private lone: { start: number; texts: number; text: string } | null = null;
+  private lone: { start: number; texts: number; text: string; font: string } | null = null;
   /** .RS depth inside the current item */
   private depth = 0;
+  /** the page's own macro being defined (`.de NAME` … `..`): its name and body requests */
+  private defining: { name: string; body: string[]; end: string } | null = null;
+  /** macros the page defines as subheadings: a bold line after spacing (tcpdump's `.HD`) */
+  private readonly headingMacros = new Set<string>();
+  /** a heading macro was called without text: the next text line is the subheading */
+  private pendingHeading = false;
+  /** `.PD 0` in effect: tagged paragraphs follow one another without space */
+  private noSpace = false;
+  /** the pending tag is set right under a term that has no text yet (`.TQ`, `.PD 0`): an alias of it */
+  private pendingAlias = false;
 
   line(raw: string, ln: number): void {
+    if (this.defining) {
+      if (/^[.']/.test(raw) && raw.slice(1).trim() === this.defining.end) this.endDefinition(); // `..`, `.  .` or `.END`
+      else this.defining.body.push(raw);
+      return;
+    }
     if (/^[.']\s*\\"/.test(raw) || raw.startsWith('\\"') || /^[.']\s*$/.test(raw)) return; // comment, null request
+    const def = DEFINE.exec(raw.replace(/\\".*$/, '')); // `.de EX \"Begin example`: the comment is no end macro
+    if (def) {
+      this.defining = { name: def[1]!, body: [], end: def[2] ?? '.' }; // ends at `..` or at `.END` when named
+      return;
+    }
     const req = /^[.']\s*([A-Za-z]{1,3})\b\s*(.*)$/.exec(raw);
     if (!req) {
       const t = roffText(raw);
-      if (t) this.emit(t, ln);
+      if (t) this.emit(t, ln, termFont(raw));
+      return;
+    }
+    // a heading macro's title is the line right after it; a request first (`.RS`, `.nf`) means a misused call
+    if (this.pendingHeading && !MACRO_FONT[req[1]!]) this.pendingHeading = false;
+    if (this.headingMacros.has(req[1]!)) {
+      this.headingMacro(req[2]!, ln);
       return;
     }
     if (!this.mdocRequest(req[1]!, req[2]!, ln)) this.manRequest(req[1]!, req[2]!, ln);
   }
 
-  private emit(text: string, ln: number): void {
+  /**
+   * A macro whose body is spacing requests and a bare `.B` sets the line after it apart in bold: the
+   * page's own subheading macro. Other definitions are dropped (their bodies are not text).
+   */
+  private endDefinition(): void {
+    const d = this.defining!;
+    this.defining = null;
+    const body = d.body.filter((l) => !/^[.']\s*\\"/.test(l) && l.trim());
+    const last = body[body.length - 1] ?? '';
+    if (d.name && BARE_BOLD.test(last) && body.slice(0, -1).every((l) => SPACING_REQUESTS.test(l))) this.headingMacros.add(d.name);
+  }
+
+  /** A call of a heading macro: a subsection titled by its arguments or by the next text line. */
+  private headingMacro(rest: string, ln: number): void {
+    const t = roffText(args(rest).join(' '));
+    if (t) this.section(t, this.cur && this.cur.level > 1 ? this.cur.level : 2, ln, false);
+    else this.pendingHeading = true;
+  }
+
+  private emit(text: string, ln: number, font = ''): void {
+    if (this.pendingHeading) {
+      this.pendingHeading = false;
+      this.section(text, this.cur && this.cur.level > 1 ? this.cur.level : 2, ln, false);
+      return;
+    }
     if (!this.cur) this.cur = { title: '', level: 1, start: ln, end: ln, lines: [], items: [] };
     if (this.pendingTag !== null) {
-      this.item = { term: text, start: this.pendingTag, end: ln, lines: [] };
+      this.item = { term: text, font, start: this.pendingTag, end: ln, lines: [], ...(this.pendingAlias ? { alias: true } : {}) };
+      this.pendingAlias = false;
       this.cur.items.push(this.item);
       this.pendingTag = null;
     }
     (this.item ? this.item.lines : this.cur.lines).push(text);
     if (this.item) this.item.end = ln;
     this.cur.end = ln;
-    if (this.lone && ++this.lone.texts === 1) this.lone.text = text;
+    if (this.lone && ++this.lone.texts === 1) {
+      this.lone.text = text;
+      this.lone.font = font;
+    }
   }
 
   /**
@@ -125,10 +219,10 @@ class ManParser {
   private promoteLone(ln: number): boolean {
     const l = this.lone;
     this.lone = null;
-    if (!l || l.texts !== 1 || this.item || !this.cur || l.text.length > LONE_TERM_MAX_CHARS || /\.$/.test(l.text)) return false;
+    if (!l || l.texts !== 1 || this.item || !this.cur || l.text.length > LONE_TERM_MAX_CHARS || /\.$/.test(l.text) || LEAD_IN_END.test(l.text)) return false;
     if (this.cur.lines[this.cur.lines.length - 1] !== l.text) return false;
     this.cur.lines.pop();
-    this.item = { term: l.text.replace(/:$/, ''), start: l.start, end: ln, lines: [l.text] };
+    this.item = { term: l.text.replace(/:$/, ''), font: l.font, start: l.start, end: ln, lines: [l.text] };
     this.cur.items.push(this.item);
     this.depth = 0;
     return true;
@@ -141,7 +235,7 @@ class ManParser {
       return;
     }
     this.paragraph();
-    this.lone = { start: ln, texts: 0, text: '' };
+    this.lone = { start: ln, texts: 0, text: '', font: '' };
   }
 
   private title(rest: string): void {
@@ -150,20 +244,23 @@ class ManParser {
     this.page.section = roffText(a[1] ?? '');
   }
 
-  private section(rest: string, level: number, ln: number): void {
-    this.cur = { title: roffText(args(rest).join(' ')), level, start: ln, end: ln, lines: [], items: [] };
+  /** A new block; `rest` is the request's arguments, or (raw false) a title already rendered. */
+  private section(rest: string, level: number, ln: number, raw = true): void {
+    this.cur = { title: raw ? roffText(args(rest).join(' ')) : rest, level, start: ln, end: ln, lines: [], items: [] };
     this.page.blocks.push(this.cur);
     this.item = null;
     this.pendingTag = null;
+    this.pendingAlias = false;
     this.lone = null;
   }
 
   /** A tagged paragraph whose term is on the request line itself. */
-  private taggedTerm(term: string, ln: number): void {
+  private taggedTerm(term: string, ln: number, font = ''): void {
+    this.pendingAlias = false;
     this.item = null;
     this.lone = null;
     this.pendingTag = ln;
-    this.emit(term, ln);
+    this.emit(term, ln, font);
   }
 
   private paragraph(): void {
@@ -206,6 +303,7 @@ class ManParser {
       case 'SH': case 'SS': this.section(rest, name === 'SH' ? 1 : 2, ln); return;
       // .HP (help2man's options: the term on the next line, its text after an .IP) as .TP
       case 'TP': case 'TQ': case 'HP':
+        this.pendingAlias = (name === 'TQ' || this.noSpace) && !!this.item && this.item.lines.length === 1;
         this.pendingTag = ln;
         this.item = null;
         this.lone = null;
@@ -213,7 +311,7 @@ class ManParser {
       case 'IP': {
         const raw = args(rest)[0] ?? '';
         const tag = roffText(raw);
-        if (tag && !BULLET.test(tag)) this.taggedTerm(tag, ln);
+        if (tag && !BULLET.test(tag)) this.taggedTerm(tag, ln, termFont(raw));
         else if (raw) this.newParagraph(ln); // a bullet: its first line may be a term
         else if (this.promoteLone(ln)) return;
         else if (this.item) this.item.lines.push(''); // an indented paragraph goes on with the item it follows
@@ -227,11 +325,14 @@ class ManParser {
       case 'RE':
         this.depth = Math.max(0, this.depth - 1);
         return;
+      case 'PD':
+        this.noSpace = /^\s*0\s*$/.test(rest);
+        return;
       case 'PP': case 'LP': case 'P': this.newParagraph(ln); return;
       case 'B': case 'I': case 'SM': case 'SB':
       case 'BR': case 'RB': case 'IR': case 'RI': case 'BI': case 'IB': {
         const t = fontMacro(name, rest);
-        if (t) this.emit(t, ln);
+        if (t) this.emit(t, ln, termFont(rest, name));
         return;
       }
       case 'br': case 'sp':
@@ -267,13 +368,94 @@ function clipTerm(t: string): string {
   return t.length <= TERM_TITLE_CHARS ? t : `${t.slice(0, TERM_TITLE_CHARS - 1).replace(/\s+\S*$/, '')}…`;
 }
 
+/**
+ * A label standing as a term ("Example:", "Note:"): a word or two and a colon. help2man renders the
+ * `Example:` paragraphs of an option's help as tagged paragraphs of their own.
+ */
+const LABEL_TERM = /^\p{L}+(?: \p{L}+)?:$/u;
+
+/** Items folded into the one before them (`into[i]` for item i): its term and body go on with that item's text. */
+function foldItems(items: Item[], into: (number | null)[]): Item[] {
+  const out: Item[] = [];
+  const merged = new Map<number, Item>();
+  items.forEach((it, i) => {
+    const host = into[i];
+    const target = host === null || host === undefined ? undefined : merged.get(host);
+    if (!target) {
+      const copy = { ...it, lines: [...it.lines] };
+      merged.set(i, copy);
+      out.push(copy);
+      return;
+    }
+    merged.set(i, target);
+    target.lines.push('', ...it.lines);
+    target.end = Math.max(target.end, it.end);
+  });
+  return out;
+}
+
+/**
+ * Labels that are not the list's own terms go on with the item before them: in a list whose terms
+ * are mostly something else (options), "Example:" is part of the option it follows. A list made of
+ * labels ("Linux:", "BSD:") keeps them as its terms.
+ */
+export function foldLabels(items: Item[]): Item[] {
+  const isLabel = items.map((it) => LABEL_TERM.test(it.term));
+  if (2 * isLabel.filter(Boolean).length >= items.length) return items;
+  return foldItems(items, items.map((_, i) => (isLabel[i] && i > 0 ? i - 1 : null)));
+}
+
+/**
+ * Terms set right under one another (`.TP -s snaplen` `.PD 0` `.TP --snapshot-length=snaplen`, or
+ * `.TQ`) render as two tag lines over one paragraph: spellings of one entry. They become one item
+ * titled by all of them ("-s snaplen, --snapshot-length=snaplen").
+ */
+export function joinAliasTerms(items: Item[]): Item[] {
+  const out: Item[] = [];
+  for (const it of items) {
+    const prev = out[out.length - 1];
+    if (it.alias && prev) out[out.length - 1] = { ...it, term: `${prev.term}, ${it.term}`, font: prev.font, start: prev.start, lines: [...prev.lines, ...it.lines], alias: false };
+    else out.push(it);
+  }
+  return out;
+}
+
+/** The last text line of an item's body. */
+function lastLine(it: Item): string {
+  for (let i = it.lines.length - 1; i > 0; i--) if (it.lines[i]) return it.lines[i]!;
+  return '';
+}
+
+/** True when a term's font (termFont) is bold, as man-pages(7) sets options and commands. */
+const isBold = (font: string): boolean => font.split('+').includes('B');
+
+/**
+ * The values an option lists go on with the option: a bold item whose text ends with a colon ("Valid
+ * strings are:") followed by terms in a plainer font (socat's `SSL2`, `TLS1` under
+ * `method=<ssl-method>` and again under `min-proto-version`) holds those terms, up to the next bold
+ * term. A plain head (gcloud's "Update X. At most one of these can be specified:") over bold options
+ * is a group of options, kept apart; terms in the list's own bold font are its next entries.
+ */
+export function foldValueLists(items: Item[]): Item[] {
+  const into: (number | null)[] = items.map(() => null);
+  for (let i = 0; i < items.length; i++) {
+    const head = items[i]!;
+    if (!isBold(head.font) || !/:$/.test(lastLine(head))) continue;
+    let j = i + 1;
+    while (j < items.length && !isBold(items[j]!.font)) into[j++] = i;
+    i = j - 1;
+  }
+  return foldItems(items, into);
+}
+
 function blockNode(b: Block): ConvertedNode {
   const own = joinText(b.lines);
-  if (b.items.length >= MIN_TAGGED_ITEMS) {
-    const children = b.items.map((it) => ({ title: clipTerm(it.term), kind: 'term', line_range: [it.start, it.end] as [number, number], content: joinText(it.lines), children: [] }));
+  const items = foldValueLists(foldLabels(joinAliasTerms(b.items)));
+  if (items.length >= MIN_TAGGED_ITEMS) {
+    const children = items.map((it) => ({ title: clipTerm(it.term), kind: 'term', line_range: [it.start, it.end] as [number, number], content: joinText(it.lines), children: [] }));
     return { title: b.title, kind: 'section', line_range: [b.start, b.end], ...(own ? { content: own } : {}), children };
   }
-  const all = joinText([...b.lines, ...b.items.flatMap((it) => ['', ...it.lines])]);
+  const all = joinText([...b.lines, ...items.flatMap((it) => ['', ...it.lines])]);
   return { title: b.title, kind: 'section', line_range: [b.start, b.end], content: all, children: [] };
 }
 
@@ -310,7 +492,7 @@ const MAN_CAPS: Capabilities = {
 
 export const manConverter: Converter = {
   name: 'man',
-  version: 4,
+  version: 5,
   async convert({ bytes, card, options }) {
     let raw = bytes;
     if (isGzip(bytes)) {

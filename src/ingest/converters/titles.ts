@@ -17,6 +17,13 @@ const WORD_CUT_MIN_SHARE = 0.5;
 const CODE_SYMBOL_SHARE = 0.12;
 /** Letters a prose line needs. */
 const PROSE_MIN_LETTERS = 3;
+/**
+ * A prose line at least this long that does not end a sentence was wrapped by the author's editor
+ * (hard-wrapped README, NEWS and Markdown text): its sentence goes on in the next line.
+ */
+const WRAPPED_LINE_MIN_CHARS = 50;
+/** A line that ends a sentence or introduces what follows: the title does not go on past it. */
+const LINE_END_STOP = /[.!?:]["')\]]?$/;
 
 const FENCE = /^(```|~~~)/;
 const LIST_OR_QUOTE = /^([-*+>]|\d+[.)])\s/;
@@ -68,6 +75,9 @@ export function firstSentence(s: string): string {
   return s;
 }
 
+/** A function word left at the end of a cut ("… application followed a"): it only says the cut fell mid-phrase. */
+const DANGLING_WORD = /(?:\s+(?:the|a|an|of|to|in|on|at|by|for|with|from|and|or|as|that|which))+$/i;
+
 /**
  * `s` cut to at most `max` characters: at the end of its first sentence when that fits, else at a
  * word boundary with an ellipsis.
@@ -79,14 +89,34 @@ export function clipAtWord(s: string, max = GROUP_TITLE_CHARS): string {
   const cut = s.slice(0, max - 1);
   const sp = cut.lastIndexOf(' ');
   const kept = sp > max * WORD_CUT_MIN_SHARE ? cut.slice(0, sp) : cut;
-  return `${kept.replace(/[\s,;:(–—-]+$/, '')}…`;
+  return `${kept.replace(/[\s,;:(–—-]+$/, '').replace(DANGLING_WORD, '')}…`;
 }
 
-/** The title of a group from its lines: the first prose line, else the first non-blank line; cut at a word. */
+/**
+ * A prose line with the lines its sentence is wrapped onto (see WRAPPED_LINE_MIN_CHARS), without
+ * markup, up to what a title can hold: a title cut where the editor wrapped the line ("… metadata
+ * application followed a") reads as a cut sentence. A blank line, a new list item, quote, heading,
+ * table row, fence or code line ends the paragraph.
+ */
+function unwrapped(lines: readonly string[], at: number, max: number): string {
+  let text = plainLine(lines[at]!);
+  let last = lines[at]!.trim();
+  for (let i = at + 1; i < lines.length && text.length <= max; i++) {
+    const t = lines[i]!.trim();
+    if (last.length < WRAPPED_LINE_MIN_CHARS || LINE_END_STOP.test(last) || firstSentence(text).length < text.length) break;
+    if (!t || FENCE.test(t) || LIST_OR_QUOTE.test(t) || /^#{1,6}\s/.test(t) || NOT_PROSE.test(t) || isCodeLine(t)) break;
+    text = `${text} ${plainLine(t)}`;
+    last = t;
+  }
+  return text;
+}
+
+/** The title of a group from its lines: the first prose line (with its wrapped sentence), else the first non-blank line; cut at a word. */
 export function groupTitle(lines: readonly string[], max = GROUP_TITLE_CHARS): string {
   let inFence = false;
   let fallback = '';
-  for (const raw of lines.slice(0, TITLE_SCAN_LINES)) {
+  const scanned = lines.slice(0, TITLE_SCAN_LINES);
+  for (const [at, raw] of scanned.entries()) {
     const t = raw.trim();
     if (FENCE.test(t)) {
       inFence = !inFence;
@@ -100,7 +130,7 @@ export function groupTitle(lines: readonly string[], max = GROUP_TITLE_CHARS): s
     // list items and quotes are judged without their marks and emphasis; other lines as written
     if (inFence || NOT_PROSE.test(t) || isCodeLine(LIST_OR_QUOTE.test(t) ? plain : t)) continue;
     if ((plain.match(/\p{L}/gu)?.length ?? 0) < PROSE_MIN_LETTERS) continue;
-    return clipAtWord(firstSentence(plain), max);
+    return clipAtWord(firstSentence(unwrapped(scanned, at, max)), max);
   }
   return clipAtWord(fallback, max);
 }

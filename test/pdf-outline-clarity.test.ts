@@ -1,9 +1,18 @@
 /**
  * Outlines an agent reads without detours: a section's own text split into page windows hangs
- * directly under the section (no second node of the same title wrapping them).
+ * directly under the section (no second node of the same title wrapping them); a parent holding
+ * text of its own is summarised by that text, and a parent's list of children never repeats its own
+ * title or "(continued)" parts.
  */
 import { describe, it, expect } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildSections, leaves, type Section } from '../src/ingest/converters/pdf/sections.js';
+import { convertPdfBytes } from '../src/ingest/converters/pdf/convert.js';
+import type { ConvertedNode } from '../src/ingest/converters/types.js';
+import { childList } from '../src/ingest/tree/materialize.js';
+import type { TreeNode } from '../src/store/schemas.js';
+import { FIXTURES } from './helpers/temp-store.js';
 
 const lineChars = (pages: number, perPage = 40, chars = 80) => Array.from({ length: pages }, () => Array.from({ length: perPage }, () => chars));
 const shape = (list: Section[]): unknown[] => list.map((s) => [s.title, s.kind, s.start, s.end, ...(s.children.length ? [shape(s.children)] : [])]);
@@ -21,5 +30,25 @@ describe('page windows of a section\'s own text', () => {
     // every page still in a leaf
     const pages = new Set(leaves(top).flatMap((s) => Array.from({ length: s.end - s.start + 1 }, (_, i) => s.start + i)));
     expect(pages.size).toBe(12);
+  });
+});
+
+describe('parent summaries', () => {
+  const all = (n: ConvertedNode): ConvertedNode[] => [n, ...n.children.flatMap(all)];
+
+  it('a section whose own text is in page windows says what the text holds, its sub-sections as sub-headings', async () => {
+    const r = await convertPdfBytes(readFileSync(join(FIXTURES, 'pdf', 'field-study.pdf')), { maxLeafPages: 1, fallbackTitle: 'x' });
+    const method = all(r.root).find((n) => n.title === '2 Method')!;
+    expect(method.children.map((c) => c.kind)).toContain('page_group');
+    expect(method.summary).toMatch(/transect method/);
+    expect(method.summary).toContain('Sub-headings: 2.1 Sampling.');
+    expect(method.summary).not.toMatch(/\(continued\)|2 Method;/);
+  });
+
+  it('a listed parent names its children, never its own title again or its "(continued)" parts', () => {
+    const node = (title: string, summary = ''): TreeNode => ({ node_id: '0001', title, summary, content_ref: null, children: [] });
+    expect(childList('4 Models', [node('4 Models'), node('4 Models (continued)'), node('4.1 Linear models'), node('4.2 Cox models')])).toBe('4.1 Linear models; 4.2 Cox models');
+    // only parts of its own text: the first one's summary
+    expect(childList('Contents', [node('Contents', 'Printed table of contents (pages 5–9).'), node('Contents (continued) (pages 10–14)')])).toBe('Printed table of contents (pages 5–9).');
   });
 });

@@ -2,7 +2,7 @@
  * Outlines an agent reads without detours: a section's own text split into page windows hangs
  * directly under the section (no second node of the same title wrapping them); a parent holding
  * text of its own is summarised by that text, and a parent's list of children never repeats its own
- * title or "(continued)" parts.
+ * title or "(continued)" parts; bookmark titles lose TeX markup.
  */
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import type { ConvertedNode } from '../src/ingest/converters/types.js';
 import { childList } from '../src/ingest/tree/materialize.js';
 import type { TreeNode } from '../src/store/schemas.js';
 import { FIXTURES } from './helpers/temp-store.js';
+import { cleanTexMarkup, tidyOutlineTitle } from '../src/ingest/converters/pdf/titles.js';
 
 const lineChars = (pages: number, perPage = 40, chars = 80) => Array.from({ length: pages }, () => Array.from({ length: perPage }, () => chars));
 const shape = (list: Section[]): unknown[] => list.map((s) => [s.title, s.kind, s.start, s.end, ...(s.children.length ? [shape(s.children)] : [])]);
@@ -50,5 +51,23 @@ describe('parent summaries', () => {
     expect(childList('4 Models', [node('4 Models'), node('4 Models (continued)'), node('4.1 Linear models'), node('4.2 Cox models')])).toBe('4.1 Linear models; 4.2 Cox models');
     // only parts of its own text: the first one's summary
     expect(childList('Contents', [node('Contents', 'Printed table of contents (pages 5–9).'), node('Contents (continued) (pages 10–14)')])).toBe('Printed table of contents (pages 5–9).');
+  });
+});
+
+describe('bookmark titles written by TeX', () => {
+  // a PDF string reads "\f", "\t", "\b" as escapes: TeX's "{\fam \ttfam \tentt parfor}" arrives with a form feed and tabs
+  const lost = (s: string) => s.replace(/\\f/g, '\f').replace(/\\t/g, '\t').replace(/\\b/g, '\b');
+
+  it('lose their font switches, underscore macro and control characters, everywhere they are used', () => {
+    expect(tidyOutlineTitle(lost('2.3 Using {\\fam \\ttfam \\tentt parfor} and {\\fam \\ttfam \\tentt parforprime}'))).toBe('2.3 Using parfor and parforprime');
+    expect(cleanTexMarkup(lost('2.3 Using {\\fam \\ttfam \\tentt parfor}'))).toBe('2.3 Using parfor');
+    // backslashes kept (a hex string) read the same
+    expect(tidyOutlineTitle('2.3 Using {\\fam \\ttfam \\tentt parfor}')).toBe('2.3 Using parfor');
+    expect(tidyOutlineTitle(lost('1.8 Constructors called by {\\fam \\ttfam \\tentt pariunhbox voidb@x kern .06em vbox {hrule width.3em}init} functions'))).toBe('1.8 Constructors called by pari_init functions');
+    expect(tidyOutlineTitle(lost('1.4 ${\\fam \\bffam \\tenbf F}_{l^2}$ field'))).toBe('1.4 F_{l^2} field');
+    // ligature codes of a TeX font without a Unicode map
+    expect(tidyOutlineTitle('2.5 In\u001duence matrix')).toBe('2.5 Influence matrix');
+    // ordinary titles are left alone
+    expect(tidyOutlineTitle('Set {x} and {y}')).toBe('Set {x} and {y}');
   });
 });

@@ -2,7 +2,8 @@
  * Outlines an agent reads without detours: a section's own text split into page windows hangs
  * directly under the section (no second node of the same title wrapping them); a parent holding
  * text of its own is summarised by that text, and a parent's list of children never repeats its own
- * title or "(continued)" parts; bookmark titles lose TeX markup.
+ * title or "(continued)" parts; bookmark titles lose TeX markup; a source title read from a first page
+ * whose words run together ends where its contents listing begins, and keeps its word spaces.
  */
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -14,6 +15,9 @@ import { childList } from '../src/ingest/tree/materialize.js';
 import type { TreeNode } from '../src/store/schemas.js';
 import { FIXTURES } from './helpers/temp-store.js';
 import { cleanTexMarkup, tidyOutlineTitle } from '../src/ingest/converters/pdf/titles.js';
+import { buildCard, splitJoinedInitial } from '../src/ingest/converters/pdf/card.js';
+import { buildPage } from '../src/ingest/converters/pdf/lines.js';
+import type { Line, PageLayout } from '../src/ingest/converters/pdf/layout-types.js';
 
 const lineChars = (pages: number, perPage = 40, chars = 80) => Array.from({ length: pages }, () => Array.from({ length: perPage }, () => chars));
 const shape = (list: Section[]): unknown[] => list.map((s) => [s.title, s.kind, s.start, s.end, ...(s.children.length ? [shape(s.children)] : [])]);
@@ -69,5 +73,26 @@ describe('bookmark titles written by TeX', () => {
     expect(tidyOutlineTitle('2.5 In\u001duence matrix')).toBe('2.5 Influence matrix');
     // ordinary titles are left alone
     expect(tidyOutlineTitle('Set {x} and {y}')).toBe('Set {x} and {y}');
+  });
+});
+
+describe('source titles from the first page', () => {
+  const line = (text: string, size: number, y: number): Line => ({ cells: [text], text, x: 72, x2: 72 + text.length * 5, y, size, font: 'f', gapAbove: 1.2 });
+  const page = (n: number, lines: Line[]): PageLayout => ({ page: n, width: 612, height: 792, lines, twoColumn: false });
+
+  it('end where a contents listing run together with them begins', () => {
+    const first = page(1, [
+      line('DocBook XSL Stylesheets: Reference DocumentationTable of ContentsDocBook XSL Stylesheets User Reference: Parame-', 10, 700),
+      line('tersPart I. HTML Parameter ReferenceAdmonitionsadmon.graphics.extension', 10, 688),
+    ]);
+    expect(buildCard({ layouts: [first], metaTitle: '', fallbackTitle: 'x', topTitles: [] }).title).toBe('DocBook XSL Stylesheets: Reference Documentation');
+  });
+
+  it('keep the word space between a large initial and its word ("R FAQ"), not small capitals ("RESORTS")', () => {
+    expect(splitJoinedInitial('RFAQ', () => 'The R FAQ answers questions. See the R FAQ.')).toBe('R FAQ');
+    expect(splitJoinedInitial('MGM RESORTS', () => 'MGM Resorts operates resorts.')).toBe('MGM RESORTS');
+    const item = (str: string, x: number, size: number, w: number) => ({ str, transform: [size, 0, 0, size, x, 700], width: w, fontName: 'f1' });
+    // a lone capital before an acronym at its own size: two words
+    expect(buildPage(1, 612, 792, [item('the', 76, 10, 14), item('R', 93, 10, 7), item('API.', 102.5, 10, 20)]).lines[0]!.text).toBe('the R API.');
   });
 });

@@ -2,6 +2,7 @@
 import type { PdfPreview, PdfPreviewLimits } from '../../model/sample.js';
 import type { NativePage } from '../converters/pdf/poppler.js';
 import type { buildPage as BuildPage } from '../converters/pdf/lines.js';
+import { tidyOutlineTitle } from '../converters/pdf/titles.js';
 
 interface OutlineItem {
   title: string;
@@ -13,7 +14,8 @@ function outlineLines(outline: OutlineItem[], max: number): string[] {
   const walk = (items: OutlineItem[], depth: number) => {
     for (const it of items) {
       if (toc.length >= max) return;
-      toc.push(`${'  '.repeat(depth)}- ${it.title}`);
+      // as the converter reads bookmark titles: no TeX markup or control characters in the key sections
+      toc.push(`${'  '.repeat(depth)}- ${tidyOutlineTitle(it.title)}`);
       if (depth < 1 && it.items) walk(it.items, depth + 1);
     }
   };
@@ -21,11 +23,12 @@ function outlineLines(outline: OutlineItem[], max: number): string[] {
   return toc;
 }
 
-function itemsText(items: Array<{ str?: string; hasEOL?: boolean }>): string {
+function itemsText(items: Array<{ str?: string; hasEOL?: boolean }>, fixLigatures: (s: string) => string): string {
   let t = '';
   for (const it of items) {
     if (typeof it.str !== 'string') continue;
-    t += it.str + (it.hasEOL ? '\n' : '');
+    // ligature codes of TeX fonts spelled out, as the converter reads page text ("In\u001duence" → "Influence")
+    t += fixLigatures(it.str) + (it.hasEOL ? '\n' : '');
   }
   return t.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
 }
@@ -72,6 +75,7 @@ export async function pdfPreview(bytes: Uint8Array, limits: PdfPreviewLimits): P
   if (native.preview) return native.preview;
   // One pdfjs document per thread at a time (see withPdfDocument): conversions run concurrently.
   const { withPdfDocument } = await import('../converters/pdf/load.js');
+  const { fixLigatures } = await import('../converters/pdf/lines.js');
   return withPdfDocument(bytes, async (doc) => {
     const outline = outlineLines(((await doc.getOutline()) ?? []) as OutlineItem[], limits.maxOutline);
     if (native.pages) return { numPages: doc.numPages, outline, pages: native.pages.slice(0, doc.numPages) };
@@ -80,7 +84,7 @@ export async function pdfPreview(bytes: Uint8Array, limits: PdfPreviewLimits): P
     for (let p = 1; p <= Math.min(doc.numPages, limits.maxPages) && size < limits.maxChars; p++) {
       const page = await doc.getPage(p);
       const tc = await page.getTextContent();
-      const t = itemsText(tc.items as Array<{ str?: string; hasEOL?: boolean }>).slice(0, limits.maxChars - size);
+      const t = itemsText(tc.items as Array<{ str?: string; hasEOL?: boolean }>, fixLigatures).slice(0, limits.maxChars - size);
       size += t.length;
       pages.push(t);
     }

@@ -46,6 +46,24 @@ function coveredRanges(n: ConvertedNode, children: TreeNode[]): Pick<TreeNode, '
   return { ...(page_range ? { page_range } : {}), ...(line_range ? { line_range } : {}), ...(row_range ? { row_range } : {}) };
 }
 
+/** Children's titles listed in a parent's summary. */
+export const LISTED_CHILDREN = 8;
+/** A title's words, without a suffix telling where a part of its text is ("(continued)", "(pages 10–14)"). */
+const titleKey = (t: string) => t.toLowerCase().replace(/(?:\s*\((?:continued|pages? \d[^)]*)\))+$/, '').replace(/[^\p{L}\p{N}]+/gu, '');
+/** A part that only goes on with text begun before it: "… (continued)", "… (continued) (pages 10–14)". */
+const CONTINUED = /\(continued\)(?:\s*\([^)]*\))?$/i;
+
+/**
+ * A parent's summary when it has none: its children's titles, except those that only repeat its own
+ * title (its opening text, "… (continued)" parts): they say nothing of what it holds. Only such
+ * children: the first one's summary.
+ */
+export function childList(title: string, children: TreeNode[]): string {
+  const own = titleKey(title);
+  const listed = children.filter((c) => titleKey(c.title) !== own && !CONTINUED.test(c.title));
+  return listed.length ? listed.map((c) => c.title).slice(0, LISTED_CHILDREN).join('; ') : (children[0]?.summary ?? '');
+}
+
 export function materializeTree(card: FileCard, approach: Approach, result: ConvertResult): MaterializedTree {
   const total = countNodes(result.root);
   const digits = Math.max(NODE_ID_DIGITS, String(total - 1).length);
@@ -64,7 +82,7 @@ export function materializeTree(card: FileCard, approach: Approach, result: Conv
       files.set(content_ref, content.endsWith('\n') ? content : content + '\n');
     }
     const children = n.children.map(visit);
-    const summary = n.summary || (content ? leadSummary(content) : children.map((c) => c.title).slice(0, 8).join('; '));
+    const summary = n.summary || (content ? leadSummary(content) : childList(n.title, children));
     return {
       node_id,
       title: n.title,

@@ -4,6 +4,7 @@
  */
 import type { PdfDocument } from './load.js';
 import type { OutlineEntry } from './outline-types.js';
+import { cleanTexMarkup } from './titles.js';
 
 /** Fewest bookmarks worth using (documents of up to SMALL_DOC_PAGES need fewer). */
 export const MIN_BOOKMARKS = 3;
@@ -64,7 +65,7 @@ export async function readBookmarks(doc: PdfDocument): Promise<BookmarkResult> {
   const flat: Array<{ title: string; level: number; page: number | null; top?: number }> = [];
   const walk = async (items: OutlineItem[], level: number) => {
     for (const it of items) {
-      flat.push({ title: (it.title ?? '').replace(/\s+/g, ' ').trim(), level, ...(await resolveTarget(doc, it.dest)) });
+      flat.push({ title: cleanTexMarkup(it.title ?? '').replace(/\s+/g, ' ').trim(), level, ...(await resolveTarget(doc, it.dest)) });
       if (level < MAX_BOOKMARK_DEPTH && it.items?.length) await walk(it.items, level + 1);
     }
   };

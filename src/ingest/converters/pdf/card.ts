@@ -177,15 +177,45 @@ export function mendSmallCaps(name: string, text: string): string {
   });
 }
 
+/**
+ * A contents listing whose words run together with the title printed before it ("DocBook XSL
+ * Stylesheets: Reference DocumentationTable of ContentsDocBook…"): a lower-case letter glued to a
+ * capitalised "Contents" is where the title ends.
+ */
+const GLUED_CONTENTS = /(?<=\p{Ll})(?:Table of Contents|Contents)/u;
+
+/** An all-capitals word of a headline that may be a lone capital and a word run together ("RFAQ"). */
+const JOINED_INITIAL = /(?<![\p{L}\p{N}])(\p{Lu})(\p{Lu}{2,})(?![\p{L}\p{N}])/gu;
+
+const countWord = (text: string, word: string): number => (text.match(new RegExp(`(?<![\\p{L}\\p{N}])${word}(?![\\p{L}\\p{N}])`, 'giu')) ?? []).length;
+
+/**
+ * A large headline set as an initial and smaller capitals reads as one word even where the gap
+ * between them is a word space ("R FAQ" read as "RFAQ"): the two words again when the document
+ * writes them apart more often than together. The inverse of mendSmallCaps ("MGM R ESORTS").
+ */
+export function splitJoinedInitial(title: string, text: () => string): string {
+  let body: string | null = null;
+  return title.replace(JOINED_INITIAL, (all, a: string, rest: string) => {
+    body ??= text();
+    return countWord(body, `${a} ${rest}`) > countWord(body, all) ? `${a} ${rest}` : all;
+  });
+}
+
 function largestLines(page: PageLayout | undefined): string {
   if (!page || page.lines.length === 0) return '';
   const max = Math.max(...page.lines.map((l) => l.size));
-  return page.lines
-    .filter((l) => l.size >= max * 0.95 && /\p{L}{2}/u.test(l.text))
-    .slice(0, 3)
-    .map((l) => l.text)
-    .join(' ')
-    .slice(0, 160);
+  const out: string[] = [];
+  for (const l of page.lines.filter((x) => x.size >= max * 0.95 && /\p{L}{2}/u.test(x.text)).slice(0, 3)) {
+    const glued = GLUED_CONTENTS.exec(l.text);
+    if (!glued) {
+      out.push(l.text);
+      continue;
+    }
+    if (glued.index > 0) out.push(l.text.slice(0, glued.index));
+    break;
+  }
+  return out.join(' ').slice(0, 160);
 }
 
 /** The first page opens with a headline: its largest text is much larger than its body text. */
@@ -237,7 +267,7 @@ export function buildCard(input: CardInput): { title: string; card: Partial<DocC
   const cover = per.split(';')[0]!;
   if (company && sec) title = `${titleCase(company)} — Form ${type}${cover ? ` (${cover})` : date && type === '8-K' ? ` (${date})` : ''}`;
   else {
-    const headline = largestLines(input.layouts[0]);
+    const headline = splitJoinedInitial(largestLines(input.layouts[0]), () => input.layouts.map((p) => p.lines.map((l) => l.text).join('\n')).join('\n'));
     if (headline && prominent(input.layouts[0])) title = headline;
     else if (goodMetaTitle(input.metaTitle)) title = input.metaTitle.trim();
     else title = headline || input.fallbackTitle;

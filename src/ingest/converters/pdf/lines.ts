@@ -163,8 +163,13 @@ function isFootnoteMark(it: Item, prev: Item | undefined): boolean {
  * lone capital, the next starts with capitals, and the gap is under this many ems…
  */
 export const SMALL_CAPS_GAP_EM = 0.4;
-/** …and the rest is printed smaller than the initial, or the initial is a run of its own and not a one-letter word ("A", "I"). */
+/** …and the rest is printed smaller than the initial, or the initial is a run of its own and not a one-letter word ("A", "I")… */
 export const SMALL_CAPS_SIZE_RATIO = 0.9;
+/**
+ * …with, at one size, at least this many capitals after it: a lone capital before two or three
+ * capitals at its own size is a name before an acronym ("R API", "C API", "R FAQ"), two words.
+ */
+export const SMALL_CAPS_SAME_SIZE_MIN_TAIL = 4;
 
 function smallCapsTail(cur: Cell, prev: Item, it: Item, gap: number): boolean {
   const initial = /(?:^|\s)(\p{Lu})$/u.exec(cur.text);
@@ -172,7 +177,7 @@ function smallCapsTail(cur: Cell, prev: Item, it: Item, gap: number): boolean {
   const word = /^[^\s]+/.exec(it.str)![0];
   if (word !== word.toUpperCase() || gap < 0 || gap > SMALL_CAPS_GAP_EM * prev.size) return false;
   // at one size only a run holding the initial alone: "EXHIBIT B" + "AGREEMENT" are two words
-  return it.size < prev.size * SMALL_CAPS_SIZE_RATIO || (prev.str.trim().length === 1 && !/^[AI]$/.test(initial[1]!));
+  return it.size < prev.size * SMALL_CAPS_SIZE_RATIO || (prev.str.trim().length === 1 && !/^[AI]$/.test(initial[1]!) && (word.match(/\p{Lu}/gu)?.length ?? 0) >= SMALL_CAPS_SAME_SIZE_MIN_TAIL);
 }
 
 function cellsOf(items: Item[]): Cell[] {

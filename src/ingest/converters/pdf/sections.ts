@@ -410,6 +410,7 @@ export function buildSections(entries: OutlineEntry[], ctx: SectionContext): Sec
   if (ctx.laterContentsPages?.size) for (const s of top) isolateContents(s, ctx.laterContentsPages, byPage, pieces);
   for (const s of top) split(s, ctx, byPage);
   if (pieces.size) for (const s of top) hoistPieces(s, pieces);
+  for (const s of top) hoistIntroParts(s);
   if (ctx.isPointer) liftFromPointers(top, ctx.isPointer);
   const out = top.flatMap(promoteFrontMatter);
   distinguishSiblings(out);
@@ -514,6 +515,24 @@ function hoistPieces(s: Section, pieces: Set<Section>): void {
   for (const c of s.children) hoistPieces(c, pieces);
   if (!s.children.some((c) => pieces.has(c) && c.children.length)) return;
   s.children = s.children.flatMap((c) => (pieces.has(c) && c.children.length ? c.children.map((g, i) => (i === 0 && g.kind === 'intro' ? { ...g, kind: c.kind, title: c.title } : g)) : [c]));
+}
+
+/**
+ * A parent's own text (its intro) split into page windows or on sub-headings gives those parts to the
+ * parent: "2.2 Examples" → ["2.2 Examples", "2.2 Examples (continued)", "2.3 …"], not a second "2.2
+ * Examples" holding them (three levels of one title say nothing and cost a reader a step).
+ */
+export function hoistIntroParts(s: Section): void {
+  for (const c of s.children) hoistIntroParts(c);
+  if (!s.children.some((c) => c.kind === 'intro' && c.children.length)) return;
+  s.children = s.children.flatMap((c) => (c.kind === 'intro' && c.children.length ? c.children.map((g) => withLevel(g, c.level)) : [c]));
+}
+
+/** The section at `level`, its sub-sections moved along (relative levels kept). */
+function withLevel(s: Section, level: number): Section {
+  const shift = level - s.level;
+  const move = (x: Section): Section => ({ ...x, level: x.level + shift, children: x.children.map(move) });
+  return move(s);
 }
 
 /**

@@ -116,7 +116,7 @@ export function sectionGloss(title: string, lines: Line[], vocab: OutlineVocabul
 }
 
 /** Table and figure captions: "Table 3.1D Adverse events", "Figure 2: Survival by arm". */
-const CAPTION = /^(?:TABLE|FIGURE|EXHIBIT|CHART|[Tt]able|[Ff]igure|[Ff]ig\.|[Ee]xhibit|[Cc]hart|[Gg]raph|[Ll]isting)\s+[\dA-Z][\w.-]*(?:[.:—–-]|\s+(?=[\p{Lu}(\d])|$)/u;
+export const CAPTION = /^(?:TABLE|FIGURE|EXHIBIT|CHART|[Tt]able|[Ff]igure|[Ff]ig\.|[Ee]xhibit|[Cc]hart|[Gg]raph|[Ll]isting)\s+[\dA-Z][\w.-]*(?:[.:—–-]|\s+(?=[\p{Lu}(\d])|$)/u;
 /** Most captions, sub-headings and row labels listed in a summary. */
 export const MAX_LISTED = 6;
 /** Row labels listed, and the characters they may take, for a node that is mostly table. */

@@ -1,0 +1,98 @@
+/**
+ * Outlines an agent reads without detours: a section's own text split into page windows hangs
+ * directly under the section (no second node of the same title wrapping them); a parent holding
+ * text of its own is summarised by that text, and a parent's list of children never repeats its own
+ * title or "(continued)" parts; bookmark titles lose TeX markup; a source title read from a first page
+ * whose words run together ends where its contents listing begins, and keeps its word spaces.
+ */
+import { describe, it, expect } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildSections, leaves, type Section } from '../src/ingest/converters/pdf/sections.js';
+import { convertPdfBytes } from '../src/ingest/converters/pdf/convert.js';
+import type { ConvertedNode } from '../src/ingest/converters/types.js';
+import { childList } from '../src/ingest/tree/materialize.js';
+import type { TreeNode } from '../src/store/schemas.js';
+import { FIXTURES } from './helpers/temp-store.js';
+import { cleanTexMarkup, tidyOutlineTitle } from '../src/ingest/converters/pdf/titles.js';
+import { buildCard, splitJoinedInitial } from '../src/ingest/converters/pdf/card.js';
+import { buildPage } from '../src/ingest/converters/pdf/lines.js';
+import type { Line, PageLayout } from '../src/ingest/converters/pdf/layout-types.js';
+
+const lineChars = (pages: number, perPage = 40, chars = 80) => Array.from({ length: pages }, () => Array.from({ length: perPage }, () => chars));
+const shape = (list: Section[]): unknown[] => list.map((s) => [s.title, s.kind, s.start, s.end, ...(s.children.length ? [shape(s.children)] : [])]);
+
+describe('page windows of a section\'s own text', () => {
+  it('are the section\'s children, not wrapped in a node of the section\'s title', () => {
+    const top = buildSections(
+      [{ title: '2 Examples', level: 1, page: 1, line: 0 }, { title: '2.1 Details', level: 2, page: 9, line: 0 }, { title: '3 Notes', level: 1, page: 11, line: 0 }],
+      { pageCount: 12, maxLeafPages: 4, lineChars: lineChars(12), headings: [] },
+    );
+    expect(shape(top)[0]).toEqual([
+      '2 Examples', 'section', 1, 10,
+      [['2 Examples', 'page_group', 1, 4], ['2 Examples (continued)', 'page_group', 5, 8], ['2.1 Details', 'section', 9, 10]],
+    ]);
+    // every page still in a leaf
+    const pages = new Set(leaves(top).flatMap((s) => Array.from({ length: s.end - s.start + 1 }, (_, i) => s.start + i)));
+    expect(pages.size).toBe(12);
+  });
+});
+
+describe('parent summaries', () => {
+  const all = (n: ConvertedNode): ConvertedNode[] => [n, ...n.children.flatMap(all)];
+
+  it('a section whose own text is in page windows says what the text holds, its sub-sections as sub-headings', async () => {
+    const r = await convertPdfBytes(readFileSync(join(FIXTURES, 'pdf', 'field-study.pdf')), { maxLeafPages: 1, fallbackTitle: 'x' });
+    const method = all(r.root).find((n) => n.title === '2 Method')!;
+    expect(method.children.map((c) => c.kind)).toContain('page_group');
+    expect(method.summary).toMatch(/transect method/);
+    expect(method.summary).toContain('Sub-headings: 2.1 Sampling.');
+    expect(method.summary).not.toMatch(/\(continued\)|2 Method;/);
+  });
+
+  it('a listed parent names its children, never its own title again or its "(continued)" parts', () => {
+    const node = (title: string, summary = ''): TreeNode => ({ node_id: '0001', title, summary, content_ref: null, children: [] });
+    expect(childList('4 Models', [node('4 Models'), node('4 Models (continued)'), node('4.1 Linear models'), node('4.2 Cox models')])).toBe('4.1 Linear models; 4.2 Cox models');
+    // only parts of its own text: the first one's summary
+    expect(childList('Contents', [node('Contents', 'Printed table of contents (pages 5–9).'), node('Contents (continued) (pages 10–14)')])).toBe('Printed table of contents (pages 5–9).');
+  });
+});
+
+describe('bookmark titles written by TeX', () => {
+  // a PDF string reads "\f", "\t", "\b" as escapes: TeX's "{\fam \ttfam \tentt parfor}" arrives with a form feed and tabs
+  const lost = (s: string) => s.replace(/\\f/g, '\f').replace(/\\t/g, '\t').replace(/\\b/g, '\b');
+
+  it('lose their font switches, underscore macro and control characters, everywhere they are used', () => {
+    expect(tidyOutlineTitle(lost('2.3 Using {\\fam \\ttfam \\tentt parfor} and {\\fam \\ttfam \\tentt parforprime}'))).toBe('2.3 Using parfor and parforprime');
+    expect(cleanTexMarkup(lost('2.3 Using {\\fam \\ttfam \\tentt parfor}'))).toBe('2.3 Using parfor');
+    // backslashes kept (a hex string) read the same
+    expect(tidyOutlineTitle('2.3 Using {\\fam \\ttfam \\tentt parfor}')).toBe('2.3 Using parfor');
+    expect(tidyOutlineTitle(lost('1.8 Constructors called by {\\fam \\ttfam \\tentt pariunhbox voidb@x kern .06em vbox {hrule width.3em}init} functions'))).toBe('1.8 Constructors called by pari_init functions');
+    expect(tidyOutlineTitle(lost('1.4 ${\\fam \\bffam \\tenbf F}_{l^2}$ field'))).toBe('1.4 F_{l^2} field');
+    // ligature codes of a TeX font without a Unicode map
+    expect(tidyOutlineTitle('2.5 In\u001duence matrix')).toBe('2.5 Influence matrix');
+    // ordinary titles are left alone
+    expect(tidyOutlineTitle('Set {x} and {y}')).toBe('Set {x} and {y}');
+  });
+});
+
+describe('source titles from the first page', () => {
+  const line = (text: string, size: number, y: number): Line => ({ cells: [text], text, x: 72, x2: 72 + text.length * 5, y, size, font: 'f', gapAbove: 1.2 });
+  const page = (n: number, lines: Line[]): PageLayout => ({ page: n, width: 612, height: 792, lines, twoColumn: false });
+
+  it('end where a contents listing run together with them begins', () => {
+    const first = page(1, [
+      line('DocBook XSL Stylesheets: Reference DocumentationTable of ContentsDocBook XSL Stylesheets User Reference: Parame-', 10, 700),
+      line('tersPart I. HTML Parameter ReferenceAdmonitionsadmon.graphics.extension', 10, 688),
+    ]);
+    expect(buildCard({ layouts: [first], metaTitle: '', fallbackTitle: 'x', topTitles: [] }).title).toBe('DocBook XSL Stylesheets: Reference Documentation');
+  });
+
+  it('keep the word space between a large initial and its word ("R FAQ"), not small capitals ("RESORTS")', () => {
+    expect(splitJoinedInitial('RFAQ', () => 'The R FAQ answers questions. See the R FAQ.')).toBe('R FAQ');
+    expect(splitJoinedInitial('MGM RESORTS', () => 'MGM Resorts operates resorts.')).toBe('MGM RESORTS');
+    const item = (str: string, x: number, size: number, w: number) => ({ str, transform: [size, 0, 0, size, x, 700], width: w, fontName: 'f1' });
+    // a lone capital before an acronym at its own size: two words
+    expect(buildPage(1, 612, 792, [item('the', 76, 10, 14), item('R', 93, 10, 7), item('API.', 102.5, 10, 20)]).lines[0]!.text).toBe('the R API.');
+  });
+});

@@ -4,7 +4,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import { sourceConflict, sourceVerdict, SOURCE_SURE_LEAD, PERIOD_CONFLICT_GAP } from '../src/search/confidence.js';
-import { bestPassage, densestSpan, phraseSpan, PASSAGE_CHARS, PASSAGE_LEAD } from '../src/retrieve/snippets.js';
+import { bestPassage, densestSpan, phraseSpan, sentenceEnd, PASSAGE_CHARS, PASSAGE_LEAD, PASSAGE_SENTENCE_EXTRA } from '../src/retrieve/snippets.js';
 
 const WEAK = 0.3;
 
@@ -79,5 +79,27 @@ describe('node passages', () => {
       expect(p.text).not.toMatch(/<!--|-->|page \d/);
       expect(p.page).toBe(7);
     }
+  });
+});
+
+describe('passages end with their sentence', () => {
+  const weights = new Map([['dredging', 2], ['sediment', 3]]);
+  const filler = 'The port authority met twice and discussed the budget for the coming year at length. '.repeat(6);
+
+  it('goes on to the end of a sentence cut near its end, and says nothing is cut', () => {
+    const tail = 'The dredging campaign removed sediment from the berths, and after long discussions of the costs, of the weather windows and of the contractors available in the region, the authority decided that the next campaign would start only once the survey of the outer channel, the turning basin and the approach to the container terminal was complete. Later work followed.';
+    const text = `${filler}${tail} ${filler}`;
+    const p = bestPassage(text, weights)!;
+    expect(p.text).toMatch(/container terminal was complete\.$/);
+    expect(p.text.length).toBeLessThanOrEqual(PASSAGE_CHARS + 80 + PASSAGE_SENTENCE_EXTRA + 2);
+  });
+
+  it('stops at a sentence end, a blank line or a page mark, never past the extra characters', () => {
+    const text = 'alpha beta gamma delta e.g. the epsilon. Zeta follows here.';
+    expect(sentenceEnd(text, 11, 160)).toBe(text.indexOf('epsilon.') + 'epsilon.'.length);
+    expect(sentenceEnd('one two three\n\nFour', 4, 160)).toBe(13);
+    expect(sentenceEnd('one two three <!-- page 2 --> four.', 4, 160)).toBe(4);
+    expect(sentenceEnd(`one two ${'x '.repeat(100)}end.`, 4, 20)).toBe(4);
+    expect(sentenceEnd('It ends here. Next one.', 13, 160)).toBe(13);
   });
 });

@@ -28,6 +28,12 @@ export const PASSAGE_SCAN_CHARS = 20_000;
 export const PASSAGE_WINDOW_CHARS = 180;
 export const PASSAGE_CHARS = 280;
 /**
+ * A passage that stops inside a sentence goes on to the sentence's end when it is at most this many
+ * characters further: agents reported passages cut just before the words they needed ("you could…",
+ * the second half of an explanation) in three runs of the agent test.
+ */
+export const PASSAGE_SENTENCE_EXTRA = 160;
+/**
  * Share of a passage's padding placed before its densest window (the rest after it): the answer
  * mostly follows the words a question shares with it; centred passages stopped at "This tends to…".
  */
@@ -164,15 +170,35 @@ function spanAround(text: string, a: number, b: number, chars: number, lead: num
   return { from, to, at: a };
 }
 
+/** A span already ending with a sentence's mark. */
+const SENTENCE_CLOSED = /[.!?]["”’)]?\s*$/;
+/** A sentence's end (a mark before a word that opens a sentence: not "e.g. the"), a blank line, or a page mark. */
+const SENTENCE_STOP = /[.!?]["”’)]?(?=\s+[\p{Lu}\p{N}"“(•]|\s*$)|\n\s*\n|<!--/u;
+
+/**
+ * Where the sentence running at `to` ends (after its `.`, `!` or `?` and before white space, or at a
+ * blank line), when that is at most `extra` characters on and before a page mark; else `to`.
+ */
+export function sentenceEnd(text: string, to: number, extra: number): number {
+  if (to >= text.length || SENTENCE_CLOSED.test(text.slice(Math.max(0, to - 3), to))) return to;
+  const m = SENTENCE_STOP.exec(text.slice(to, to + extra));
+  if (!m || m[0] === '<!--') return to;
+  return to + m.index + (m[0].startsWith('\n') ? 0 : m[0].length);
+}
+
 /** The passage of `text` around the densest window of query terms (null when no term occurs). */
 export function bestPassage(text: string, weights: Map<string, number>, firstPage?: number): NodePassage | null {
   const span = densestSpan(text, weights, PASSAGE_CHARS, PASSAGE_LEAD);
   if (!span) return null;
-  const { from, to, at: a } = span;
+  const { from, at: a } = span;
+  const to = sentenceEnd(text, span.to, PASSAGE_SENTENCE_EXTRA);
   const page = pageAtPos(text, a, firstPage);
   const body = text.slice(from, to).replace(PAGE_MARK, ' ').replace(PARTIAL_MARK_START, '').replace(PARTIAL_MARK_END, '').replace(LEADERS, ' ').replace(/\s+/g, ' ').trim();
-  const clipped = body.length > PASSAGE_CHARS + 80 ? `${body.slice(0, PASSAGE_CHARS + 80).replace(/\s\S*$/, '')}` : body;
-  const out: NodePassage = { text: `${from > 0 ? '…' : ''}${clipped}${to < text.length || clipped !== body ? '…' : ''}` };
+  const max = PASSAGE_CHARS + 80 + (to - span.to);
+  const clipped = body.length > max ? `${body.slice(0, max).replace(/\s\S*$/, '')}` : body;
+  // "…" at the end says a sentence was cut, not that the node goes on after a whole one
+  const cut = clipped !== body || (to < text.length && !SENTENCE_CLOSED.test(clipped));
+  const out: NodePassage = { text: `${from > 0 ? '…' : ''}${clipped}${cut ? '…' : ''}` };
   if (page !== undefined) out.page = page;
   return out;
 }

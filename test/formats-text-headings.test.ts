@@ -105,3 +105,28 @@ describe('long sections of text and Markdown', () => {
     expect(md.root.children.find((c) => c.title === 'END')!.children).toEqual([]);
   });
 });
+
+describe('a FAQ in plain text (Q:/A: entries)', () => {
+  const FAQ = `\nQ: What is the clue of socat?\n\nA: It has none.\n\n\nQ: When I specify a dual address on\nthe command line, I get "event not found".\n\nA: Say "set +H".\n\n\nQ: A socat process run in background is\nstopped after five minutes.\nA: Clear TOSTOP with stty -tostop.\n`;
+  const cardOf = (type: FileCard['type']): FileCard => ({ id: 'src_0000abcd', filename: 'faq.txt', original_path: 'inbox/faq.txt', type, size_kb: 1, sha256: '0'.repeat(64) });
+
+  it('gives one node per question, titled by the whole question, answers inside', () => {
+    const r = convertTextByPlan(FAQ, 'faq.txt', plan);
+    expect(r.toc_source).toBe('headings');
+    expect(r.root.children.map((c) => c.title)).toEqual([
+      'Q: What is the clue of socat?',
+      'Q: When I specify a dual address on the command line, I get "event not found".',
+      'Q: A socat process run in background is stopped after five minutes.',
+    ]);
+    expect(r.root.children[2]!.line_range).toEqual([13, 15]);
+  });
+
+  it('one question is a remark, not a FAQ; a question inside a paragraph is no entry', () => {
+    expect(textHeadings(['', 'Q: Why?', '', 'A: Because.'])).toEqual([]);
+    expect(textHeadings(['Some text', 'Q: inline?', '', 'Q: real one?', '', 'Q: and two?']).map((h) => h.line)).toEqual([3, 5]);
+  });
+
+  it('the planner counts the questions, so a FAQ is planned as a tree', () => {
+    expect(takeSample(cardOf('text'), new TextEncoder().encode(FAQ)).heading_count).toBe(3);
+  });
+});

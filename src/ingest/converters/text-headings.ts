@@ -1,7 +1,8 @@
 /**
  * Headings of plain text that Markdown does not see: reStructuredText titles (a line underlined, or
- * over- and underlined, by any adornment character: `Sorting HOW TO` over `**************`) and
- * lines in capitals standing alone (`PRINTING THE MANUAL` in a GNU README). The text is rewritten
+ * over- and underlined, by any adornment character: `Sorting HOW TO` over `**************`),
+ * lines in capitals standing alone (`PRINTING THE MANUAL` in a GNU README) and the questions of a
+ * FAQ (`Q: What does the prefix XIO mean?`, one entry each, when the text asks at least two). The text is rewritten
  * line for line with ATX marks (`## Title`) and blank adornment lines, so the Markdown parser builds
  * the tree and every line number stays that of the file.
  */
@@ -16,6 +17,13 @@ export const CAPS_HEADING_MAX_CHARS = 60;
 const CAPS_MIN_LETTERS = 3;
 /** Share of its non-space characters that must be letters. */
 const CAPS_LETTER_SHARE = 0.6;
+
+/** A FAQ's question line: "Q:", "Q.", "Q3:", "Question:" at the start of a paragraph. */
+const QUESTION = /^(?:Q|Question)\s*\d{0,3}\s*[:.)]\s+\S/;
+/** Questions a text needs before they are read as its entries (one "Q:" is a remark, not a FAQ). */
+export const MIN_QUESTIONS = 2;
+/** Longest question title; a longer question is cut at a word. */
+export const QUESTION_TITLE_MAX_CHARS = 120;
 
 interface TextHeading { line: number; title: string; style: string; under: number[] }
 
@@ -43,16 +51,36 @@ function capitals(lines: string[], i: number): TextHeading | null {
   return { line: i, title: t, style: 'caps', under: [] };
 }
 
-/** The text's own headings, in order. */
+/**
+ * A question opening a paragraph, titled by the whole question (its wrapped lines joined, up to the
+ * answer or a blank line, cut at a word past QUESTION_TITLE_MAX_CHARS); its lines stay in the text.
+ */
+function question(lines: string[], i: number): TextHeading | null {
+  if (!QUESTION.test(lines[i]!) || !blank(lines[i - 1])) return null;
+  const parts = [lines[i]!.trim()];
+  for (let k = i + 1; k < lines.length && !blank(lines[k]) && !/^\s*A(?:nswer)?\s*[:.)]/.test(lines[k]!); k++) parts.push(lines[k]!.trim());
+  return { line: i, title: cutAtWord(parts.join(' '), QUESTION_TITLE_MAX_CHARS), style: 'question', under: [] };
+}
+
+function cutAtWord(t: string, max: number): string {
+  if (t.length <= max) return t;
+  const cut = t.slice(0, max);
+  const sp = cut.lastIndexOf(' ');
+  return `${(sp > max / 2 ? cut.slice(0, sp) : cut).replace(/[\s,;:]+$/, '')}…`;
+}
+
+/** The text's own headings, in order (a FAQ's questions only when it asks MIN_QUESTIONS or more). */
 export function textHeadings(lines: string[]): TextHeading[] {
   const out: TextHeading[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const h = adorned(lines, i) ?? capitals(lines, i);
+    const h = adorned(lines, i) ?? capitals(lines, i) ?? question(lines, i);
     if (!h) continue;
     out.push(h);
     i = Math.max(i, ...h.under);
   }
-  return out;
+  return out.filter((h) => h.style !== 'question').length === out.length || out.filter((h) => h.style === 'question').length >= MIN_QUESTIONS
+    ? out
+    : out.filter((h) => h.style !== 'question');
 }
 
 /**
@@ -63,8 +91,10 @@ export function textHeadings(lines: string[]): TextHeading[] {
 export function markTextHeadings(lines: string[], min: number): string | null {
   const hs = textHeadings(lines);
   if (hs.length < min) return null;
-  const styles = [...new Set(hs.filter((h) => h.style !== 'caps').map((h) => h.style))];
+  // adorned styles first, then capitals, then a FAQ's questions (the finest level)
+  const styles = [...new Set(hs.filter((h) => h.style !== 'caps' && h.style !== 'question').map((h) => h.style))];
   if (hs.some((h) => h.style === 'caps')) styles.push('caps');
+  if (hs.some((h) => h.style === 'question')) styles.push('question');
   // the first style is the document's title only when used once; else every heading is a section (level 2 on)
   const base = hs.filter((h) => h.style === styles[0]).length === 1 ? 1 : 2;
   const out = [...lines];

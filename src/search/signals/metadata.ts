@@ -20,11 +20,66 @@ export const NAMING_MAX_BODY_SHARE = 0.25;
 export const NAMING_BODY_PER_IDENTITY = 2;
 const NUMBER_RE = /^\d+$/;
 
-/** Period match in [-1, 1] of each candidate (only those with a non-zero match; empty when the query names no year). */
-export function periodSignal(query: string, candidates: Iterable<string>, source: (id: string) => Pick<CatalogEntry, 'filename' | 'title' | 'period' | 'date' | 'doc_type'> | null): Map<string, number> {
-  const qp = queryPeriod(query);
+type PeriodEntry = Pick<CatalogEntry, 'filename' | 'title' | 'period' | 'date' | 'doc_type'>;
+
+/**
+ * When the query names no period, the newest source of a series (sources titled alike but for their
+ * dates: a company's 10-Ks, an agency's annual reports, a manual's editions) gains this much over
+ * the others: a user who names no year means the current one. Below PERIOD_CONFLICT_GAP
+ * (confidence.ts), so an older edition is not called another period than the one asked.
+ */
+export const LATEST_IN_SERIES = 0.2;
+
+const MONTH_WORDS = /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b/g;
+
+/**
+ * A title with its dates, years and bracketed qualifiers taken out: what the editions of a series
+ * share. Other numbers stay ("Form 10-K" and "Form 8-K" are two series).
+ */
+export function seriesKey(title: string): string {
+  return title
+    .toLowerCase()
+    .replace(/\([^)]*\)/g, ' ')
+    .replace(new RegExp(`${MONTH_WORDS.source}(?:\\s+\\d{1,2}(?:st|nd|rd|th)?,?)?`, 'g'), ' ')
+    .replace(/\b(?:fiscal|calendar|financial)\s+years?\b|\b(?:fy\s?|q[1-4]\s?)?(?:19|20)\d{2}\b|\bfy\s?\d{2}\b|\bq[1-4]\b/g, ' ')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** When a source's period ends (its date, else the end of its last year), '' when unknown. */
+function periodEnd(e: PeriodEntry): string {
+  if (e.date && /^\d{4}-\d{2}-\d{2}/.test(e.date)) return e.date.slice(0, 10);
+  const years = sourcePeriod(e).years;
+  return years.length ? `${years[years.length - 1]}-12-31` : '';
+}
+
+/** The newest candidate of each series of two or more editions with known, different dates. */
+function latestInSeries(candidates: Iterable<string>, source: (id: string) => PeriodEntry | null): Map<string, number> {
+  const series = new Map<string, Array<{ id: string; end: string }>>();
+  for (const id of candidates) {
+    const e = source(id);
+    const end = e ? periodEnd(e) : '';
+    const key = e ? seriesKey(e.title || e.filename) : '';
+    if (!end || !key) continue;
+    series.set(key, [...(series.get(key) ?? []), { id, end }]);
+  }
   const out = new Map<string, number>();
-  if (qp.years.length === 0) return out;
+  for (const eds of series.values()) {
+    if (eds.length < 2) continue;
+    const sorted = [...eds].sort((a, b) => (a.end < b.end ? 1 : a.end > b.end ? -1 : 0));
+    if (sorted[0]!.end !== sorted[1]!.end) out.set(sorted[0]!.id, LATEST_IN_SERIES);
+  }
+  return out;
+}
+
+/**
+ * Period match in [-1, 1] of each candidate (only those with a non-zero match); when the query names
+ * no year, the newest edition of each series of candidates (LATEST_IN_SERIES).
+ */
+export function periodSignal(query: string, candidates: Iterable<string>, source: (id: string) => PeriodEntry | null): Map<string, number> {
+  const qp = queryPeriod(query);
+  if (qp.years.length === 0) return latestInSeries(candidates, source);
+  const out = new Map<string, number>();
   for (const id of candidates) {
     const e = source(id);
     const p = e ? periodMatch(qp, sourcePeriod(e)) : 0;

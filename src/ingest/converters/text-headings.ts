@@ -2,10 +2,11 @@
  * Headings of plain text that Markdown does not see: reStructuredText titles (a line underlined, or
  * over- and underlined, by any adornment character: `Sorting HOW TO` over `**************`),
  * lines in capitals standing alone (`PRINTING THE MANUAL` in a GNU README) and the questions of a
- * FAQ (`Q: What does the prefix XIO mean?`, one entry each, when the text asks at least two). The text is rewritten
- * line for line with ATX marks (`## Title`) and blank adornment lines, so the Markdown parser builds
- * the tree and every line number stays that of the file.
+ * FAQ (`Q: What does the prefix XIO mean?`, one entry each, when the text asks at least two). The
+ * text is rewritten line for line with ATX marks (`## Title`) and blank adornment lines, so the
+ * Markdown parser builds the tree and every line number stays that of the file.
  */
+import { cutAtWord } from './titles.js';
 
 /** Adornment characters of reStructuredText section titles. */
 const ADORNMENT = /^([=\-~*^+#"'`:.,_!$%&(){}[\]<>/\\|;?@])\1+\s*$/;
@@ -53,20 +54,14 @@ function capitals(lines: string[], i: number): TextHeading | null {
 
 /**
  * A question opening a paragraph, titled by the whole question (its wrapped lines joined, up to the
- * answer or a blank line, cut at a word past QUESTION_TITLE_MAX_CHARS); its lines stay in the text.
+ * answer or a blank line, cut at a word past QUESTION_TITLE_MAX_CHARS: not at its first sentence,
+ * which may be the context before the question); its lines stay in the text.
  */
 function question(lines: string[], i: number): TextHeading | null {
   if (!QUESTION.test(lines[i]!) || !blank(lines[i - 1])) return null;
   const parts = [lines[i]!.trim()];
   for (let k = i + 1; k < lines.length && !blank(lines[k]) && !/^\s*A(?:nswer)?\s*[:.)]/.test(lines[k]!); k++) parts.push(lines[k]!.trim());
   return { line: i, title: cutAtWord(parts.join(' '), QUESTION_TITLE_MAX_CHARS), style: 'question', under: [] };
-}
-
-function cutAtWord(t: string, max: number): string {
-  if (t.length <= max) return t;
-  const cut = t.slice(0, max);
-  const sp = cut.lastIndexOf(' ');
-  return `${(sp > max / 2 ? cut.slice(0, sp) : cut).replace(/[\s,;:]+$/, '')}…`;
 }
 
 /** The text's own headings, in order (a FAQ's questions only when it asks MIN_QUESTIONS or more). */
@@ -78,9 +73,8 @@ export function textHeadings(lines: string[]): TextHeading[] {
     out.push(h);
     i = Math.max(i, ...h.under);
   }
-  return out.filter((h) => h.style !== 'question').length === out.length || out.filter((h) => h.style === 'question').length >= MIN_QUESTIONS
-    ? out
-    : out.filter((h) => h.style !== 'question');
+  const questions = out.filter((h) => h.style === 'question').length;
+  return questions === 0 || questions >= MIN_QUESTIONS ? out : out.filter((h) => h.style !== 'question');
 }
 
 /**

@@ -86,6 +86,12 @@ export function clipAtWord(s: string, max = GROUP_TITLE_CHARS): string {
   if (s.length <= max) return s;
   const first = firstSentence(s);
   if (first.length < s.length && first.length <= max) return first;
+  return cutAtWord(s, max);
+}
+
+/** `s` cut at a word boundary to at most `max` characters, with an ellipsis (unchanged when it fits). */
+export function cutAtWord(s: string, max: number): string {
+  if (s.length <= max) return s;
   const cut = s.slice(0, max - 1);
   const sp = cut.lastIndexOf(' ');
   const kept = sp > max * WORD_CUT_MIN_SHARE ? cut.slice(0, sp) : cut;

@@ -2,7 +2,7 @@
 import type { PdfPreview, PdfPreviewLimits } from '../../model/sample.js';
 import type { NativePage } from '../converters/pdf/poppler.js';
 import type { buildPage as BuildPage } from '../converters/pdf/lines.js';
-import { tidyOutlineTitle } from '../converters/pdf/titles.js';
+import { cleanTexMarkup, tidyOutlineTitle } from '../converters/pdf/titles.js';
 
 interface OutlineItem {
   title: string;
@@ -15,7 +15,7 @@ function outlineLines(outline: OutlineItem[], max: number): string[] {
     for (const it of items) {
       if (toc.length >= max) return;
       // as the converter reads bookmark titles: no TeX markup or control characters in the key sections
-      toc.push(`${'  '.repeat(depth)}- ${tidyOutlineTitle(it.title)}`);
+      toc.push(`${'  '.repeat(depth)}- ${tidyOutlineTitle(cleanTexMarkup(it.title))}`);
       if (depth < 1 && it.items) walk(it.items, depth + 1);
     }
   };

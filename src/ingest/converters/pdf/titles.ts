@@ -47,7 +47,8 @@ const TEX_MATH = /\$([^$\s\d][^$]*)\$/gu;
 const FOOTNOTE_MARKS = /(?:\s*[∗*†‡§¶])+$|[⁰¹²³⁴⁵⁶⁷⁸⁹]+$/u;
 
 export function tidyOutlineTitle(raw: string): string {
-  let t = cleanTexMarkup(raw).replace(/\s+/g, ' ').replace(TEX_FONT_GROUP, '$1').replace(TEX_MATH, '$1').trim();
+  // control characters in page text (a NUL in a table label) print as nothing: a title never keeps them
+  let t = raw.replace(CONTROL_CHARS, ' ').replace(/\s+/g, ' ').replace(TEX_FONT_GROUP, '$1').replace(TEX_MATH, '$1').trim();
   const cut = t.replace(LEADERS, '');
   if (cut.length >= 2) t = cut;
   t = t.replace(FOOTNOTE_MARKS, '').replace(/[\s:;,]+$/, '').trim();

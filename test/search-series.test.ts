@@ -1,5 +1,8 @@
-import { describe, it, expect } from 'vitest';
-import { LATEST_IN_SERIES, periodSignal, seriesKey } from '../src/search/signals/metadata.js';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { searchStore } from '../src/search/search.js';
+import { searchStoreFixture } from './helpers/search-store.js';
+import { cleanup } from './helpers/temp-store.js';
+import { LATEST_IN_SERIES, latestInSeries, periodSignal, seriesKey } from '../src/search/signals/metadata.js';
 import { PERIOD_CONFLICT_GAP } from '../src/search/confidence.js';
 
 type Entry = { filename: string; title: string; period?: string; date?: string; doc_type?: string };
@@ -21,13 +24,33 @@ describe('a series of editions: the newest when the query names no period', () =
   });
 
   it('gives the newest 10-K the bonus, not a newer filing of another form or a lone document', () => {
-    const s = periodSignal('What industry does Amcor operate in?', ['k19', 'k23', 'k21', 'e8k', 'man'], source);
+    const s = latestInSeries(['k19', 'k23', 'k21', 'e8k', 'man'], source);
     expect([...s]).toEqual([['k23', LATEST_IN_SERIES]]);
+    // periodSignal judges only a query that names a year
+    expect(periodSignal('What industry does Amcor operate in?', ['k19', 'k23'], source).size).toBe(0);
     expect(LATEST_IN_SERIES).toBeLessThan(PERIOD_CONFLICT_GAP);
   });
 
   it('leaves the period to the query when it names one', () => {
     const s = periodSignal('What was Amcor revenue in fiscal 2019?', ['k19', 'k23', 'k21'], source);
     expect(s.get('k19')!).toBeGreaterThan(s.get('k23') ?? 0);
+  });
+});
+
+describe('the newest-edition rule in search', () => {
+  const report = (year: number) => `# Acme Annual Report ${year}\n\nAcme makes widgets for the packaging industry in ${year}.\n\n## Results\n\nSales grew.\n`;
+  let root = '';
+  beforeAll(async () => {
+    ({ root } = await searchStoreFixture('none', { docs: { 'acme-a.md': report(2019), 'acme-b.md': report(2023), 'acme-c.md': report(2021) } }));
+  });
+  afterAll(() => cleanup(root));
+
+  it('puts the newest report of a series first when the question names no year, the asked one when it names one', async () => {
+    const none = await searchStore(root, 'Which industry does Acme work in?');
+    expect(none.results[0]!.file).toMatch(/acme-b\.md$/);
+    // the three reports say the same: only the rule sets the newest apart (without it they tie)
+    expect(none.results[0]!.score).toBeGreaterThan(none.results[1]!.score);
+    const asked = await searchStore(root, 'Which industry did Acme work in during 2019?');
+    expect(asked.results[0]!.file).toMatch(/acme-a\.md$/);
   });
 });

@@ -28,7 +28,7 @@ export const FUSION_WEIGHTS = {
   /**
    * period match in [-1, 1]: a filing of the asked year gains, one whose period contradicts it
    * loses, whatever the other candidates; a query naming no year gives the newest edition of each
-   * series of candidates LATEST_IN_SERIES (signals/metadata.ts)
+   * series among the first SERIES_CANDIDATES of a first fusion LATEST_IN_SERIES (signals/metadata.ts)
    */
   period: 1.0,
   /** share of the query's naming words (company names, tickers) in a source's identity */

@@ -16,7 +16,8 @@ import { queryTermGroups } from './query.js';
 import { KeywordShardError, sourceKeywords, nodeKeywords, type SourceKeywords } from './keyword-index.js';
 import { combineRelevance, sourceVerdict, vectorRelevance } from './confidence.js';
 import { allowedRows, keywordSignals, type KeywordSignals } from './signals/keyword.js';
-import { identitySignal, periodSignal } from './signals/metadata.js';
+import { SERIES_CANDIDATES, identitySignal, latestInSeries, periodSignal } from './signals/metadata.js';
+import { queryPeriod } from './period.js';
 import { rarestTerm, type RareTerm } from './signals/rare.js';
 import { vectorSignals, type VectorSignals } from './signals/vector.js';
 import { SIGNALS, fuse, ranked, type Fused, type SignalLists } from './fusion.js';
@@ -283,12 +284,16 @@ function usedIndexMismatch(ctx: SearchContext, sig: Signals): string[] {
   return out;
 }
 
-/** The passage signal over the best candidates of a first fusion, then the final fusion. */
+/**
+ * The passage signal over the best candidates of a first fusion, and for a query naming no year the
+ * newest edition of each series among them (as its period signal), then the final fusion.
+ */
 function fuseWithPassages(ctx: SearchContext, sig: Signals): Fused {
   const first = fuse(sig.lists);
   if (!sig.kix || !sig.kw) return first;
   const order = ranked(first.scores).map(([id]) => id);
   sig.lists.passage = passageSignal(ctx.root, ctx.groups.flat(), order);
+  if (queryPeriod(ctx.query).years.length === 0) sig.lists.period = latestInSeries(order.slice(0, SERIES_CANDIDATES), ctx.row);
   return fuse(sig.lists);
 }
 

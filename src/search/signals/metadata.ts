@@ -53,8 +53,12 @@ function periodEnd(e: PeriodEntry): string {
   return years.length ? `${years[years.length - 1]}-12-31` : '';
 }
 
-/** The newest candidate of each series of two or more editions with known, different dates. */
-function latestInSeries(candidates: Iterable<string>, source: (id: string) => PeriodEntry | null): Map<string, number> {
+/**
+ * The newest candidate of each series of two or more editions with known, different dates, among
+ * `candidates` (search passes the first SERIES_CANDIDATES of a first fusion: each needs its row).
+ * For a query that names no period (periodSignal judges those that do).
+ */
+export function latestInSeries(candidates: Iterable<string>, source: (id: string) => PeriodEntry | null): Map<string, number> {
   const series = new Map<string, Array<{ id: string; end: string }>>();
   for (const id of candidates) {
     const e = source(id);
@@ -72,14 +76,14 @@ function latestInSeries(candidates: Iterable<string>, source: (id: string) => Pe
   return out;
 }
 
-/**
- * Period match in [-1, 1] of each candidate (only those with a non-zero match); when the query names
- * no year, the newest edition of each series of candidates (LATEST_IN_SERIES).
- */
+/** Candidates of a first fusion looked at for a series' newest edition (their rows are read). */
+export const SERIES_CANDIDATES = 10;
+
+/** Period match in [-1, 1] of each candidate (only those with a non-zero match; empty when the query names no year). */
 export function periodSignal(query: string, candidates: Iterable<string>, source: (id: string) => PeriodEntry | null): Map<string, number> {
   const qp = queryPeriod(query);
-  if (qp.years.length === 0) return latestInSeries(candidates, source);
   const out = new Map<string, number>();
+  if (qp.years.length === 0) return out;
   for (const id of candidates) {
     const e = source(id);
     const p = e ? periodMatch(qp, sourcePeriod(e)) : 0;

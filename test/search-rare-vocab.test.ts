@@ -6,7 +6,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { searchStore } from '../src/search/search.js';
+import { keepRare, searchStore } from '../src/search/search.js';
 import { runSearch } from '../src/retrieve/search-answer.js';
 import { queryTermGroups } from '../src/search/query.js';
 import { passageSignal } from '../src/search/signals/passage.js';
@@ -53,6 +53,17 @@ describe('rare terms', () => {
   it('keep the rare word’s source among the results of a long question', async () => {
     const r = await searchStore(root, 'Which pump ran a demonstration cycle with valves and seals during the Hypershow week?', { k: 5 });
     expect(r.results.map((h) => h.file)).toContain('inbox/plant/pump-7.md');
+  });
+
+  it('move a source holding the rare word into the first k in place of one that lacks it, never of one that holds it', () => {
+    const order: Array<[string, number]> = [['a', 3.1], ['b', 3.0], ['c', 1.4], ['d', 1.2]];
+    const ids = (o: Array<[string, number]>) => o.map(([id]) => id).join('');
+    // a, b and d hold it: with k = 2 the first two already do, nothing moves
+    expect(ids(keepRare(order, { sources: new Set(['a', 'b', 'd']) }, 2))).toBe('abcd');
+    // a and d hold it: d takes b's place, the lowest of the first two lacking it
+    expect(ids(keepRare(order, { sources: new Set(['a', 'd']) }, 2))).toBe('adbc');
+    expect(ids(keepRare(order, { sources: new Set(['d']) }, 3))).toBe('abdc');
+    expect(ids(keepRare(order, null, 2))).toBe('abcd');
   });
 
   it('find documents by words the old index dropped as stopwords', async () => {

@@ -36,6 +36,23 @@ describe('period matching', () => {
     expect(queryPeriod('what industry is it in')).toEqual({ years: [], quarter: null, partial: false });
   });
 
+  it('reads quarter and half codes with two-digit years, and fiscal years across two calendar years', () => {
+    expect(queryPeriod('3Q22 revenue')).toEqual({ years: [2022], quarter: 3, partial: true });
+    expect(queryPeriod('2Q 2023 sales')).toEqual({ years: [2023], quarter: 2, partial: true });
+    expect(queryPeriod("margin in Q3'22")).toEqual({ years: [2022], quarter: 3, partial: true });
+    expect(queryPeriod('Q4-21 results')).toEqual({ years: [2021], quarter: 4, partial: true });
+    expect(queryPeriod('third-quarter 2021 results')).toMatchObject({ years: [2021], quarter: 3 });
+    expect(queryPeriod("capex in fiscal '22")).toEqual({ years: [2022], quarter: null, partial: false });
+    expect(queryPeriod('1H22 revenue')).toEqual({ years: [2022], quarter: null, partial: true });
+    expect(queryPeriod('budget for FY 2022-23').years).toEqual([2022, 2023]);
+    expect(queryPeriod('the 2019/20 annual report').years).toEqual([2019, 2020]);
+    // not periods: a form number after "fiscal", a date, page ranges, an hour
+    expect(queryPeriod('the fiscal 10-K filing').years).toEqual([]);
+    expect(queryPeriod('as of 2022-12-31').years).toEqual([2022]);
+    expect(queryPeriod('see pages 22-23').years).toEqual([]);
+    expect(queryPeriod('a timeout of 1h')).toEqual({ years: [], quarter: null, partial: false });
+  });
+
   it('reads a source period from its file name, period text, date and type', () => {
     expect(src('ACME_2018_10K.pdf', { doc_type: '10-K', period: 'fiscal year ended December 31, 2018', date: '2018-12-31' }))
       .toEqual({ years: [2018], quarter: null, annual: true, partial: false });

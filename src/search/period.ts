@@ -14,13 +14,37 @@ const YEAR_RE = /(?<!\d|#\s?|\b(?:port|no|number|id|code|room|suite|route|page|p
 export const MAX_YEARS_AHEAD = 5;
 /** Earliest year read as a period. */
 export const MIN_YEAR = 1900;
-/** "FY18", "FY 18", "FY'18" → 2018; "FY99" → 1999 (two-digit years beyond the present + MAX_YEARS_AHEAD are the last century) */
-const FY_SHORT_RE = /\bfy\s*'?(\d{2})(?!\d)/gi;
+/**
+ * Two-digit years written with a fiscal or period code: "FY18", "FY 18", "FY'18", "fiscal '22",
+ * "3Q22", "2Q 23", "Q3-22", "Q3'22", "1H22", "H2 '23" → 2018, 2022, …; "FY99" → 1999 (two-digit
+ * years beyond the present + MAX_YEARS_AHEAD are the last century). A bare "22" is not a year.
+ */
+const SHORT_YEAR_RES: RegExp[] = [
+  /\b(?:fy|fiscal)\s*[-'’]?\s*(\d{2})(?![\d.,]|-?[a-z])/gi,
+  /(?:^|[^a-z0-9])[1-4]q\s*[-'’]?\s*(\d{2})(?!\d)/gi,
+  /(?:^|[^a-z])q[1-4]\s*(?:[-'’/]\s*|\s')(\d{2})(?!\d)/gi,
+  /(?:^|[^a-z0-9])(?:[12]h|h[12])\s*[-'’]?\s*(\d{2})(?!\d)/gi,
+];
 /**
  * Weight of a period read only from the file name (no period, title or date says so): a weak hint
  * — names like "report_2019_final" are often right, but the content is what counts.
  */
 export const FILE_NAME_PERIOD_WEIGHT = 0.5;
+
+/**
+ * A fiscal year across two calendar years: "2022-23", "2019/20", "FY22-23" (the first year as four
+ * digits, or two after FY / fiscal). Both years are read when the second follows the first.
+ */
+const SPLIT_YEAR_RE = /(?:\b((?:19|20)\d{2})|\b(?:fy|fiscal)\s*'?(\d{2}))\s*[-/–]\s*'?(\d{2})(?![\d/-])/gi;
+
+function splitYears(text: string): number[] {
+  const out: number[] = [];
+  for (const m of text.matchAll(SPLIT_YEAR_RE)) {
+    const first = m[1] ? Number(m[1]) : expandTwoDigitYear(Number(m[2]));
+    if ((first + 1) % 100 === Number(m[3])) out.push(first, first + 1);
+  }
+  return out;
+}
 
 function latestPlausibleYear(): number {
   return new Date().getUTCFullYear() + MAX_YEARS_AHEAD;
@@ -32,14 +56,19 @@ export function expandTwoDigitYear(yy: number): number {
   return y > latestPlausibleYear() ? 1900 + yy : y;
 }
 const QUARTER_RES: [RegExp, number][] = [
-  [/\b(?:first|1st)\s+(?:fiscal\s+)?quarter\b/i, 1],
-  [/\b(?:second|2nd)\s+(?:fiscal\s+)?quarter\b/i, 2],
-  [/\b(?:third|3rd)\s+(?:fiscal\s+)?quarter\b/i, 3],
-  [/\b(?:fourth|4th)\s+(?:fiscal\s+)?quarter\b/i, 4],
+  [/\b(?:first|1st)[\s-]+(?:fiscal\s+)?quarter\b/i, 1],
+  [/\b(?:second|2nd)[\s-]+(?:fiscal\s+)?quarter\b/i, 2],
+  [/\b(?:third|3rd)[\s-]+(?:fiscal\s+)?quarter\b/i, 3],
+  [/\b(?:fourth|4th)[\s-]+(?:fiscal\s+)?quarter\b/i, 4],
 ];
-/** "Q2", "2023Q4", "q3-2021", "FY24Q1" (a Q followed by 1–4 not inside a word) */
+/**
+ * "Q2", "2023Q4", "q3-2021", "FY24Q1", "Q3'22" (a Q followed by 1–4 not inside a word, a
+ * following two-digit year allowed after an apostrophe, hyphen or slash).
+ */
 const Q_CODE_RE = /(?:^|[^a-z])q([1-4])(?![0-9])/i;
-const HALF_RE = /\b(?:first|second)\s+half\b|\bh[12]\b|\bsix\s+months\b|\bnine\s+months\b/i;
+/** "3Q22", "2Q 2023", "4Q" (the quarter's number before the Q, not inside a word or number) */
+const Q_FIRST_RE = /(?:^|[^a-z0-9])([1-4])q(?![a-z])/i;
+const HALF_RE = /\b(?:first|second)\s+half\b|\bh[12]\b|\b[12]h\s*[-'’]?\s*(?:\d{2}(?:\d{2})?(?!\d)|fy)|\bsix\s+months\b|\bnine\s+months\b/i;
 /** doc types that cover a whole fiscal year */
 const ANNUAL_TYPE_RE = /^(?:10-?k|20-?f|40-?f|annual[ -]report|ars)\b/i;
 const PARTIAL_TYPE_RE = /^(?:10-?q)\b/i;
@@ -92,12 +121,13 @@ export function yearsIn(text: string): number[] {
     const y = Number(m[1]);
     if (y >= MIN_YEAR && y <= max) out.add(y);
   }
-  for (const m of text.matchAll(FY_SHORT_RE)) out.add(expandTwoDigitYear(Number(m[1])));
+  for (const re of SHORT_YEAR_RES) for (const m of text.matchAll(re)) out.add(expandTwoDigitYear(Number(m[1])));
+  for (const y of splitYears(text)) if (y >= MIN_YEAR && y <= max) out.add(y);
   return [...out].sort((a, b) => a - b);
 }
 
 function quarterIn(text: string): number | null {
-  const code = Q_CODE_RE.exec(text);
+  const code = Q_CODE_RE.exec(text) ?? Q_FIRST_RE.exec(text);
   if (code) return Number(code[1]);
   for (const [re, q] of QUARTER_RES) if (re.test(text)) return q;
   return null;

@@ -163,15 +163,23 @@ function buildHit(ctx: SearchContext, sig: Signals, fused: Fused, id: string, sc
   return hit;
 }
 
-/** The ranking with the rare term's sources moved into the first k when they are below (kept in order). */
-function keepRare(order: Array<[string, number]>, rare: RareTerm | null, k: number): Array<[string, number]> {
+/**
+ * The ranking with the rare term's sources moved into the first k when they are below (kept in
+ * order): each takes the place of the lowest of the first k that does not hold the term, never of
+ * one that does (with k = 2 and three sources holding it, the first two stay).
+ */
+export function keepRare(order: Array<[string, number]>, rare: Pick<RareTerm, 'sources'> | null, k: number): Array<[string, number]> {
   if (!rare) return order;
-  const late = order.slice(k).filter(([id]) => rare.sources.has(id));
+  const holds = ([id]: [string, number]) => rare.sources.has(id);
+  const top = order.slice(0, k);
+  const room = top.filter((e) => !holds(e)).length;
+  const late = order.slice(k).filter(holds).slice(0, room);
   if (late.length === 0) return order;
-  const lateIds = new Set(late.map(([id]) => id));
-  const rest = order.filter(([id]) => !lateIds.has(id));
-  const at = Math.max(0, k - late.length);
-  return [...rest.slice(0, at), ...late, ...rest.slice(at)];
+  const dropped = new Set<string>();
+  for (let i = top.length - 1; i >= 0 && dropped.size < late.length; i--) if (!holds(top[i]!)) dropped.add(top[i]![0]);
+  const kept = top.filter(([id]) => !dropped.has(id));
+  const moved = new Set([...kept, ...late].map(([id]) => id));
+  return [...kept, ...late, ...order.filter(([id]) => !moved.has(id))];
 }
 
 /** The top k hits; sources under the weak threshold are left out (unless includeNone), the closest noted. */

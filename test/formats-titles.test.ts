@@ -46,6 +46,13 @@ describe('titles of headingless stretches (titles.ts)', () => {
     expect(md.title).toBe('lighttpd');
     expect(md.root.children.map((c) => c.title)).toContain('Usage');
   });
+
+  it('leaves inline HTML (a logo link, a superscript) out of Markdown heading titles', () => {
+    const text = "# dplyr <a href='https://dplyr.tidyverse.org'><img src='logo.png' align=\"right\" /></a>\n\nA grammar of data manipulation.\n\n## Back<sup>1</sup>ends\n\ndbplyr\n";
+    const md = convertMarkdownText(text, 'README.md');
+    expect(md.title).toBe('dplyr');
+    expect(md.root.children.map((c) => c.title)).toEqual(['Back1ends']);
+  });
 });
 
 describe('the converters use the shared title', () => {

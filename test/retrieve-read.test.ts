@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { skillStore, entryOf, findNode, byTitle, SKILL_FIXTURES, REPO } from './helpers/skill-store.js';
 import { initStore } from '../src/store/init.js';
 import { ingest } from '../src/ingest/pipeline.js';
-import { readSource } from '../src/retrieve/read.js';
+import { outsideMark, readSource } from '../src/retrieve/read.js';
 import { resolveSource } from '../src/retrieve/resolve.js';
 import { catalogLookup } from '../src/store/lookup.js';
 import { UserError } from '../src/store/errors.js';
@@ -217,5 +217,16 @@ describe('resolveSource', () => {
     })();
     expect(err?.exitCode).toBe(4);
     expect(codeOf(() => resolveSource(cat, '../../etc/passwd'))).toBe(4);
+  });
+});
+
+describe('--around windows', () => {
+  it('never open or close inside a page marker', () => {
+    const text = 'end of page four\n<!-- page 5 -->\nstart of page five';
+    const inside = text.indexOf('5 -->');
+    expect(outsideMark(text, inside)).toBe(text.indexOf('<!--'));
+    expect(outsideMark(text, text.indexOf('page 5'))).toBe(text.indexOf('<!--'));
+    expect(outsideMark(text, text.indexOf('start'))).toBe(text.indexOf('start'));
+    expect(outsideMark(text, 3)).toBe(3);
   });
 });

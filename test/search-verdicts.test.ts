@@ -4,7 +4,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import { sourceConflict, sourceVerdict, SOURCE_SURE_LEAD, PERIOD_CONFLICT_GAP } from '../src/search/confidence.js';
-import { bestPassage, densestSpan, phraseSpan, sentenceEnd, PASSAGE_CHARS, PASSAGE_LEAD, PASSAGE_SENTENCE_EXTRA } from '../src/retrieve/snippets.js';
+import { bestPassage, densestSpan, phraseSpan, sentenceEnd, PASSAGE_CHARS, PASSAGE_FIRST_CHARS, PASSAGE_LEAD, PASSAGE_MORE_MIN, PASSAGE_SENTENCE_EXTRA } from '../src/retrieve/snippets.js';
 
 const WEAK = 0.3;
 
@@ -44,6 +44,18 @@ describe('node passages', () => {
     expect(p.text).not.toMatch(/<!--/);
   });
 
+  it('says how much of the node follows the passage, and is longer when asked for the first node', () => {
+    const text = `<!-- page 4 -->\n${filler}The dredging campaign removed 412,000 cubic meters of sediment from the berths.\n${filler}`;
+    const p = bestPassage(text, weights, 4)!;
+    expect(p.more).toBeGreaterThan(PASSAGE_MORE_MIN);
+    expect(p.more).toBeLessThan(text.length - text.indexOf('412,000'));
+    const long = bestPassage(text, weights, 4, PASSAGE_FIRST_CHARS)!;
+    expect(long.text.length).toBeGreaterThan(p.text.length + (PASSAGE_FIRST_CHARS - PASSAGE_CHARS) / 2);
+    expect(long.more).toBeLessThan(p.more!);
+    // a passage reaching the end of the node says nothing more follows
+    expect(bestPassage('The dredging campaign removed sediment.', weights)!.more).toBeUndefined();
+  });
+
   it('matches plural and singular forms, drops dot leaders, and gives nothing when no word occurs', () => {
     const p = bestPassage('Sediments ........................ | 12 | 14\nnothing else', weights)!;
     expect(p.text).toBe('Sediments | 12 | 14 nothing else');
@@ -70,6 +82,13 @@ describe('node passages', () => {
     expect(text.slice(span.from, span.to)).toMatch(/as\.ts\(z\), which fills/);
     expect(text.slice(phraseSpan(text, 'which   FILLS the', 120)!.at)).toMatch(/^which fills\nthe/);
     expect(phraseSpan(text, 'as.tsx', 200)).toBeNull();
+  });
+
+  it('finds a phrase typed with other blanks around its punctuation ("mfinit([1,12],1)")', () => {
+    const text = `${filler}The cuspidal space: mf = mfinit([1, 12], 1); mfbasis(mf). ${filler}`;
+    const span = phraseSpan(text, 'mfinit([1,12],1)', 100, 0.25)!;
+    expect(text.slice(span.at)).toMatch(/^mfinit\(\[1, 12\], 1\)/);
+    expect(phraseSpan(text, 'mfinit([1,13],1)', 100)).toBeNull();
   });
 
   it('never shows a page marker cut in half by its ends', () => {

@@ -77,10 +77,10 @@ async function suggest(root: string, tree: TreeFile, docType: string, query: str
   const hits: NodeHit[] = await rankNodes(root, tree.id, query, { k, vectors, warnings, docType });
   const { hitPassage, termWeights } = await import('./snippets.js');
   const weights = termWeights(root, tree.id, query);
-  return hits.slice(0, k).map((h) => {
+  return hits.slice(0, k).map((h, r) => {
     const { node, path } = requireNode(tree, h.node_id);
     const s: Suggestion = { ...h, title: h.title || node.title, summary: clip(node.summary ?? '', SUGGESTION_SUMMARY_CHARS), path: path.slice(0, -1).map((p) => p.title) };
-    const passage = hitPassage(root, tree, path, h, weights);
+    const passage = hitPassage(root, tree, path, h, weights, r + 1);
     if (passage) s.passage = passage;
     if (node.kind) s.kind = node.kind;
     if (!s.page_range && node.page_range) s.page_range = node.page_range;

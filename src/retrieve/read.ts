@@ -53,6 +53,17 @@ export const AROUND_CHARS = 1500;
 export const AROUND_LEAD = 0.25;
 
 /**
+ * A cut of the text at `pos` moved to the start of the page marker it falls inside ("5 -->" must
+ * not open a window, nor "<!-- pa" close one); `pos` itself when it is outside every marker.
+ */
+export function outsideMark(text: string, pos: number): number {
+  const open = text.lastIndexOf('<!--', pos - 1);
+  if (open < 0) return pos;
+  const close = text.indexOf('-->', open);
+  return close >= 0 && pos > open && pos < close + 3 ? open : pos;
+}
+
+/**
  * --around: keep only about `chars` characters of the text read, around the first place the words
  * occur as written, else where they are densest (the passage search shows, widened; AROUND_LEAD of
  * it before them), starting with the page marker in force there; the
@@ -64,8 +75,8 @@ function aroundWindow(root: string, entry: CatalogEntry, answer: ReadAnswer, aro
   if (!text) return;
   const phrase = phraseSpan(text, around, chars, AROUND_LEAD);
   const span = phrase ?? densestSpan(text, termWeights(root, entry.id, around), chars, AROUND_LEAD);
-  const from = span?.from ?? 0;
-  const to = span?.to ?? Math.min(text.length, chars);
+  const from = outsideMark(text, span?.from ?? 0);
+  const to = outsideMark(text, span?.to ?? Math.min(text.length, chars));
   const first = answer.citation.pages?.[0];
   const p0 = pageAtPos(text, from, first);
   const p1 = pageAtPos(text, Math.max(from, to - 1), first);
@@ -73,7 +84,7 @@ function aroundWindow(root: string, entry: CatalogEntry, answer: ReadAnswer, aro
   answer.text = marker + text.slice(from, to).trim();
   answer.chars = answer.text.length;
   answer.note = span
-    ? `--around: characters ${from}-${to} of ${text.length}, where "${around}" ${phrase ? 'first occurs as written' : 'is densest'}; read without --around for the whole text.`
+    ? `--around: characters ${from}-${to} of ${text.length}, ${phrase ? `where "${around}" first occurs as written` : `where the words of "${around}" are densest (it does not occur as written)`}; read without --around for the whole text.`
     : `--around: none of "${around}" occurs here; the first ${to} of ${text.length} characters are returned.`;
   answer.truncated = to < text.length || from > 0 || answer.truncated;
   // a following part of the whole text is not a following part of the window

@@ -58,7 +58,7 @@ export function renderDeepText(a: DeepAnswer): string {
       lines.push(`  ${s.node_id}  ${s.title}${r ? `  (${r})` : ''}  score ${s.score.toFixed(2)}${verdict}`);
       const within = s.path.slice(1).slice(-SUGGESTION_PATH_DEPTH);
       if (within.length > 0) lines.push(`        in: ${within.join(' › ')}`);
-      if (s.passage) lines.push(`        ${s.passage.page !== undefined ? `p. ${s.passage.page}: ` : ''}${s.passage.text}`);
+      if (s.passage) lines.push(`        ${s.passage.page !== undefined ? `p. ${s.passage.page}: ` : ''}${s.passage.text}${s.passage.more ? ` [${s.passage.more} more characters in the node]` : ''}`);
       else if (s.summary) lines.push(`        ${s.summary}`);
     }
   }

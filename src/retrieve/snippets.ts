@@ -28,6 +28,15 @@ export const PASSAGE_SCAN_CHARS = 20_000;
 export const PASSAGE_WINDOW_CHARS = 180;
 export const PASSAGE_CHARS = 280;
 /**
+ * Characters of the first suggestion's passage, the one most often read: the answer to a question
+ * often follows the words it shares with the text by more than PASSAGE_CHARS (agents reported
+ * passages stopping just before it in every run of the agent test). Share of the answer's own
+ * words (not the question's) found in the first node's passage of the expected source, skill search
+ * answer (scripts/passage-recall.mjs): cross-domain 0.455 at 280 characters, 0.491 at 360,
+ * 0.518 at 440; its held-out rewording 0.415 / 0.444 / 0.471; other formats 0.603 / 0.655 / 0.671.
+ */
+export const PASSAGE_FIRST_CHARS = 440;
+/**
  * A passage that stops inside a sentence goes on to the sentence's end when it is at most this many
  * characters further: agents reported passages cut just before the words they needed ("you could…",
  * the second half of an explanation) in three runs of the agent test.
@@ -38,6 +47,8 @@ export const PASSAGE_SENTENCE_EXTRA = 160;
  * mostly follows the words a question shares with it; centred passages stopped at "This tends to…".
  */
 export const PASSAGE_LEAD = 0.35;
+/** `more` is given when at least this many characters of the node follow the passage. */
+export const PASSAGE_MORE_MIN = 40;
 /** Rows of a row hit read for its passage (a block of rows of a large sheet is longer: its densest part is shown). */
 export const PASSAGE_ROWS = 20;
 /** Ancestors shown for a node whose title repeats in the list (nearest last, root left out). */
@@ -47,6 +58,8 @@ export interface NodePassage {
   /** the page the passage starts on (paged sources) */
   page?: number;
   text: string;
+  /** characters of the node's text (with its sub-sections, as far as it was read) after the passage */
+  more?: number;
 }
 
 export interface ListedNode extends NodeHit {
@@ -150,10 +163,26 @@ export function densestSpan(text: string, weights: Map<string, number>, chars: n
  * words taken one by one ("as", "ts") do not find. Null when it does not occur.
  */
 export function phraseSpan(text: string, phrase: string, chars: number, lead = 0.5): { from: number; to: number; at: number } | null {
+  const m = phraseRegExp(phrase)?.exec(text);
+  return m ? spanAround(text, m.index, m.index + m[0].length, chars, lead) : null;
+}
+
+const escapeChar = (c: string) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The phrase as written, case and blanks aside: its words in order with any white space between
+ * them, and blanks allowed around its punctuation, so "mfinit([1,12],1)" finds "mfinit([1, 12], 1)"
+ * (an agent reported a one-space difference sending --around elsewhere). Null when it is empty.
+ */
+export function phraseRegExp(phrase: string): RegExp | null {
   const words = phrase.trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) return null;
-  const m = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+'), 'i').exec(text);
-  return m ? spanAround(text, m.index, m.index + m[0].length, chars, lead) : null;
+  const punct = (c: string) => /[^\p{L}\p{N}]/u.test(c);
+  const word = (w: string) => {
+    const cs = [...w];
+    return cs.map((c, i) => (i > 0 && (punct(c) || punct(cs[i - 1]!)) ? '\\s*' : '') + escapeChar(c)).join('');
+  };
+  return new RegExp(words.map(word).join('\\s+'), 'iu');
 }
 
 /** [a, b) widened to about `chars` characters, `lead` of the padding before it (what one side lacks goes to the other), cut at whitespace. */
@@ -186,20 +215,30 @@ export function sentenceEnd(text: string, to: number, extra: number): number {
   return to + m.index + (m[0].startsWith('\n') ? 0 : m[0].length);
 }
 
-/** The passage of `text` around the densest window of query terms (null when no term occurs). */
-export function bestPassage(text: string, weights: Map<string, number>, firstPage?: number): NodePassage | null {
-  const span = densestSpan(text, weights, PASSAGE_CHARS, PASSAGE_LEAD);
-  if (!span) return null;
-  const { from, at: a } = span;
-  const to = sentenceEnd(text, span.to, PASSAGE_SENTENCE_EXTRA);
-  const page = pageAtPos(text, a, firstPage);
+/** A span of `text` as shown: page marks, leaders and runs of blanks out; "…" where a sentence is cut. */
+function shownSpan(text: string, from: number, spanTo: number, chars: number): { body: string; to: number } {
+  const to = sentenceEnd(text, spanTo, PASSAGE_SENTENCE_EXTRA);
   const body = text.slice(from, to).replace(PAGE_MARK, ' ').replace(PARTIAL_MARK_START, '').replace(PARTIAL_MARK_END, '').replace(LEADERS, ' ').replace(/\s+/g, ' ').trim();
-  const max = PASSAGE_CHARS + 80 + (to - span.to);
+  const max = chars + 80 + (to - spanTo);
   const clipped = body.length > max ? `${body.slice(0, max).replace(/\s\S*$/, '')}` : body;
   // "…" at the end says a sentence was cut, not that the node goes on after a whole one
   const cut = clipped !== body || (to < text.length && !SENTENCE_CLOSED.test(clipped));
-  const out: NodePassage = { text: `${from > 0 ? '…' : ''}${clipped}${cut ? '…' : ''}` };
+  return { body: `${from > 0 ? '…' : ''}${clipped}${cut ? '…' : ''}`, to };
+}
+
+/**
+ * The passage of `text` around the densest window of query terms (null when no term occurs), about
+ * `chars` characters; `more` counts the characters read after it (the answer may lie there).
+ */
+export function bestPassage(text: string, weights: Map<string, number>, firstPage?: number, chars = PASSAGE_CHARS): NodePassage | null {
+  const span = densestSpan(text, weights, chars, PASSAGE_LEAD);
+  if (!span) return null;
+  const shown = shownSpan(text, span.from, span.to, chars);
+  const out: NodePassage = { text: shown.body };
+  const page = pageAtPos(text, span.at, firstPage);
   if (page !== undefined) out.page = page;
+  const more = text.length - shown.to;
+  if (more >= PASSAGE_MORE_MIN) out.more = more;
   return out;
 }
 
@@ -214,9 +253,9 @@ export function termWeights(root: string, sourceId: string, query: string, stopw
 }
 
 /** The passage of a node (its own text, then its sub-sections', up to PASSAGE_SCAN_CHARS). */
-export function nodePassage(root: string, tree: TreeFile, node: TreeNode, weights: Map<string, number>): NodePassage | null {
+export function nodePassage(root: string, tree: TreeFile, node: TreeNode, weights: Map<string, number>, chars = PASSAGE_CHARS): NodePassage | null {
   const read = readNodeText(root, tree, node, { offset: 0, maxChars: PASSAGE_SCAN_CHARS, withChildren: true });
-  return bestPassage(read.text, weights, node.page_range?.[0]);
+  return bestPassage(read.text, weights, node.page_range?.[0], chars);
 }
 
 /** A row as "row N: column: value; …" (empty cells left out), N the data row read_source --rows takes. */
@@ -230,31 +269,35 @@ function rowLine(columns: string[], row: unknown[], n: number): string {
  * own text (its schema); when the rows run longer than a passage, the part holding the query's words
  * (none when they hold none, as for a node's text).
  */
-export function rowsPassage(root: string, tree: TreeFile, path: TreeNode[], range: [number, number], weights: Map<string, number>): NodePassage | null {
+export function rowsPassage(root: string, tree: TreeFile, path: TreeNode[], range: [number, number], weights: Map<string, number>, chars = PASSAGE_CHARS): NodePassage | null {
   const [from, to] = range;
   const got = readRows(root, tree, pickSheet(tree, path, undefined), from, Math.min(to, from + PASSAGE_ROWS - 1));
   const text = got.rows.map((r, i) => rowLine(got.columns, r, from + i)).join('\n');
   if (!text) return null;
-  if (text.length <= PASSAGE_CHARS + 80) return { text };
-  return bestPassage(text, weights);
+  if (text.length <= chars + 80) return { text };
+  return bestPassage(text, weights, undefined, chars);
 }
 
-/** The passage of a suggested node: its rows' cells for a row hit, else its text's (path: root … node). */
-export function hitPassage(root: string, tree: TreeFile, path: TreeNode[], hit: NodeHit, weights: Map<string, number>): NodePassage | null {
-  return hit.row_range ? rowsPassage(root, tree, path, hit.row_range, weights) : nodePassage(root, tree, path[path.length - 1]!, weights);
+/**
+ * The passage of a suggested node: its rows' cells for a row hit, else its text's (path: root … node);
+ * the first suggestion's is PASSAGE_FIRST_CHARS long, the others' PASSAGE_CHARS.
+ */
+export function hitPassage(root: string, tree: TreeFile, path: TreeNode[], hit: NodeHit, weights: Map<string, number>, rank = 1): NodePassage | null {
+  const chars = rank === 1 ? PASSAGE_FIRST_CHARS : PASSAGE_CHARS;
+  return hit.row_range ? rowsPassage(root, tree, path, hit.row_range, weights, chars) : nodePassage(root, tree, path[path.length - 1]!, weights, chars);
 }
 
 function annotate(root: string, tree: TreeFile, hit: SourceHit, query: string, stopwords?: ReadonlySet<string>): ListedNode[] {
   const weights = termWeights(root, hit.id, query, stopwords);
   const titles = new Map<string, number>();
   for (const n of hit.nodes) titles.set(n.title, (titles.get(n.title) ?? 0) + 1);
-  return hit.nodes.map((n) => {
+  return hit.nodes.map((n, r) => {
     const path = findNodePath(tree.root, n.node_id);
     const node = path?.[path.length - 1];
     if (!node) return n;
     const out: ListedNode = { ...n };
     if ((titles.get(n.title) ?? 0) > 1) out.path = path!.slice(1, -1).slice(-NODE_PATH_DEPTH).map((p) => p.title);
-    const passage = hitPassage(root, tree, path!, n, weights);
+    const passage = hitPassage(root, tree, path!, n, weights, r + 1);
     if (passage) out.passage = passage;
     return out;
   });

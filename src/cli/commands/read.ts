@@ -1,7 +1,7 @@
-/** `mhub read <source> [node-id] [--pages A-B | --rows A-B | --lines A-B]`: text of a part of a source, with a citation. */
+/** `mhub read <source> [node-id] [--pages A-B | --rows A-B | --lines A-B] [--around WORDS]`: text of a part of a source, with a citation. */
 import type { Command } from 'commander';
 import { requireStore } from '../../store/locate.js';
-import { readSource } from '../../retrieve/read.js';
+import { AROUND_CHARS, readSource } from '../../retrieve/read.js';
 import { renderReadText } from '../../retrieve/render.js';
 import { globalOpts, printJson } from '../output.js';
 import { UserError } from '../../store/errors.js';
@@ -16,6 +16,7 @@ interface ReadFlags {
   lines?: string;
   sheet?: string;
   stats?: boolean;
+  around?: string;
   offset?: string;
   maxChars?: string;
   children?: boolean;
@@ -37,6 +38,7 @@ export function registerRead(program: Command): void {
     .option('--sheet <name>', 'the sheet for --rows / --stats')
     .option('--stats', 'a spreadsheet\'s column statistics')
     .option('--lines <A-B>', 'lines A to B of a text or code source')
+    .option('--around <words>', `only about ${AROUND_CHARS} characters (at most --max-chars) where the words occur as written, else where they are densest`)
     .option('--offset <n>', 'continue a long text from this character')
     .option('--max-chars <n>', `characters of text (default ${CLI_READ_CHARS})`)
     .option('--no-children', 'a node\'s own text only, without its sub-sections')
@@ -51,8 +53,9 @@ export function registerRead(program: Command): void {
         lines: flags.lines,
         sheet: flags.sheet,
         stats: !!flags.stats,
+        around: flags.around,
         offset: whole('offset', flags.offset, 0, 0),
-        maxChars: whole('max-chars', flags.maxChars, CLI_READ_CHARS, 1),
+        maxChars: flags.around !== undefined && flags.maxChars === undefined ? undefined : whole('max-chars', flags.maxChars, CLI_READ_CHARS, 1),
         children: flags.children !== false,
       });
       if (flags.json) printJson(answer);

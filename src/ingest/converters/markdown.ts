@@ -22,6 +22,15 @@ export const FOLD_LEAD_CHARS = 200;
 /** Words a paragraph needs to count as prose (badge rows and link lists do not). */
 export const PROSE_MIN_WORDS = 8;
 
+/** Inline HTML in a heading (a logo `<a><img></a>`, a `<sup>`) is markup, not words of its title. */
+const INLINE_TAG = /<\/?[a-z][^>]*>/gi;
+
+/** A heading's title as a reader sees it: its text without inline HTML or adornment lines. */
+function headingTitle(h: Heading): string {
+  const text = h.children.filter((c) => c.type !== 'html').map((c) => mdToString(c)).join('');
+  return headingLines(text.replace(INLINE_TAG, '')).replace(/\s+/g, ' ').trim();
+}
+
 /** The first paragraphs of real prose (not badges, link rows or code), for the document card summary. */
 function leadProse(nodes: RootContent[]): string | null {
   const parts: string[] = [];
@@ -67,7 +76,7 @@ export function convertMarkdownText(text: string, filename: string, source = tex
 
   const fallbackTitle = basename(filename, extname(filename));
   const firstH1 = headings.find((h) => h.depth === 1);
-  const root: ConvertedNode = { title: (firstH1 && headingLines(mdToString(firstH1))) || fallbackTitle, kind: 'document', children: [], line_range: [1, Math.max(1, lineCount)] };
+  const root: ConvertedNode = { title: (firstH1 && headingTitle(firstH1)) || fallbackTitle, kind: 'document', children: [], line_range: [1, Math.max(1, lineCount)] };
   const firstLine = headings[0]?.position?.start.line ?? lineCount + 1;
   if (firstLine > 1) {
     const pre = slice(1, firstLine - 1);
@@ -78,7 +87,7 @@ export function convertMarkdownText(text: string, filename: string, source = tex
     const start = h.position!.start.line;
     const ownEnd = (headings[i + 1]?.position?.start.line ?? lineCount + 1) - 1;
     const node: ConvertedNode = {
-      title: headingLines(mdToString(h)) || `(untitled heading, line ${start})`,
+      title: headingTitle(h) || `(untitled heading, line ${start})`,
       kind: 'section',
       line_range: [start, Math.max(start, ownEnd)],
       content: slice(start, ownEnd),
@@ -144,7 +153,7 @@ export async function convertMarkdownByPlan(text: string, filename: string, plan
 
 export const markdownConverter: Converter = {
   name: 'markdown',
-  version: 7,
+  version: 8,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

@@ -4,7 +4,7 @@ import { tidyCells } from '../src/ingest/converters/pdf/tables.js';
 import { readFileSync } from 'node:fs';
 import { numbering } from '../src/ingest/converters/pdf/headings.js';
 import { compileOutline, isSectionTitle, NO_OUTLINE_VOCABULARY } from '../src/model/outline-vocabulary.js';
-import { tocLine } from '../src/ingest/converters/pdf/printed-toc.js';
+import { findTocPages, joinWrapped, tocLine } from '../src/ingest/converters/pdf/printed-toc.js';
 import type { Line } from '../src/ingest/converters/pdf/layout-types.js';
 
 const line = (cells: string[], x = 72): Line => ({ cells, text: cells.join(' '), x, x2: 540, y: 500, size: 10, font: 'f1', gapAbove: 1.2 });
@@ -59,6 +59,43 @@ describe('printed TOC lines', () => {
     expect(tocLine(line(['3.4 PBC data', '12']))).toMatchObject({ title: '3.4 PBC data', printed: 12 });
     expect(tocLine(line(['Consolidated Statement of Income for the years ended December 31, 2018, 2017 and 2016', '56']))).toMatchObject({ printed: 56 });
     expect(tocLine(line(['Total assets', '2018', '36,500']))).toBeNull();
+  });
+
+  it('joins entries wrapped in either column of a two-column contents page, and reads short leaders', () => {
+    // the Rcpp FAQ's contents: two columns, titles wrapped at a column's right edge, some without leaders
+    const at = (cells: string[], x: number, x2: number): Line => ({ ...line(cells, x), x2 });
+    const left = [
+      at(['2.9 Can I use Rcpp with Visual Studio . . . . . . . . . . .', '4'], 65, 297),
+      at(['2.10 I am having problems building Rcpp on macOS, any'], 65, 275),
+      at(['help . . . . . . . . . . . . . . . . . . . . . . . . . . . . .', '4'], 84, 297),
+      at(['2.10.2 Differing macOS R Versions Leading to Bi-'], 84, 276),
+      at(['nary Failures . . . . . . . . . . . . . . . . . . .', '4'], 112, 297),
+      at(['2.14 How do I quickly prototype my code using Attributes 5'], 65, 297),
+      at(['3 Examples'], 65, 120),
+      at(['Overview . . . . . . . . . . . . . . . . . . . . . . . .', '5'], 84, 297),
+    ];
+    const right = [
+      at(['5.1 Rcpp changed the (const) object I passed by value . 10'], 323, 556),
+      at(['5.2 Issues with implicit conversion from an Rcpp object'], 323, 534),
+      at(['to a scalar or other Rcpp object . . . . . . . . . . . . 11'], 343, 556),
+      at(['5.7 Package building fails with ‘symbols not found’ . . . 13'], 323, 556),
+    ];
+    const page = { page: 1, width: 612, height: 792, lines: [...left, ...right], twoColumn: true };
+    const furniture = { lines: [new Set<number>()], runStart: [new Set<number>()], labels: [null], repeats: new Map() };
+    // leaders left in a page cell's title are dropped later, with the other title tidying
+    const titles = [...findTocPages([page], furniture).values()].flat().map((e) => e.title.replace(/(?:\s*\.)+$/, ''));
+    expect(titles).toEqual([
+      '2.9 Can I use Rcpp with Visual Studio',
+      '2.10 I am having problems building Rcpp on macOS, any help',
+      '2.10.2 Differing macOS R Versions Leading to Binary Failures',
+      '2.14 How do I quickly prototype my code using Attributes',
+      // a short numbered heading is a group, not the first line of a wrapped title
+      'Overview',
+      '5.1 Rcpp changed the (const) object I passed by value',
+      '5.2 Issues with implicit conversion from an Rcpp object to a scalar or other Rcpp object',
+      '5.7 Package building fails with ‘symbols not found’',
+    ]);
+    expect(joinWrapped('Cross-', 'Platform builds')).toBe('Cross- Platform builds');
   });
 });
 

@@ -17,7 +17,7 @@ export const TOC_SCAN_SHARE = 0.15;
 export const TOC_MIN_LINES_PER_PAGE = 5;
 /** A TOC continues onto the next page with at least this many entry lines. */
 export const TOC_MIN_LINES_CONTINUED = 3;
-/** A TOC title without a page number wrapped onto the next line when it reaches this share of the page width. */
+/** A TOC title without a page number wrapped onto the next line when it reaches this share of its column's width. */
 export const WRAPPED_ENTRY_RIGHT = 0.55;
 /** A usable TOC has at least this many entries with page numbers. */
 export const TOC_MIN_ENTRIES = 4;
@@ -94,32 +94,75 @@ export function tocLine(line: Line): TocLine | null {
   return null;
 }
 
-function tocLinesOf(p: PageLayout, furn: Set<number>): Array<TocLine & { line: number }> {
-  const out: Array<TocLine & { line: number }> = [];
-  // a numbered title without a page number whose next line has one ("Item 5. Market for … of Equity" /
-  // "Securities   30") is one entry printed over two lines
+/**
+ * The horizontal extent of the column a line sits in: the lines of the page overlapping it
+ * horizontally (a two-column contents page has two such extents).
+ */
+function columnOf(p: PageLayout, l: Line, furn: Set<number>): { left: number; right: number } {
+  let left = l.x;
+  let right = l.x2;
+  p.lines.forEach((o, i) => {
+    if (furn.has(i) || o.x >= l.x2 || o.x2 <= l.x) return;
+    left = Math.min(left, o.x);
+    right = Math.max(right, o.x2);
+  });
+  return { left, right };
+}
+
+/** A title wrapped at a hyphen ("Leading to Bi-" / "nary Failures") is one word again. */
+export function joinWrapped(first: string, rest: string): string {
+  return /\p{L}-$/u.test(first) && /^\p{Ll}/u.test(rest) ? `${first.slice(0, -1)}${rest}` : `${first} ${rest}`;
+}
+
+/**
+ * A numbered entry whose page number follows its title after a blank only ("2.14 How do I quickly
+ * prototype my code using Attributes 5"), with no leader or cell gap: read on a contents page only
+ * (it is counted as an entry, not as evidence that the page is one).
+ */
+function looseNumberedEntry(l: Line): TocLine | null {
+  if (l.cells.length !== 1 || l.text.length > 160 || !numbering(l.text) || !spacedNumberTail(l.text)) return null;
+  // a leader too short for DOT_LEADER ("… by value . 10", "… not found’ . . . 13")
+  const m = LOOSE_ENTRY.exec(l.text.replace(/(?:\s+\.)+\s+(\d{1,3})$/, ' $1'));
+  return m && hasLetters(m[1]!, 3) && !tableResidue(m[1]!) ? { title: m[1]!.trim(), printed: Number(m[2]), x: l.x } : null;
+}
+
+type PageTocLine = TocLine & { line: number; loose?: boolean };
+
+function tocLinesOf(p: PageLayout, furn: Set<number>): PageTocLine[] {
+  const out: PageTocLine[] = [];
+  // a numbered title without a page number that runs to the right of its column, whose next line has
+  // one ("Item 5. Market for … of Equity" / "Securities   30"), is one entry printed over two lines
   let pendingTitle: string | null = null;
   p.lines.forEach((l, i) => {
     if (furn.has(i)) return;
-    const t = tocLine(l);
+    const strict = tocLine(l);
+    const loose = strict ? null : looseNumberedEntry(l);
+    const t = strict ?? loose;
     const n = numbering(l.text);
     if (t && pendingTitle !== null && !numbering(t.title)) {
-      out.push({ ...t, title: `${pendingTitle} ${t.title}`, line: i });
+      out.push({ ...t, title: joinWrapped(pendingTitle, t.title), line: i });
       pendingTitle = null;
       return;
     }
     pendingTitle = null;
-    if (t) out.push({ ...t, line: i });
+    if (t) out.push({ ...t, line: i, ...(loose ? { loose: true } : {}) });
     else if (n?.kind === 'part' && l.text.length <= 80) out.push({ title: l.text.trim(), printed: null, x: l.x, line: i });
-    else if (n && n.kind !== 'part' && l.cells.length <= 2 && l.text.length <= 160 && l.x2 >= p.width * WRAPPED_ENTRY_RIGHT && !/\(continued\)$/i.test(l.text)) {
+    else if (n && n.kind !== 'part' && l.cells.length <= 2 && l.text.length <= 160 && reachesRight(p, l, furn) && !/\(continued\)$/i.test(l.text)) {
       pendingTitle = l.cells.join(' ').trim();
     }
   });
   return out;
 }
 
+/** The line runs to WRAPPED_ENTRY_RIGHT of its column's width or further (a title that wrapped, not a short group heading). */
+function reachesRight(p: PageLayout, l: Line, furn: Set<number>): boolean {
+  const col = columnOf(p, l, furn);
+  return l.x2 - col.left >= WRAPPED_ENTRY_RIGHT * (col.right - col.left);
+}
+
 function tidyEntryTitle(raw: string, itemColumn: boolean): string {
-  let t = raw.replace(/\s+/g, ' ').trim();
+  // the rest of a leader the line's page cell cut off ("… in a package .", "… constructors . .")
+  let t = raw.replace(/\s+/g, ' ').trim().replace(/(?:\s\.)+$/, '');
   if (itemColumn && /^\d{1,2}[A-C]?\.?\s/i.test(t)) t = `Item ${t}`;
   const m = /^item\s+(\d{1,2}[a-d]?)\.?\s+(.*)$/i.exec(t);
   if (m) t = `Item ${m[1]!.toUpperCase()}. ${m[2]}`;
@@ -136,12 +179,12 @@ export interface PrintedToc {
 }
 
 /** Finds the TOC pages (first run of entry-rich pages near the front). */
-export function findTocPages(pages: PageLayout[], furniture: Furniture): Map<number, Array<TocLine & { line: number }>> {
+export function findTocPages(pages: PageLayout[], furniture: Furniture): Map<number, PageTocLine[]> {
   const scan = Math.min(pages.length, Math.max(TOC_SCAN_MIN_PAGES, Math.ceil(pages.length * TOC_SCAN_SHARE)));
-  const found = new Map<number, Array<TocLine & { line: number }>>();
+  const found = new Map<number, PageTocLine[]>();
   for (let pi = 0; pi < scan; pi++) {
     const lines = tocLinesOf(pages[pi]!, furniture.lines[pi]!);
-    const numbered = lines.filter((l) => l.printed !== null).length;
+    const numbered = lines.filter((l) => l.printed !== null && !l.loose).length;
     const need = found.size > 0 ? TOC_MIN_LINES_CONTINUED : TOC_MIN_LINES_PER_PAGE;
     if (numbered >= need) found.set(pages[pi]!.page, lines);
     else if (found.size > 0) break;

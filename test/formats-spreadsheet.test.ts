@@ -189,4 +189,21 @@ describe('column summaries', () => {
     expect(summary('codename')).not.toContain('top values');
     expect(summary('suite')).toContain('top values stable, oldstable, testing');
   });
+
+  it('leave the sample of a column of distinct values out of the keyword index: a value finds its row first', async () => {
+    const { rankNodes } = await import('../src/search/nodes.js');
+    const { summaryWithoutSample } = await import('../src/model/column-summary.js');
+    expect(summaryWithoutSample('codename: text column; values include bookworm, bullseye; 4 distinct, 4 filled')).toBe('codename: text column; 4 distinct, 4 filled');
+    expect(summaryWithoutSample('suite: text column; top values stable, oldstable; 3 distinct, 4 filled')).toContain('top values stable');
+    const root = tempStore({});
+    roots.push(root);
+    const csv = 'version,codename,released\n10,buster,2019-07-06\n11,bullseye,2021-08-14\n12,bookworm,2023-06-10\n13,trixie,2025-08-09\n';
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(root, 'inbox', 'releases.csv'), csv);
+    await ingest(root, { paths: [join(root, 'inbox')] });
+    const e = readCatalog(root).sources[0]!;
+    const hits = await rankNodes(root, e.id, 'bookworm', { vectors: false });
+    expect(hits[0]!.row_range).toEqual([3, 3]);
+    expect(hits.map((h) => h.title)).not.toContain('codename');
+  });
 });

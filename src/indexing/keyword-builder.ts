@@ -17,6 +17,7 @@ import {
 import { CompactPostings } from './postings.js';
 import { writeSourcesIndex } from './keyword-shards.js';
 import { aboutText, fileNameText, identityText, nodeTexts, rowTexts } from './source-text.js';
+import { summaryWithoutSample } from '../model/column-summary.js';
 
 /** The ancestors' titles count once in a node's text (context: "Item 7 > Liquidity"). */
 export const NODE_PATH_BOOST = 1;
@@ -116,7 +117,9 @@ function buildNodes(root: string, tree: TreeFile | null, e: CatalogEntry, sha: s
       if (opening.length < OPENING_TEXT_CHARS) opening += ' ' + n.text.slice(0, OPENING_TEXT_CHARS - opening.length);
       if (NOT_SUGGESTED_KINDS.has(n.kind)) acc.notSuggested.push(acc.nodes.length);
       const path = Array<string[]>(NODE_PATH_BOOST).fill(tokenize(n.path.join(' '))).flat();
-      acc.add([n.node_id, n.title, n.range.kind, n.range.start, n.range.end], n.title, [...path, ...tokenize(n.summary), ...tokenize(n.text)]);
+      // a column's sample of values is not what it holds: the rows below are indexed by their cells
+      const summary = n.kind === 'column' ? summaryWithoutSample(n.summary) : n.summary;
+      acc.add([n.node_id, n.title, n.range.kind, n.range.start, n.range.end], n.title, [...path, ...tokenize(summary), ...tokenize(n.text)]);
     }
     // a row's title ("Sheet1 row 7") is for display: its words would match every row alike
     for (const r of rowTexts(root, tree)) acc.add([r.node_id, r.title, 'r', r.start, r.end], '', tokenize(r.text));

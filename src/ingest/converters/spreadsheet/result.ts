@@ -2,6 +2,7 @@
 import { convertedDir } from '../../../store/layout.js';
 import type { ConvertedNode, ConvertResult, ExtraFile } from '../types.js';
 import { sheetMarkdown, sheetSlug, type ColumnStats, type SheetSchema } from './schema.js';
+import { SAMPLE_VALUES_LABEL, TOP_VALUES_LABEL } from '../../../model/column-summary.js';
 
 function columnSummary(c: ColumnStats): string {
   const bits = [`${c.type} column`];
@@ -9,7 +10,7 @@ function columnSummary(c: ColumnStats): string {
   if (c.date_min) bits.push(`dates ${c.date_min} to ${c.date_max}`);
   if (c.top_values?.length) {
     // when no value repeats, the "top" values are only the first in sort order: say so
-    const label = c.top_values.some((t) => t.count > 1) ? 'top values' : 'values include';
+    const label = c.top_values.some((t) => t.count > 1) ? TOP_VALUES_LABEL : SAMPLE_VALUES_LABEL;
     bits.push(`${label} ${c.top_values.map((t) => t.value).join(', ')}`);
   }
   bits.push(`${c.distinct}${c.distinct_capped ? '+' : ''} distinct, ${c.non_empty} filled`);

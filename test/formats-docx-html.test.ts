@@ -132,4 +132,20 @@ describe('html outlines (issue 14)', () => {
     expect(short.children).toEqual([]);
     expect(short.content).toContain('**a**\nfirst');
   });
+
+  it('keeps where each section and term can be linked to (its permalink, id, or the id of the section it opens)', async () => {
+    const html = `<html><body><section id="intro-sec"><h1>Tool</h1><p>Intro text for the tool.</p>
+      <h2 id="usage">Usage</h2><p>Run it.</p>
+      <h2>Options beside <a href="#usage">usage</a><a class="headerlink" href="#options-list">¶</a></h2><dl>
+      ${['verbose', 'quiet', 'output', 'force'].map((t) => `<dt id="opt-${t}"><code>--${t}</code></dt><dd><p>The ${t} option ${'changes how the tool behaves in this case. '.repeat(10)}</p></dd>`).join('')}</dl>
+      <h2>Plain</h2><p>No anchor here.</p></section></body></html>`;
+    const r = await htmlConverter.convert({ absPath: 'tool.html', card: card('tool.html', 'html'), bytes: new TextEncoder().encode(html), plan: {} as never, options: { maxLeafPages: 5 } });
+    const anchor = (title: string) => all(r.root).find((n) => n.title === title)?.meta?.['anchor'];
+    expect(anchor('Tool')).toBe('intro-sec');
+    expect(anchor('Usage')).toBe('usage');
+    // the permalink, not the cross-reference beside it
+    expect(anchor('Options beside usage')).toBe('options-list');
+    expect(anchor('--quiet')).toBe('opt-quiet');
+    expect(anchor('Plain')).toBeUndefined();
+  });
 });

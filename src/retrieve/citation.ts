@@ -11,6 +11,8 @@ export interface Citation {
   rows?: [number, number];
   sheet?: string;
   lines?: [number, number];
+  /** the HTML section's fragment (`file.html#anchor`), when the node has one */
+  anchor?: string;
   /** sha256 of the source file the index was built from */
   sha256: string;
   /** ready-to-paste reference, e.g. `reports/acme-2022.pdf, pp. 60-61 (src_1a2b3c4d, node 0012)` */
@@ -24,6 +26,7 @@ export interface CitationParts {
   rows?: [number, number] | undefined;
   sheet?: string | undefined;
   lines?: [number, number] | undefined;
+  anchor?: string | undefined;
 }
 
 function span(label1: string, labelN: string, r: [number, number]): string {
@@ -44,6 +47,7 @@ export function makeCitation(entry: CatalogEntry, parts: CitationParts): Citatio
   if (parts.rows) c.rows = parts.rows;
   if (parts.sheet) c.sheet = parts.sheet;
   if (parts.lines) c.lines = parts.lines;
-  c.text = `${entry.original_path}${where.length ? `, ${where.join(', ')}` : ''} (${ids})`;
+  if (parts.anchor) c.anchor = parts.anchor;
+  c.text = `${entry.original_path}${parts.anchor ? `#${parts.anchor}` : ''}${where.length ? `, ${where.join(', ')}` : ''} (${ids})`;
   return c;
 }

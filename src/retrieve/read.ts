@@ -144,6 +144,7 @@ function readNode(ctx: ReadContext, offset: number): ReadAnswer {
       pages: got.pages ?? node.page_range,
       rows: node.row_range,
       lines: node.line_range,
+      anchor: typeof node.meta?.['anchor'] === 'string' ? node.meta['anchor'] : undefined,
     }),
     freshness,
   };

@@ -37,6 +37,23 @@ export function headingText(s: string): string {
   return s.replace(/(?:\s*[¶§🔗])+\s*$/u, '').replace(/\s+#\s*$/, '').trim();
 }
 
+/** A URL fragment an id may be cited by (no blanks, quotes or angle brackets; at most 200 characters). */
+const ANCHOR = /^[^\s#"'<>]{1,200}$/;
+
+/**
+ * Where a heading or term can be linked to (`file.html#anchor`): the target of its own permalink
+ * ("¶", href="#…"), its id, the id of an `<a name|id>` inside it, or the id of the section it opens
+ * (Sphinx puts the id on `<section>`, the heading first inside it). Null when it has none.
+ */
+export function anchorOf($: CheerioAPI, el: Element): string | null {
+  const e = $(el);
+  const own = e.find('a[href^="#"]').toArray().filter((a) => PERMALINK.test(collapse($(a).text()))).map((a) => (a as Element).attribs.href!.slice(1)).find((h) => ANCHOR.test(h));
+  const candidates = [own, el.attribs.id, ...e.find('a[id], a[name]').toArray().map((a) => (a as Element).attribs.id ?? (a as Element).attribs.name)];
+  const parent = el.parent as Element | null;
+  if (parent?.type === 'tag' && parent.attribs.id && parent.children.find((c) => c.type === 'tag') === el) candidates.push(parent.attribs.id);
+  return candidates.find((c): c is string => typeof c === 'string' && ANCHOR.test(c)) ?? null;
+}
+
 function collapse(s: string): string {
   return s.replace(/[ \t\r\n\u00a0]+/g, ' ').trim();
 }
@@ -48,6 +65,8 @@ interface Ctx {
   tables: number;
   /** the plan's "tables as rows with header": each data row labelled with its column headers */
   tablesAsRows: boolean;
+  /** keep each section's and term's link target (`meta.anchor`): HTML pages, not Word files (their bookmarks are not addresses) */
+  anchors: boolean;
 }
 
 /** Inline text of an element: links as their text, images as `[image: alt]`, <br> as a newline. */
@@ -185,13 +204,15 @@ export const DL_MIN_CHARS = 1500;
 const TERM_TITLE_CHARS = 120;
 
 /** The terms of a `<dl>` with their definitions (several `<dt>` before one `<dd>` share it). */
-function definitions(ctx: Ctx, dl: Element): Array<{ term: string; text: string }> {
-  const out: Array<{ term: string; text: string }> = [];
+function definitions(ctx: Ctx, dl: Element): Array<{ term: string; text: string; anchor?: string }> {
+  const out: Array<{ term: string; text: string; anchor?: string }> = [];
   let terms: string[] = [];
+  let anchor: string | null = null;
   const flush = (text: string) => {
-    if (terms.length) out.push({ term: clipTitle(terms.join(', ')), text });
+    if (terms.length) out.push({ term: clipTitle(terms.join(', ')), text, ...(anchor ? { anchor } : {}) });
     else if (out.length && text) out[out.length - 1]!.text += `\n\n${text}`;
     terms = [];
+    anchor = null;
   };
   for (const c of dl.children) {
     if (c.type !== 'tag') continue;
@@ -200,6 +221,7 @@ function definitions(ctx: Ctx, dl: Element): Array<{ term: string; text: string 
     if (tag === 'dt') {
       const t = headingText(collapse(inlineText(ctx, el.children)));
       if (t) terms.push(t);
+      if (ctx.anchors) anchor ??= anchorOf(ctx.$, el);
     } else if (tag === 'dd') flush(lineText(ctx, el));
     else if (tag === 'div') for (const d of definitions(ctx, el)) out.push(d); // <div> wrapping dt/dd pairs (HTML 5.2)
   }
@@ -232,7 +254,7 @@ class SectionBuilder {
   readonly top: ConvertedNode[] = [];
   headingCount = 0;
   private readonly stack: Open[] = [];
-  private pendingTerms: Array<{ term: string; text: string }> = [];
+  private pendingTerms: Array<{ term: string; text: string; anchor?: string }> = [];
   private inline: AnyNode[] = [];
 
   constructor(
@@ -277,7 +299,8 @@ class SectionBuilder {
     const title = this.headingTitle ? this.headingTitle(text, level, this.headingCount) : text;
     this.headingCount++;
     this.closeTo(level);
-    const node: ConvertedNode = { title, kind: 'section', meta: { level }, children: [] };
+    const anchor = this.ctx.anchors ? anchorOf(this.ctx.$, el) : null;
+    const node: ConvertedNode = { title, kind: 'section', meta: { level, ...(anchor ? { anchor } : {}) }, children: [] };
     this.children().push(node);
     this.stack.push({ level, node, parts: [`${'#'.repeat(level)} ${title}`] });
   }
@@ -298,7 +321,7 @@ class SectionBuilder {
     if (entries.length >= DL_MIN_TERMS && entries.reduce((n, e) => n + e.text.length, 0) >= DL_MIN_CHARS) {
       // a long definition list (options, functions, glossary terms) is an outline: one node per term
       const parent = this.children();
-      for (const e of entries) parent.push({ title: e.term, kind: 'term', content: `**${e.term}**\n\n${e.text}`, children: [] });
+      for (const e of entries) parent.push({ title: e.term, kind: 'term', content: `**${e.term}**\n\n${e.text}`, ...(e.anchor ? { meta: { anchor: e.anchor } } : {}), children: [] });
     } else this.emit(entries.map((e) => `**${e.term}**${e.text ? `\n${e.text}` : ''}`).join('\n\n'));
   }
 
@@ -336,8 +359,8 @@ class SectionBuilder {
 }
 
 /** Walk the blocks under `root` into a heading tree. `headingTitle` may rewrite titles (e.g. to add numbers). */
-export function htmlSections($: CheerioAPI, root: Cheerio<AnyNode>, headingTitle?: HeadingTitle, opts: { tablesAsRows?: boolean } = {}): HtmlTree {
-  const ctx: Ctx = { $, imageAlts: [], links: 0, tables: 0, tablesAsRows: opts.tablesAsRows ?? false };
+export function htmlSections($: CheerioAPI, root: Cheerio<AnyNode>, headingTitle?: HeadingTitle, opts: { tablesAsRows?: boolean; anchors?: boolean } = {}): HtmlTree {
+  const ctx: Ctx = { $, imageAlts: [], links: 0, tables: 0, tablesAsRows: opts.tablesAsRows ?? false, anchors: opts.anchors ?? false };
   const b = new SectionBuilder(ctx, headingTitle);
   b.walk(root.toArray().flatMap((r) => (r.type === 'tag' ? (r as Element).children : [r])));
   b.closeTo(0);

@@ -36,7 +36,7 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
     }
   }
   if (main.length === 0) main = $.root();
-  const t = htmlSections($, main, undefined, opts);
+  const t = htmlSections($, main, undefined, { ...opts, anchors: true });
   const only = t.sections.length === 1 ? t.sections[0]! : null;
   const title = docTitle || (only?.meta?.level === 1 ? only.title : '') || basename(filename, extname(filename));
   let root: ConvertedNode = { title, kind: 'document', children: t.sections };
@@ -60,7 +60,7 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
 
 export const htmlConverter: Converter = {
   name: 'html',
-  version: 5,
+  version: 6,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

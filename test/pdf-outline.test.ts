@@ -71,6 +71,16 @@ describe('headings from layout, no field vocabulary', () => {
     ]);
     expect(headingsOf([p])).toEqual(['Item 7. MANAGEMENT’S DISCUSSION AND ANALYSIS OF FINANCIAL CONDITION AND RESULTS OF OPERATIONS']);
   });
+
+  it('joins a title hyphenated at its line\'s end into one word, never keeping the cut half', () => {
+    const p = page(1, [
+      ...prose(3),
+      line('B Integrating a quadratic deviance expres-', { font: 'bold', size: 12, gapAbove: 2, x2: 400 }),
+      line('sion', { font: 'bold', size: 12 }),
+      ...prose(3),
+    ]);
+    expect(headingsOf([p])).toEqual(['B Integrating a quadratic deviance expression']);
+  });
 });
 
 const financeOutline = () => outlinePacks(mkdtempSync(join(tmpdir(), 'mhub-outline-')), { vocabularies: [] } as unknown as Config).packs;

@@ -96,6 +96,18 @@ describe('printed TOC lines', () => {
       '5.7 Package building fails with ‘symbols not found’',
     ]);
     expect(joinWrapped('Cross-', 'Platform builds')).toBe('Cross- Platform builds');
+    // a title running on below its page number (General Mills' 10-K)
+    const item = { page: 2, width: 612, height: 792, twoColumn: false, lines: [
+      at(['Item 4', 'Mine Safety Disclosures', '16'], 38, 552),
+      at(['Item 5', 'Market for Registrant’s Common Equity, Related Stockholder Matters and Issuer Purchases of', '16'], 38, 552),
+      at(['Equity Securities'], 97, 166),
+      at(['Item 6', 'Selected Financial Data', '17'], 38, 552),
+      at(['Item 7', 'Management’s Discussion and Analysis', '18'], 38, 552),
+      at(['Item 8', 'Financial Statements and Supplementary Data', '35'], 38, 552),
+    ] };
+    const items = [...findTocPages([item], { ...furniture, lines: [new Set<number>()] }).values()].flat().map((e) => e.title);
+    expect(items[1]).toBe('Item 5 Market for Registrant’s Common Equity, Related Stockholder Matters and Issuer Purchases of Equity Securities');
+    expect(items).toHaveLength(5);
   });
 });
 

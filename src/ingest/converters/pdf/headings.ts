@@ -201,6 +201,11 @@ function tableLike(line: Line, text: string, words: number, sizeRatio: number, v
   return false;
 }
 
+/** A line ending in a word cut by a hyphen ("expres-"), not in a dash after a blank. */
+const HYPHEN_END = /\p{L}-$/u;
+/** Characters of a tidied title compared with its line's end to tell the line's title from a run-in heading's. */
+const HYPHEN_CHECK_CHARS = 5;
+
 function tidyTitle(text: string): string {
   return tidyOutlineTitle(text.replace(/\s+/g, ' ').replace(/\s*\(continued\)\s*$/i, '').replace(/[\s.:·…_-]+$/, '').trim());
 }
@@ -406,10 +411,13 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
       if (h && inTable && h.kind === 'style') return;
       if (!h || (h.kind === 'style' && !alignedLikeTitle(l, frame, body))) return;
       if (titlesTable) h.table = true;
-      if (OPEN_ENDING.test(h.title)) {
+      // a title hyphenated at its line's end ("… deviance expres-" / "sion") lost the hyphen in tidying
+      const hyphenated = HYPHEN_END.test(l.text.trim()) && l.text.trim().slice(0, -1).endsWith(h.title.slice(-HYPHEN_CHECK_CHARS));
+      if (OPEN_ENDING.test(h.title) || hyphenated) {
         const next = p.lines[i + 1];
         if (!next || furn.has(i + 1) || !continuesTitle(l, next, h.title)) return;
-        h.title = tidyTitle(`${h.title} ${next.text}`);
+        const rest = next.text.trim();
+        h.title = tidyTitle(hyphenated && /^\p{Ll}/u.test(rest) ? `${h.title}${rest}` : `${h.title} ${rest}`);
         joined = i + 1;
         h.lines = 2;
       }

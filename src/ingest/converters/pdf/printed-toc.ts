@@ -7,7 +7,7 @@
 import type { Line, PageLayout } from './layout-types.js';
 import type { Furniture } from './furniture.js';
 import type { OutlineEntry } from './outline-types.js';
-import { numbering } from './headings.js';
+import { OPEN_ENDING, numbering } from './headings.js';
 
 /** Pages searched for a printed TOC: at least this many… */
 export const TOC_SCAN_MIN_PAGES = 12;
@@ -145,6 +145,12 @@ function tocLinesOf(p: PageLayout, furn: Set<number>): PageTocLine[] {
       return;
     }
     pendingTitle = null;
+    const last = out[out.length - 1];
+    // a title that runs on below its page number ("Item 5 | … Issuer Purchases of | 16" / "Equity Securities")
+    if (!t && !n && last?.printed !== null && last?.line === i - 1 && OPEN_ENDING.test(last.title) && l.x > last.x && l.cells.length === 1 && l.text.length <= 80) {
+      last.title = joinWrapped(last.title, l.text.trim());
+      return;
+    }
     if (t) out.push({ ...t, line: i, ...(loose ? { loose: true } : {}) });
     else if (n?.kind === 'part' && l.text.length <= 80) out.push({ title: l.text.trim(), printed: null, x: l.x, line: i });
     else if (n && n.kind !== 'part' && l.cells.length <= 2 && l.text.length <= 160 && reachesRight(p, l, furn) && !/\(continued\)$/i.test(l.text)) {

@@ -81,6 +81,19 @@ describe('headings from layout, no field vocabulary', () => {
     ]);
     expect(headingsOf([p])).toEqual(['B Integrating a quadratic deviance expression']);
   });
+
+  it('drops a numbered sentence that goes on below in its own font, and completes a title that does', () => {
+    const p = page(1, [
+      ...prose(3),
+      line('2. The layout and par commands are used to create a multi-part plot with curves on the left', { font: 'bold', gapAbove: 2, x2: 540 }),
+      line('and state space diagrams on the right, and to reduce the amount of white space between them.', { font: 'bold', x2: 540 }),
+      ...prose(3),
+      line('4. I have data frame with both numeric and factor columns. How do I', { font: 'bold', gapAbove: 2, x2: 540 }),
+      line('convert that to a "zoo" object?', { font: 'bold' }),
+      ...prose(3),
+    ]);
+    expect(headingsOf([p])).toEqual(['4. I have data frame with both numeric and factor columns. How do I convert that to a "zoo" object?']);
+  });
 });
 
 const financeOutline = () => outlinePacks(mkdtempSync(join(tmpdir(), 'mhub-outline-')), { vocabularies: [] } as unknown as Config).packs;

@@ -407,15 +407,20 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
       // a label between the rows of a table ("Adjusted EBIT" over its rows) groups rows: not a heading
       const rowSize = below.find(isTableRow)?.size;
       const opts = { repeats, top, vocab, titlesTable, ...(rowSize ? { rowSize } : {}) };
-      const h = code.has(l.font) || i === joined ? null : (runInHeading(l, body, opts) ?? scoreLine(l, body, opts));
+      const runIn = code.has(l.font) || i === joined ? null : runInHeading(l, body, opts);
+      const h = code.has(l.font) || i === joined ? null : (runIn ?? scoreLine(l, body, opts));
       if (h && inTable && h.kind === 'style') return;
       if (!h || (h.kind === 'style' && !alignedLikeTitle(l, frame, body))) return;
       if (titlesTable) h.table = true;
       // a title hyphenated at its line's end ("… deviance expres-" / "sion") lost the hyphen in tidying
       const hyphenated = HYPHEN_END.test(l.text.trim()) && l.text.trim().slice(0, -1).endsWith(h.title.slice(-HYPHEN_CHECK_CHARS));
-      if (OPEN_ENDING.test(h.title) || hyphenated) {
-        const next = p.lines[i + 1];
-        if (!next || furn.has(i + 1) || !continuesTitle(l, next, h.title)) return;
+      const following = furn.has(i + 1) ? undefined : p.lines[i + 1];
+      // a sentence that goes on below in its own font ("2. The layout and par commands … on the left" /
+      // "and state space diagrams …"): a numbered paragraph, unless the whole is still a title
+      const runsOn = !runIn && !!following && /^\p{Ll}/u.test(following.text.trim()) && following.size === l.size && following.font === l.font && following.gapAbove < WRAPPED_TITLE_GAP;
+      if (OPEN_ENDING.test(h.title) || hyphenated || runsOn) {
+        const next = following;
+        if (!next || !continuesTitle(l, next, h.title)) return;
         const rest = next.text.trim();
         h.title = tidyTitle(hyphenated && /^\p{Ll}/u.test(rest) ? `${h.title}${rest}` : `${h.title} ${rest}`);
         joined = i + 1;

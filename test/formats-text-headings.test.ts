@@ -68,6 +68,23 @@ describe('plain-text headings Markdown does not see (text-headings.ts)', () => {
     expect(r.root.children[2]!.line_range).toEqual([11, 14]);
   });
 
+  it('a first line in the chapters\' style titles the document when the chapters are numbered; a comment in an example is text', () => {
+    const policy = [
+      'Debian Policy Manual', '********************', '', 'This manual describes the policy requirements.', '',
+      '1. About this manual', '********************', '', 'Scope of the manual.', '',
+      '1.1. Scope', '==========', '', 'An example:', '', '   # Command "sudo", with arguments "-nE"', "   export DEB_GAIN_ROOT_CMD='sudo -nE --'", '',
+      '2. The Debian Archive', '*********************', '', 'Areas of the archive.', '',
+    ].join('\n');
+    const r = convertTextByPlan(policy, 'policy.txt', plan);
+    expect(r.root.title).toBe('Debian Policy Manual');
+    expect(outline(r.root).map((l) => l.replace(/ [\d-]+$/, ''))).toEqual(['Debian Policy Manual', '  1. About this manual', '    1.1. Scope', '  2. The Debian Archive']);
+    // unnumbered sections of one style, the first on the first line: none of them is the title
+    const readme = 'about\n-----\n\nsocat is a relay.\n\npackages\n--------\n\nDebian has it.\n\ninstall\n-------\n\nmake\n';
+    const s = convertTextByPlan(readme, 'socat-readme.txt', plan);
+    expect(s.root.title).toBe('socat-readme');
+    expect(s.root.children.map((c) => c.title)).toEqual(['about', 'packages', 'install']);
+  });
+
   it('keeps the line count, and gives up below the minimum of headings', () => {
     const marked = markTextHeadings(RST.split('\n'), 2)!;
     expect(marked.split('\n').length).toBe(RST.split('\n').length);

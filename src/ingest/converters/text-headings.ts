@@ -28,6 +28,13 @@ export const QUESTION_TITLE_MAX_CHARS = 120;
 
 interface TextHeading { line: number; title: string; style: string; under: number[] }
 
+/**
+ * An indented line Markdown would read as a heading ("   # Command …", a comment in a shell example
+ * the text indents by three): in plain text it is text, escaped in the marked copy (node text comes
+ * from the file's own lines). A "# Title" at the start of a line stays a heading.
+ */
+const ATX_LIKE = /^ {1,3}#{1,6}(?:\s|$)/;
+
 const blank = (l: string | undefined) => l === undefined || l.trim() === '';
 
 /** A title line under (and maybe over) an adornment at least as long as the title. */
@@ -77,6 +84,25 @@ export function textHeadings(lines: string[]): TextHeading[] {
   return questions === 0 || questions >= MIN_QUESTIONS ? out : out.filter((h) => h.style !== 'question');
 }
 
+/** A section number opening a title: "1. ", "2.3 ", "A. ", "IV. ". */
+const SECTION_NUMBER = /^(?:\d+(?:\.\d+)*|[A-Z]|[IVX]{1,4})[.)]?\s+\S/;
+/** Share of the other headings of the first one's style that must be numbered for it to title the document. */
+export const NUMBERED_SECTIONS_SHARE = 0.5;
+
+/**
+ * The first heading titles the document although its style also marks sections: it is the file's
+ * first line, unnumbered, and most other headings of its style are numbered ("Debian Policy Manual"
+ * over "****", then "1. About this manual" over "****"); a README whose first line is its "about"
+ * section, among unnumbered sections of the same style, is not titled by it.
+ */
+function titlesDocument(lines: string[], hs: TextHeading[]): boolean {
+  const first = hs[0]!;
+  if (first.line !== lines.findIndex((l) => l.trim() !== '') || first.style === 'caps' || first.style === 'question') return false;
+  if (SECTION_NUMBER.test(first.title)) return false;
+  const rest = hs.slice(1).filter((h) => h.style === first.style);
+  return rest.length > 0 && rest.filter((h) => SECTION_NUMBER.test(h.title)).length >= NUMBERED_SECTIONS_SHARE * rest.length;
+}
+
 /**
  * The text with its headings marked for the Markdown parser (levels by order of first appearance of
  * each style, as reStructuredText assigns them; capitals after the adorned styles; a first style used
@@ -91,9 +117,11 @@ export function markTextHeadings(lines: string[], min: number): string | null {
   if (hs.some((h) => h.style === 'question')) styles.push('question');
   // the first style is the document's title only when used once; else every heading is a section (level 2 on)
   const base = hs.filter((h) => h.style === styles[0]).length === 1 ? 1 : 2;
-  const out = [...lines];
+  const titleLine = base === 2 && titlesDocument(lines, hs) ? hs[0]!.line : -1;
+  const out = lines.map((l) => (ATX_LIKE.test(l) ? `\\${l.trimStart()}` : l));
   for (const h of hs) {
-    out[h.line] = `${'#'.repeat(Math.min(6, styles.indexOf(h.style) + base))} ${h.title.replace(/^#+\s*/, '')}`;
+    const level = h.line === titleLine ? 1 : Math.min(6, styles.indexOf(h.style) + base);
+    out[h.line] = `${'#'.repeat(level)} ${h.title.replace(/^#+\s*/, '')}`;
     for (const u of h.under) out[u] = '';
   }
   return out.join('\n');

@@ -1,6 +1,6 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { cpSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ingest } from '../src/ingest/pipeline.js';
 import { readCatalog } from '../src/store/catalog.js';
@@ -100,4 +100,58 @@ describe('zip archives', () => {
     expect(fourth.counts.removed).toBe(3);
     expect(readCatalog(root).sources.map((e) => e.original_path)).toEqual(['inbox/teams.tsv']);
   }, 120_000);
+});
+
+describe('tar and gzip archives', () => {
+  /** A folder of two text files and a nested zip, packed by the system's tar (and gzip). */
+  function packed(dir: string): void {
+    const src = join(dir, 'src');
+    execFileSync('mkdir', ['-p', join(src, 'docs'), join(src, 'data')]);
+    writeFileSync(join(src, 'docs', 'letter.txt'), 'Dear team,\n\nThe pump maintenance window moves to Friday.\n');
+    writeFileSync(join(src, 'data', 'teams.csv'), 'team,owner\npayments,A. Osei\nsearch,B. Lund\n');
+    cpSync(F('bundle.zip'), join(src, 'bundle.zip'));
+    execFileSync('tar', ['-cf', join(dir, 'docs.tar'), '-C', src, 'docs', 'data']);
+    execFileSync('tar', ['-czf', join(dir, 'docs.tgz'), '-C', src, 'docs', 'bundle.zip']);
+    writeFileSync(join(dir, 'notes.txt'), 'Release notes\n=============\n\nThe xylophone314 calibration moved.\n');
+    execFileSync('gzip', ['-n', join(dir, 'notes.txt')]);
+  }
+
+  it('ingests tar, tar.gz and gzipped files member by member, nested archives too', async () => {
+    const root = tempStore({});
+    roots.push(root);
+    packed(join(root, 'inbox'));
+    rmSync(join(root, 'inbox', 'src'), { recursive: true });
+    const rep = await ingest(root, { paths: [join(root, 'inbox')] });
+    expect(rep.counts.failed).toBe(0);
+    const paths = readCatalog(root).sources.map((e) => `${e.original_path} ${e.type}`).sort();
+    expect(paths).toEqual([
+      'inbox/docs.tar tar',
+      'inbox/docs.tar!/data/teams.csv csv',
+      'inbox/docs.tar!/docs/letter.txt text',
+      'inbox/docs.tgz gzip',
+      'inbox/docs.tgz!/bundle.zip zip',
+      'inbox/docs.tgz!/bundle.zip!/data/teams.tsv tsv',
+      'inbox/docs.tgz!/bundle.zip!/docs/letter.txt text',
+      'inbox/docs.tgz!/bundle.zip!/inventory.py code',
+      'inbox/docs.tgz!/docs/letter.txt text',
+      'inbox/notes.txt.gz gzip',
+      'inbox/notes.txt.gz!/notes.txt text',
+    ]);
+    const notes = readCatalog(root).sources.find((e) => e.original_path.endsWith('!/notes.txt'))!;
+    expect(notes.title).toBe('Release notes');
+    const again = await ingest(root, { paths: [join(root, 'inbox')] });
+    expect(again.counts.unchanged).toBe(11);
+  }, 120_000);
+
+  it('refuses a gzip bomb and a truncated tar with a clear reason', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const bomb = gzipSync(Buffer.alloc(8 * 1024 * 1024));
+    await expect(planArchive(bomb, 'gzip', 'zeros.bin.gz')).rejects.toThrow(/possible gzip bomb/);
+    const dir = tempStore({});
+    roots.push(dir);
+    packed(join(dir, 'inbox'));
+    const tar = readFileSync(join(dir, 'inbox', 'docs.tar'));
+    await expect(planArchive(tar.subarray(0, 700), 'tar', 'docs.tar')).rejects.toThrow(/truncated|could not be read/);
+    expect((await planArchive(tar, 'tar', 'docs.tar')).members.map((m) => m.name)).toEqual(['data/teams.csv', 'docs/letter.txt']);
+  });
 });

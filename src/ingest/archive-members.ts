@@ -1,5 +1,5 @@
 /**
- * Archive expansion for the pipeline: each member of a scanned .zip becomes a scanned item of its
+ * Archive expansion for the pipeline: each member of a scanned .zip, .tar or gzip file becomes a scanned item of its
  * own (`archive.zip!/member`) that carries a reader for its bytes instead of a disk path. Archives
  * inside archives are expanded the same way (`a.zip!/b.zip!/c.txt`) up to MAX_ARCHIVE_DEPTH, within
  * one byte budget per outermost archive. Limits against zip bombs are in ./converters/archive.ts; a
@@ -10,13 +10,14 @@ import { lstatSync, readFileSync, statSync } from 'node:fs';
 import type { ScanNotice, ScannedFile } from './scan.js';
 import { detectBytes, detectType, type Detected } from './detect.js';
 import { planArchive, MAX_ARCHIVE_DEPTH, MAX_ARCHIVE_MEMBER_BYTES, MAX_ARCHIVE_TOTAL_BYTES } from './converters/archive.js';
-import { openZip, readEntry } from './converters/zip-reader.js';
+import { ARCHIVE_TYPES, readArchiveEntry } from './converters/archive-formats.js';
+import type { SourceType } from '../store/schemas.js';
 import { ARCHIVE_SEPARATOR, containerPath, isArchiveMemberPath, sourceDiskPath, type ExternalRoots } from '../store/source-path.js';
 
 export { ARCHIVE_SEPARATOR, isArchiveMemberPath };
 
-/** Names whose content may be a plain zip (a .docx or .xlsx that is not an Office package is expanded like a .zip). */
-const MAYBE_ZIP_NAME = /\.(zip|docx|xlsx|xlsm)$/i;
+/** Names whose content may be an archive (a .docx or .xlsx that is not an Office package is expanded like a .zip). */
+const MAYBE_ARCHIVE_NAME = /\.(zip|docx|xlsx|xlsm|tar|tgz|gz)$/i;
 
 /** Declared bytes all members of one outermost archive, nested ones included, may still inflate to. */
 interface Budget {
@@ -39,20 +40,21 @@ function cachedZip(rel: string, read: () => Promise<Uint8Array>): Promise<Uint8A
   return bytes;
 }
 
-/** Read one member (yauzl checks the inflated size against the declared one, which planArchive bounded). */
-async function readMember(zipBytes: Uint8Array, name: string): Promise<Uint8Array> {
-  const zip = await openZip(zipBytes);
-  try {
-    return await readEntry(zip, name, MAX_ARCHIVE_MEMBER_BYTES);
-  } finally {
-    zip.close();
-  }
+/** Read one member (yauzl checks a zip member's inflated size against the declared one, which planArchive bounded). */
+function readMember(type: SourceType, archiveBytes: Uint8Array, name: string, archiveRel: string): Promise<Uint8Array> {
+  return readArchiveEntry(type, archiveBytes, name, MAX_ARCHIVE_MEMBER_BYTES, archiveRel);
 }
 
-async function expandInto(out: ScannedFile[], notices: ScanNotice[], abs: string, archiveRel: string, bytes: Uint8Array, readZip: () => Promise<Uint8Array>, depth: number, budget: Budget): Promise<void> {
+/** The archive type of a file's content (zip, tar, gzip), or null. */
+function archiveType(name: string, bytes: Uint8Array): SourceType | null {
+  const t = detectType(name, bytes).type;
+  return ARCHIVE_TYPES.has(t) ? t : null;
+}
+
+async function expandInto(out: ScannedFile[], notices: ScanNotice[], abs: string, archiveRel: string, type: SourceType, bytes: Uint8Array, readZip: () => Promise<Uint8Array>, depth: number, budget: Budget): Promise<void> {
   let plan;
   try {
-    plan = await planArchive(bytes);
+    plan = await planArchive(bytes, type, archiveRel);
   } catch {
     return; // refused or unreadable: the archive's own entry says why
   }
@@ -65,9 +67,9 @@ async function expandInto(out: ScannedFile[], notices: ScanNotice[], abs: string
     }
     budget.left -= m.size;
     const rel = `${archiveRel}${ARCHIVE_SEPARATOR}${m.name}`;
-    const read = async () => readMember(await cachedZip(archiveRel, readZip), m.name);
+    const read = async () => readMember(type, await cachedZip(archiveRel, readZip), m.name, archiveRel);
     out.push({ abs, rel, member: { archiveRel, name: m.name, read } });
-    if (!MAYBE_ZIP_NAME.test(m.name)) continue;
+    if (!MAYBE_ARCHIVE_NAME.test(m.name)) continue;
     if (depth >= MAX_ARCHIVE_DEPTH) {
       skip(m.name, `archive not expanded: it is nested ${depth + 1} levels deep, past the limit of ${MAX_ARCHIVE_DEPTH}; unzip it yourself if its contents are wanted.`);
       continue;
@@ -78,27 +80,29 @@ async function expandInto(out: ScannedFile[], notices: ScanNotice[], abs: string
     } catch {
       continue; // the member's own entry records the read error
     }
-    if (detectType(m.name, inner).type === 'zip') await expandInto(out, notices, abs, rel, inner, read, depth + 1, budget);
+    const innerType = archiveType(m.name, inner);
+    if (innerType) await expandInto(out, notices, abs, rel, innerType, inner, read, depth + 1, budget);
   }
 }
 
-/** Expand scanned .zip archives: the archive stays (as a listing) and its members follow it. */
+/** Expand scanned archives (.zip, .tar, .tar.gz, .gz): the archive stays (as a listing) and its members follow it. */
 export async function expandArchives(files: ScannedFile[], notices: ScanNotice[] = []): Promise<ScannedFile[]> {
   const out: ScannedFile[] = [];
   zipCache.length = 0; // archives may have changed since the last run in this process
   for (const f of files) {
     out.push(f);
-    if (f.member || !MAYBE_ZIP_NAME.test(f.rel)) continue;
+    if (f.member || !MAYBE_ARCHIVE_NAME.test(f.rel)) continue;
     let bytes: Buffer;
     try {
       bytes = readFileSync(f.abs);
     } catch {
       continue; // the pipeline records the read error for the archive itself
     }
-    if (detectType(f.rel, bytes).type !== 'zip') continue;
-    // the outer archive's bytes are read again on demand, so a large inbox does not hold every zip
+    const type = archiveType(f.rel, bytes);
+    if (!type) continue;
+    // the outer archive's bytes are read again on demand, so a large inbox does not hold every archive
     const readZip = () => Promise.resolve(new Uint8Array(readFileSync(f.abs)));
-    await expandInto(out, notices, f.abs, f.rel, bytes, readZip, 1, { left: MAX_ARCHIVE_TOTAL_BYTES });
+    await expandInto(out, notices, f.abs, f.rel, type, bytes, readZip, 1, { left: MAX_ARCHIVE_TOTAL_BYTES });
   }
   return out;
 }

@@ -1,5 +1,5 @@
 /**
- * Zip archives. The pipeline ingests each member as its own source (`archive.zip!/member`, see
+ * Archives: zip, tar, and gzip (a gzipped tar, or one gzipped file). The pipeline ingests each member as its own source (`archive.zip!/member`, see
  * ../archive-members.ts), archives inside archives too (`a.zip!/b.zip!/c.txt`, up to
  * MAX_ARCHIVE_DEPTH); this converter indexes the archive itself as a listing of its members.
  * Limits against zip bombs: an archive with too many entries is refused whole; a member that is too
@@ -10,7 +10,9 @@ import { basename, extname } from 'node:path';
 import type { Converter, ConvertedNode } from './types.js';
 import { PRIORITY_GENERIC, type ConverterRegistration } from './types.js';
 import { ConvertError } from './types.js';
-import { openZip, type ZipEntryInfo } from './zip-reader.js';
+import { listArchive, type ArchiveEntry } from './archive-formats.js';
+import { isTar } from './tar-reader.js';
+import type { SourceType } from '../../store/schemas.js';
 import { followPlan, type Capabilities } from './plan-shape.js';
 
 /** Most members an archive may have. */
@@ -42,8 +44,9 @@ export interface ArchivePlan {
 }
 
 /** Why a member name is unsafe or unwanted, or null when it is fine. */
-function memberProblem(e: ZipEntryInfo): string | null {
+function memberProblem(e: ArchiveEntry): string | null {
   if (IGNORED_MEMBER.test(e.name)) return 'system/metadata file';
+  if (e.isLink) return 'a link, device or FIFO, not a file';
   if (e.name.startsWith('/') || /^[A-Za-z]:/.test(e.name) || e.name.split('/').includes('..')) return 'unsafe path (absolute or containing ..)';
   if (e.encrypted) return 'encrypted member (password-protected archives are not read)';
   if (e.uncompressedSize > MAX_ARCHIVE_MEMBER_BYTES) return `inflates to ${e.uncompressedSize} bytes, over the ${MAX_ARCHIVE_MEMBER_BYTES}-byte member limit`;
@@ -58,14 +61,13 @@ function memberProblem(e: ZipEntryInfo): string | null {
  * when the archive as a whole is refused. Reads only the central directory; the declared sizes are
  * enforced again while inflating (yauzl validates them and ../archive-members.ts caps the bytes read).
  */
-export async function planArchive(bytes: Uint8Array): Promise<ArchivePlan> {
-  let entries: ZipEntryInfo[];
+export async function planArchive(bytes: Uint8Array, type: SourceType = 'zip', archiveName = 'archive'): Promise<ArchivePlan> {
+  let entries: ArchiveEntry[];
   try {
-    const zip = await openZip(bytes);
-    entries = zip.entries;
-    zip.close();
+    entries = await listArchive(type, bytes, archiveName);
   } catch (err) {
-    throw new ConvertError(`The archive could not be read: ${err instanceof Error ? err.message : String(err)}`, 'Check that it is a complete .zip file (re-download or re-create it).');
+    const what = type === 'zip' ? '.zip' : type === 'tar' ? '.tar' : 'gzip (.gz, .tgz)';
+    throw new ConvertError(`The archive could not be read: ${err instanceof Error ? err.message : String(err)}`, `Check that it is a complete ${what} file (re-download or re-create it).`);
   }
   const files = entries.filter((e) => !e.isDirectory);
   if (files.length > MAX_ARCHIVE_ENTRIES) {
@@ -107,7 +109,7 @@ export const archiveConverter: Converter = {
   name: 'archive',
   version: 1,
   async convert({ bytes, card, options }) {
-    const plan = await planArchive(bytes);
+    const plan = await planArchive(bytes, card.type, card.filename);
     const title = basename(card.filename, extname(card.filename));
     const children: ConvertedNode[] = plan.members.map((m) => ({
       title: m.name,
@@ -136,8 +138,14 @@ export const archiveConverter: Converter = {
   },
 };
 
-/** Any ZIP archive that is not a more specific package (Word, Excel): the catch-all of the ZIP signature. */
+/** Any ZIP archive that is not a more specific package (Word, Excel): the catch-all of the ZIP signature; tar and gzip. */
 export const archiveRegistration: ConverterRegistration = {
   converter: archiveConverter,
-  formats: [{ type: 'zip', mime: 'application/zip', extensions: ['.zip'], magic: [[0x50, 0x4b, 0x03, 0x04], [0x50, 0x4b, 0x05, 0x06]], priority: PRIORITY_GENERIC }],
+  formats: [
+    { type: 'zip', mime: 'application/zip', extensions: ['.zip'], magic: [[0x50, 0x4b, 0x03, 0x04], [0x50, 0x4b, 0x05, 0x06]], priority: PRIORITY_GENERIC },
+    // tar's signature ("ustar") sits at byte 257: every file passes the empty one, the content test decides
+    { type: 'tar', mime: 'application/x-tar', extensions: ['.tar'], magic: [[]], contains: isTar, priority: PRIORITY_GENERIC },
+    // the catch-all of the gzip signature: a gzipped manual page (man.ts) is read as a page first
+    { type: 'gzip', mime: 'application/gzip', extensions: ['.gz', '.tgz'], magic: [[0x1f, 0x8b]], priority: PRIORITY_GENERIC + 1 },
+  ],
 };

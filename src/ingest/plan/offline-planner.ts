@@ -118,7 +118,7 @@ function planByType(sample: Sample): PdfChoice {
     }
     case 'image':
       return { ...base, approach: 'ocr', has_structure: false, special: ['OCR with tesseract when installed; otherwise recorded as skipped with the install command'] };
-    case 'zip':
+    case 'zip': case 'tar': case 'gzip':
       return { ...base, special: ['members are ingested as their own sources (archive.zip!/member) within zip-bomb limits'] };
     case 'json': case 'yaml': case 'xml':
       return { ...base, special: ['structure-aware: top-level keys / elements become nodes with line ranges'] };

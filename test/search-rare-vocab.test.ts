@@ -124,6 +124,25 @@ describe('vocabulary packs', () => {
     expect(String(r.results[0]!.explain!['matched_terms'])).toBe('hypershow');
   });
 
+  it('give passages the words a pack prints for what was typed, below the typed words', async () => {
+    const { termWeights, PASSAGE_EXPANSION_WEIGHT } = await import('../src/retrieve/snippets.js');
+    const cash = { 'cash.md': '# Cash flows\n\n## Operating\n\nNet income and depreciation.\n\n## Investing\n\nPurchases of property, plant and equipment | (1,577)\n\n## Financing\n\nDividends paid | (3,193)\n' };
+    const { root: r2 } = await searchStoreFixture('none', { docs: cash });
+    try {
+      const id = readCatalog(r2).sources[0]!.id;
+      const cfg = JSON.parse(readFileSync(join(r2, 'config.json'), 'utf8'));
+      const q = 'How much was spent on capital expenditures in investing?';
+      writeFileSync(join(r2, 'config.json'), JSON.stringify({ ...cfg, vocabularies: ['!finance'] }, null, 2) + '\n');
+      expect(termWeights(r2, id, q, undefined, '').has('purchase')).toBe(false);
+      writeFileSync(join(r2, 'config.json'), JSON.stringify({ ...cfg, vocabularies: ['finance'] }, null, 2) + '\n');
+      const w = termWeights(r2, id, q, undefined, '');
+      expect(w.get('purchase')).toBeGreaterThan(0);
+      expect(w.get('purchase')!).toBeLessThanOrEqual(PASSAGE_EXPANSION_WEIGHT * Math.max(...[...w.values()]) + 1e-9);
+    } finally {
+      cleanup(r2);
+    }
+  });
+
   it('report a broken pack file, naming it', async () => {
     writeFileSync(join(root, 'vocabularies', 'broken.json'), '{"name": "broken", "format": 7}');
     setVocab(['broken']);

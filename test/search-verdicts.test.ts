@@ -4,7 +4,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import { sourceConflict, sourceVerdict, SOURCE_SURE_LEAD, PERIOD_CONFLICT_GAP } from '../src/search/confidence.js';
-import { bestPassage, densestSpan, phraseSpan, sentenceEnd, PASSAGE_CHARS, PASSAGE_FIRST_CHARS, PASSAGE_LEAD, PASSAGE_MORE_MIN, PASSAGE_SENTENCE_EXTRA } from '../src/retrieve/snippets.js';
+import { bestPassage, columnHeaderBefore, densestSpan, phraseSpan, sentenceEnd, PASSAGE_CHARS, PASSAGE_FIRST_CHARS, PASSAGE_LEAD, PASSAGE_MORE_MIN, PASSAGE_SENTENCE_EXTRA } from '../src/retrieve/snippets.js';
 
 const WEAK = 0.3;
 
@@ -54,6 +54,19 @@ describe('node passages', () => {
     expect(long.more).toBeLessThan(p.more!);
     // a passage reaching the end of the node says nothing more follows
     expect(bestPassage('The dredging campaign removed sediment.', weights)!.more).toBeUndefined();
+  });
+
+  it('opens a passage inside a table with the table\'s column header', () => {
+    const rows = Array.from({ length: 12 }, (_, i) => `Line item ${i} | ${1000 + i} | ${900 + i} | ${800 + i}`).join('\n');
+    const text = `Consolidated Statement of Cash Flows\n(Millions) | 2018 | 2017 | 2016\nCash flows from operating activities\n${rows}\nPurchases of property, plant and equipment | (1,577) | (1,373) | (1,420)\nOther | 1 | 2 | 3\n`;
+    const w = new Map([['purchases', 2], ['property', 1], ['equipment', 1]]);
+    const p = bestPassage(text, w)!;
+    expect(p.text.startsWith('[(Millions) | 2018 | 2017 | 2016] ')).toBe(true);
+    expect(p.text).toContain('Purchases of property, plant and equipment | (1,577)');
+    // rows of amounts, a label without cells and prose are not headers; none above: nothing added
+    expect(columnHeaderBefore(text, text.indexOf('Line item 3'))).toBe('(Millions) | 2018 | 2017 | 2016');
+    expect(columnHeaderBefore('Net income | 5,363 | 4,869\nTotal | 1 | 2\n', 20)).toBeNull();
+    expect(bestPassage(`${filler}The dredging campaign removed sediment.`, weights)!.text.startsWith('[')).toBe(false);
   });
 
   it('matches plural and singular forms, drops dot leaders, and gives nothing when no word occurs', () => {

@@ -76,7 +76,7 @@ async function suggest(root: string, tree: TreeFile, docType: string, query: str
   }
   const hits: NodeHit[] = await rankNodes(root, tree.id, query, { k, vectors, warnings, docType });
   const { hitPassage, termWeights } = await import('./snippets.js');
-  const weights = termWeights(root, tree.id, query);
+  const weights = termWeights(root, tree.id, query, undefined, docType);
   return hits.slice(0, k).map((h, r) => {
     const { node, path } = requireNode(tree, h.node_id);
     const s: Suggestion = { ...h, title: h.title || node.title, summary: clip(node.summary ?? '', SUGGESTION_SUMMARY_CHARS), path: path.slice(0, -1).map((p) => p.title) };

@@ -10,7 +10,10 @@ import { tokenize } from '../model/tokenize.js';
 import { docFreq, idf } from '../search/bm25.js';
 import { nodeFields, nodeKeywords } from '../search/keyword-index.js';
 import { nodeQueryTerms } from '../search/nodes.js';
-import { queryTerms } from '../search/query.js';
+import { isQueryStopword, queryTerms } from '../search/query.js';
+import { loadVocabulary } from '../search/vocabulary.js';
+import { expansionText } from '../search/sections.js';
+import { loadConfig } from '../store/config.js';
 import { loadTree } from './store-read.js';
 import { readNodeText } from './read-text.js';
 import { findNodePath } from './tree-view.js';
@@ -47,6 +50,8 @@ export const PASSAGE_SENTENCE_EXTRA = 160;
  * mostly follows the words a question shares with it; centred passages stopped at "This tends to…".
  */
 export const PASSAGE_LEAD = 0.35;
+/** Weight of a vocabulary pack's expansion words in a passage, relative to words typed. */
+export const PASSAGE_EXPANSION_WEIGHT = 0.5;
 /** `more` is given when at least this many characters of the node follow the passage. */
 export const PASSAGE_MORE_MIN = 40;
 /** Rows of a row hit read for its passage (a block of rows of a large sheet is longer: its densest part is shown). */
@@ -226,6 +231,38 @@ function shownSpan(text: string, from: number, spanTo: number, chars: number): {
   return { body: `${from > 0 ? '…' : ''}${clipped}${cut ? '…' : ''}`, to };
 }
 
+/** Lines above a table passage searched for its column header. */
+export const TABLE_HEADER_SCAN_LINES = 40;
+/** Longest column header shown before a table passage. */
+export const TABLE_HEADER_MAX_CHARS = 120;
+/** A table cell holding an amount: a number with thousands separators, decimals, a currency or percent sign, or in parentheses. */
+const AMOUNT_CELL = /^[-–(]?\s*[$€£]?\s*\d[\d,]*(?:\.\d+)?\s*%?\)?$/;
+const YEAR_CELL = /^(?:19|20)\d{2}$/;
+
+/** A row of column labels: at least two labelled cells besides the first, none an amount other than a year. */
+function headerRow(line: string): boolean {
+  const cells = line.split(' | ').map((c) => c.trim());
+  if (cells.length < 3) return false;
+  const labels = cells.slice(1).filter(Boolean);
+  return labels.length >= 2 && labels.every((c) => c.length <= 40 && (YEAR_CELL.test(c) || !AMOUNT_CELL.test(c)));
+}
+
+/**
+ * The column header of the table a passage starts in ("(Millions) | 2018 | 2017 | 2016"): the nearest
+ * row of column labels above `from`, within TABLE_HEADER_SCAN_LINES lines, when the passage does
+ * not show it (agents read year columns without their headers and had to guess their order).
+ */
+export function columnHeaderBefore(text: string, from: number): string | null {
+  let end = text.lastIndexOf('\n', from - 1);
+  for (let k = 0; k < TABLE_HEADER_SCAN_LINES && end > 0; k++) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const line = text.slice(start, end).trim();
+    if (line.includes(' | ') && headerRow(line)) return line.length <= TABLE_HEADER_MAX_CHARS ? line : null;
+    end = start - 1;
+  }
+  return null;
+}
+
 /**
  * The passage of `text` around the densest window of query terms (null when no term occurs), about
  * `chars` characters; `more` counts the characters read after it (the answer may lie there).
@@ -234,7 +271,8 @@ export function bestPassage(text: string, weights: Map<string, number>, firstPag
   const span = densestSpan(text, weights, chars, PASSAGE_LEAD);
   if (!span) return null;
   const shown = shownSpan(text, span.from, span.to, chars);
-  const out: NodePassage = { text: shown.body };
+  const header = text.slice(span.from, shown.to).includes(' | ') ? columnHeaderBefore(text, span.from) : null;
+  const out: NodePassage = { text: header ? `[${header}] ${shown.body}` : shown.body };
   const page = pageAtPos(text, span.at, firstPage);
   if (page !== undefined) out.page = page;
   const more = text.length - shown.to;
@@ -242,14 +280,25 @@ export function bestPassage(text: string, weights: Map<string, number>, firstPag
   return out;
 }
 
-/** Idf (over the source's nodes) of the query's terms that tell its nodes apart. */
-export function termWeights(root: string, sourceId: string, query: string, stopwords?: ReadonlySet<string>): Map<string, number> {
+/**
+ * Idf (over the source's nodes) of the query's terms that tell its nodes apart; with a vocabulary
+ * pack, also the words the field prints for what was typed (its expansions: "capital expenditures"
+ * → purchases of property, plant and equipment), at PASSAGE_EXPANSION_WEIGHT, so a node ranked
+ * first by them shows where they are instead of no passage at all.
+ */
+export function termWeights(root: string, sourceId: string, query: string, stopwords?: ReadonlySet<string>, docType?: string): Map<string, number> {
   const ix = nodeKeywords(root, sourceId);
   const terms = queryTerms(query, stopwords);
   if (!ix) return new Map(terms.map((t) => [t, 1]));
   const kept = nodeQueryTerms(ix, terms);
   const text = nodeFields(ix).text;
-  return new Map(kept.map((t) => [t, Math.max(0.1, idf(ix.nodes.length, docFreq(text, t)))]));
+  const weight = (t: string) => Math.max(0.1, idf(ix.nodes.length, docFreq(text, t)));
+  const out = new Map(kept.map((t) => [t, weight(t)]));
+  if (docType === undefined) return out;
+  const vocab = loadVocabulary(root, loadConfig(root), docType);
+  const extra = vocab.expansions.length ? [...new Set(tokenize(expansionText(vocab, query)))].filter((t) => !out.has(t) && !isQueryStopword(t, vocab.stopwords)) : [];
+  for (const t of nodeQueryTerms(ix, extra, false)) out.set(t, PASSAGE_EXPANSION_WEIGHT * weight(t));
+  return out;
 }
 
 /** The passage of a node (its own text, then its sub-sections', up to PASSAGE_SCAN_CHARS). */
@@ -287,8 +336,8 @@ export function hitPassage(root: string, tree: TreeFile, path: TreeNode[], hit: 
   return hit.row_range ? rowsPassage(root, tree, path, hit.row_range, weights, chars) : nodePassage(root, tree, path[path.length - 1]!, weights, chars);
 }
 
-function annotate(root: string, tree: TreeFile, hit: SourceHit, query: string, stopwords?: ReadonlySet<string>): ListedNode[] {
-  const weights = termWeights(root, hit.id, query, stopwords);
+function annotate(root: string, tree: TreeFile, hit: SourceHit, query: string, docType: string, stopwords?: ReadonlySet<string>): ListedNode[] {
+  const weights = termWeights(root, hit.id, query, stopwords, docType);
   const titles = new Map<string, number>();
   for (const n of hit.nodes) titles.set(n.title, (titles.get(n.title) ?? 0) + 1);
   return hit.nodes.map((n, r) => {
@@ -314,7 +363,7 @@ export function annotateHits<T extends SourceHit>(root: string, hits: T[], query
     const e = entry(h.id);
     if (!e) return h;
     try {
-      return { ...h, nodes: annotate(root, loadTree(root, e), h, query, stopwords) };
+      return { ...h, nodes: annotate(root, loadTree(root, e), h, query, e.doc_type ?? '', stopwords) };
     } catch {
       // a damaged tree or content file: the plain node list still points the way (read_source says what is wrong)
       return h;

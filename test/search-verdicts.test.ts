@@ -4,6 +4,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import { sourceConflict, sourceVerdict, SOURCE_SURE_LEAD, PERIOD_CONFLICT_GAP } from '../src/search/confidence.js';
+import { nodeVerdictsUnder } from '../src/search/search.js';
 import { bestPassage, columnHeaderBefore, densestSpan, phraseSpan, sentenceEnd, PASSAGE_CHARS, PASSAGE_FIRST_CHARS, PASSAGE_LEAD, PASSAGE_MORE_MIN, PASSAGE_SENTENCE_EXTRA } from '../src/retrieve/snippets.js';
 
 const WEAK = 0.3;
@@ -27,6 +28,18 @@ describe('source verdicts', () => {
     expect(sourceVerdict({ rank: 1, relevance: 0.9, lead: 0.5, period: { own: -1, best: -1 } }, WEAK)).toBe('weak');
     expect(sourceVerdict({ rank: 1, relevance: 0.9, lead: 0.5, identity: { own: 0, best: 1 } }, WEAK)).toBe('weak');
     expect(sourceVerdict({ rank: 1, relevance: 0.9, lead: 0.5, period: { own: 1, best: 1 }, identity: { own: 1, best: 1 } }, WEAK)).toBe('strong');
+  });
+});
+
+describe('node verdicts under their source', () => {
+  const nodes = (...v: Array<'strong' | 'weak' | 'none'>) => v.map((verdict, i) => ({ node_id: `000${i}`, title: 't', score: 1 - i / 10, verdict }));
+  it('are never stronger than the source, and the first node of a strong source is never none', () => {
+    const weak = { verdict: 'weak' as const, nodes: nodes('strong', 'none') };
+    nodeVerdictsUnder(weak);
+    expect(weak.nodes.map((n) => n.verdict)).toEqual(['weak', 'none']);
+    const strong = { verdict: 'strong' as const, nodes: nodes('none', 'none') };
+    nodeVerdictsUnder(strong);
+    expect(strong.nodes.map((n) => n.verdict)).toEqual(['weak', 'none']);
   });
 });
 

@@ -146,5 +146,9 @@ describe('passages end with their sentence', () => {
     expect(sentenceEnd('one two three <!-- page 2 --> four.', 4, 160)).toBe(4);
     expect(sentenceEnd(`one two ${'x '.repeat(100)}end.`, 4, 20)).toBe(4);
     expect(sentenceEnd('It ends here. Next one.', 13, 160)).toBe(13);
+    // a line of code or a table row has no sentence mark: it runs to its line's end
+    const code = 'z <- read.zoo(text = Lines, header = TRUE, index = 1:2, FUN = chron)\nprint(z)';
+    expect(sentenceEnd(code, 20, 160)).toBe(code.indexOf('\n'));
+    expect(sentenceEnd('a | 1 | 2 <!-- page 3 -->\nb | 3', 3, 160)).toBe(3);
   });
 });

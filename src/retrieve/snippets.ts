@@ -211,13 +211,18 @@ const SENTENCE_STOP = /[.!?]["”’)]?(?=\s+[\p{Lu}\p{N}"“(•]|\s*$)|\n\s*\n
 
 /**
  * Where the sentence running at `to` ends (after its `.`, `!` or `?` and before white space, or at a
- * blank line), when that is at most `extra` characters on and before a page mark; else `to`.
+ * blank line), when that is at most `extra` characters on and before a page mark; else the end of
+ * the line `to` is in (a line of code or a table row has no sentence mark: agents saw passages stop
+ * at "read.zoo(text = Lines,…"), when that is as near; else `to`.
  */
 export function sentenceEnd(text: string, to: number, extra: number): number {
   if (to >= text.length || SENTENCE_CLOSED.test(text.slice(Math.max(0, to - 3), to))) return to;
-  const m = SENTENCE_STOP.exec(text.slice(to, to + extra));
-  if (!m || m[0] === '<!--') return to;
-  return to + m.index + (m[0].startsWith('\n') ? 0 : m[0].length);
+  const ahead = text.slice(to, to + extra);
+  const m = SENTENCE_STOP.exec(ahead);
+  if (m && m[0] !== '<!--') return to + m.index + (m[0].startsWith('\n') ? 0 : m[0].length);
+  const mark = ahead.indexOf('<!--');
+  const eol = ahead.indexOf('\n');
+  return eol > 0 && (mark < 0 || eol < mark) ? to + eol : to;
 }
 
 /** A span of `text` as shown: page marks, leaders and runs of blanks out; "…" where a sentence is cut. */

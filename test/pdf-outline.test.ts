@@ -94,6 +94,24 @@ describe('headings from layout, no field vocabulary', () => {
     ]);
     expect(headingsOf([p])).toEqual(['4. I have data frame with both numeric and factor columns. How do I convert that to a "zoo" object?']);
   });
+
+  it('titles a heading sentence in a font of its own (a risk factor) by the whole sentence, clipped at a word', () => {
+    const p = page(1, [
+      ...prose(3),
+      line('The industry in which we operate is dependent upon fashion trends, customer preferences, product', { font: 'bold', gapAbove: 2, x2: 540 }),
+      line('innovations, and other fashion-related factors.', { font: 'bold', x2: 300 }),
+      ...prose(3),
+    ]);
+    expect(headingsOf([p])).toEqual(['The industry in which we operate is dependent upon fashion trends, customer preferences, product innovations, and…']);
+    // the same sentence in the body's font is a paragraph
+    const plain = page(1, [
+      ...prose(3),
+      line('The industry in which we operate is dependent upon fashion trends, customer preferences, product', { gapAbove: 2, x2: 540 }),
+      line('innovations, and other fashion-related factors.', { x2: 300 }),
+      ...prose(3),
+    ]);
+    expect(headingsOf([plain])).toEqual([]);
+  });
 });
 
 const financeOutline = () => outlinePacks(mkdtempSync(join(tmpdir(), 'mhub-outline-')), { vocabularies: [] } as unknown as Config).packs;

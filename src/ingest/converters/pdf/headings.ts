@@ -296,6 +296,27 @@ export function runInHeading(line: Line, body: BodyStyle, opts: Parameters<typeo
   return scoreLine({ ...line, text: lead!.text, cells: [lead!.text], font: lead!.font }, body, opts);
 }
 
+/** Lines a heading sentence may run over (a risk factor in a 10-K: two or three). */
+export const MAX_SENTENCE_HEADING_LINES = 4;
+
+/**
+ * The sentence a heading line opens, over the lines below it in the same font and size with no gap
+ * (up to MAX_SENTENCE_HEADING_LINES, ending at the line that closes it), and the index of its last
+ * line; null when it does not close within them (running text in a font of its own).
+ */
+function headingSentence(lines: Line[], i: number, furn: Set<number>): { text: string; last: number } | null {
+  const first = lines[i]!;
+  const parts = [first.text.trim()];
+  for (let k = i + 1; k < lines.length && k < i + MAX_SENTENCE_HEADING_LINES; k++) {
+    const l = lines[k]!;
+    if (furn.has(k) || l.font !== first.font || l.size !== first.size || l.gapAbove >= WRAPPED_TITLE_GAP) return null;
+    parts.push(l.text.trim());
+    // a word broken at its hyphen keeps it ("fashion-" / "related")
+    if (/[.!?:]["”’)]?$/.test(l.text.trim())) return { text: parts.join(' ').replace(/(\p{L}-) (\p{Ll})/gu, '$1$2'), last: k };
+  }
+  return null;
+}
+
 /** `next` carries on a title cut at `line`'s end: same size and font, right below, and the whole still title-length and closed. */
 function continuesTitle(line: Line, next: Line, title: string): boolean {
   if (next.size !== line.size || next.font !== line.font || next.gapAbove >= WRAPPED_TITLE_GAP) return false;
@@ -407,8 +428,8 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
       // a label between the rows of a table ("Adjusted EBIT" over its rows) groups rows: not a heading
       const rowSize = below.find(isTableRow)?.size;
       const opts = { repeats, top, vocab, titlesTable, ...(rowSize ? { rowSize } : {}) };
-      const runIn = code.has(l.font) || i === joined ? null : runInHeading(l, body, opts);
-      const h = code.has(l.font) || i === joined ? null : (runIn ?? scoreLine(l, body, opts));
+      const runIn = code.has(l.font) || i <= joined ? null : runInHeading(l, body, opts);
+      const h = code.has(l.font) || i <= joined ? null : (runIn ?? scoreLine(l, body, opts));
       if (h && inTable && h.kind === 'style') return;
       if (!h || (h.kind === 'style' && !alignedLikeTitle(l, frame, body))) return;
       if (titlesTable) h.table = true;
@@ -420,11 +441,20 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
       const runsOn = !runIn && !!following && /^\p{Ll}/u.test(following.text.trim()) && following.size === l.size && following.font === l.font && following.gapAbove < WRAPPED_TITLE_GAP;
       if (OPEN_ENDING.test(h.title) || hyphenated || runsOn) {
         const next = following;
-        if (!next || !continuesTitle(l, next, h.title)) return;
-        const rest = next.text.trim();
-        h.title = tidyTitle(hyphenated && /^\p{Ll}/u.test(rest) ? `${h.title}${rest}` : `${h.title} ${rest}`);
-        joined = i + 1;
-        h.lines = 2;
+        if (next && continuesTitle(l, next, h.title)) {
+          const rest = next.text.trim();
+          h.title = tidyTitle(hyphenated && /^\p{Ll}/u.test(rest) ? `${h.title}${rest}` : `${h.title} ${rest}`);
+          joined = i + 1;
+          h.lines = 2;
+        } else {
+          // too long for a title: a heading sentence in a font of its own (a 10-K's bold risk factor)
+          // is titled by that sentence; in the body's font it is a paragraph
+          const sentence = l.font !== body.font && h.kind === 'style' ? headingSentence(p.lines, i, furn) : null;
+          if (!sentence) return;
+          h.title = tidyTitle(sentence.text);
+          joined = sentence.last;
+          h.lines = sentence.last - i + 1;
+        }
       }
       // a title printed over two lines: same style, right below, the first not ending a sentence
       const prev = out[out.length - 1];

@@ -4,7 +4,8 @@ import { tidyCells } from '../src/ingest/converters/pdf/tables.js';
 import { readFileSync } from 'node:fs';
 import { numbering } from '../src/ingest/converters/pdf/headings.js';
 import { compileOutline, isSectionTitle, NO_OUTLINE_VOCABULARY } from '../src/model/outline-vocabulary.js';
-import { findTocPages, joinWrapped, tocLine } from '../src/ingest/converters/pdf/printed-toc.js';
+import { findTocPages, tocLine } from '../src/ingest/converters/pdf/printed-toc.js';
+import { joinWrapped } from '../src/ingest/converters/pdf/titles.js';
 import type { Line } from '../src/ingest/converters/pdf/layout-types.js';
 
 const line = (cells: string[], x = 72): Line => ({ cells, text: cells.join(' '), x, x2: 540, y: 500, size: 10, font: 'f1', gapAbove: 1.2 });

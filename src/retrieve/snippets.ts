@@ -9,10 +9,9 @@ import type { NodeHit, SourceHit } from '../search/types.js';
 import { tokenize } from '../model/tokenize.js';
 import { docFreq, idf } from '../search/bm25.js';
 import { nodeFields, nodeKeywords } from '../search/keyword-index.js';
-import { nodeQueryTerms } from '../search/nodes.js';
-import { isQueryStopword, queryTerms } from '../search/query.js';
+import { expansionTerms, nodeQueryTerms } from '../search/nodes.js';
+import { queryTerms } from '../search/query.js';
 import { loadVocabulary } from '../search/vocabulary.js';
-import { expansionText } from '../search/sections.js';
 import { loadConfig } from '../store/config.js';
 import { loadTree } from './store-read.js';
 import { readNodeText } from './read-text.js';
@@ -300,9 +299,7 @@ export function termWeights(root: string, sourceId: string, query: string, stopw
   const weight = (t: string) => Math.max(0.1, idf(ix.nodes.length, docFreq(text, t)));
   const out = new Map(kept.map((t) => [t, weight(t)]));
   if (docType === undefined) return out;
-  const vocab = loadVocabulary(root, loadConfig(root), docType);
-  const extra = vocab.expansions.length ? [...new Set(tokenize(expansionText(vocab, query)))].filter((t) => !out.has(t) && !isQueryStopword(t, vocab.stopwords)) : [];
-  for (const t of nodeQueryTerms(ix, extra, false)) out.set(t, PASSAGE_EXPANSION_WEIGHT * weight(t));
+  for (const t of expansionTerms(ix, loadVocabulary(root, loadConfig(root), docType), query, new Set(out.keys()))) out.set(t, PASSAGE_EXPANSION_WEIGHT * weight(t));
   return out;
 }
 

@@ -179,12 +179,19 @@ export function scoringGroups(ix: NodeKeywords, input: NodeRankInput): ScoringGr
     }
     return group;
   });
-  const vocab = input.vocabulary ?? NO_VOCABULARY;
-  if (input.text && NODE_EXPANSION_WEIGHT > 0 && vocab.expansions.length > 0) {
-    const extra = [...new Set(tokenize(expansionText(vocab, input.text)))].filter((t) => !seen.has(t) && !isQueryStopword(t, vocab.stopwords));
-    if (extra.length > 0) for (const t of nodeQueryTerms(ix, extra, false)) out.push(new Map([[t, NODE_EXPANSION_WEIGHT]]));
-  }
+  if (input.text && NODE_EXPANSION_WEIGHT > 0) for (const t of expansionTerms(ix, input.vocabulary ?? NO_VOCABULARY, input.text, seen)) out.push(new Map([[t, NODE_EXPANSION_WEIGHT]]));
   return out;
+}
+
+/**
+ * A pack's expansions of the query (the words the field prints for what was typed) that can tell
+ * the source's nodes apart, leaving out the terms already in `seen` and the pack's query stopwords.
+ * Also read by the passages search shows (retrieve/snippets.ts).
+ */
+export function expansionTerms(ix: NodeKeywords, vocab: Vocabulary, text: string, seen: ReadonlySet<string>): string[] {
+  if (vocab.expansions.length === 0) return [];
+  const extra = [...new Set(tokenize(expansionText(vocab, text)))].filter((t) => !seen.has(t) && !isQueryStopword(t, vocab.stopwords));
+  return extra.length > 0 ? nodeQueryTerms(ix, extra, false) : [];
 }
 
 /**

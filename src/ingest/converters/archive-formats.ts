@@ -68,10 +68,11 @@ export function gzipMemberName(archiveName: string): string {
   return stripped && stripped !== base ? stripped : `${base}.out`;
 }
 
-function tarList(bytes: Uint8Array, compressed: number | null): ArchiveEntry[] {
+/** A tar's entries; a member's compressed size is its own (in a gzipped tar it is some unknown share of the stream). */
+function tarList(bytes: Uint8Array): ArchiveEntry[] {
   return tarEntries(bytes).map((e) => ({
     name: e.isDirectory && !e.name.endsWith('/') ? `${e.name}/` : e.name,
-    compressedSize: compressed ?? e.size,
+    compressedSize: e.size,
     uncompressedSize: e.size,
     isDirectory: e.isDirectory,
     encrypted: false,
@@ -84,11 +85,10 @@ function tarList(bytes: Uint8Array, compressed: number | null): ArchiveEntry[] {
  * member. Throws when the archive cannot be read.
  */
 export async function listArchive(type: SourceType, bytes: Uint8Array, archiveName: string): Promise<ArchiveEntry[]> {
-  if (type === 'tar') return tarList(bytes, null);
+  if (type === 'tar') return tarList(bytes);
   if (type === 'gzip') {
     const inner = gunzipBounded(bytes);
-    // a member of a gzipped tar compresses to an unknown share of the stream: its own size stands in
-    if (isTar(inner)) return tarList(inner, null);
+    if (isTar(inner)) return tarList(inner);
     return [{ name: gzipMemberName(archiveName), compressedSize: bytes.length, uncompressedSize: inner.length, isDirectory: false, encrypted: false }];
   }
   const zip = await openZip(bytes);

@@ -9,7 +9,7 @@ import type { Line, PageLayout } from './layout-types.js';
 import type { Furniture } from './furniture.js';
 import { lineKey } from './furniture.js';
 import { isNumericCell, isTableRow } from './tables.js';
-import { tidyOutlineTitle } from './titles.js';
+import { joinWrapped, tidyOutlineTitle } from './titles.js';
 import { isContainerTitle, isSectionTitle, NO_OUTLINE_VOCABULARY, type OutlineVocabulary } from '../../../model/outline-vocabulary.js';
 
 export const MAX_HEADING_CHARS = 120;
@@ -311,8 +311,7 @@ function headingSentence(lines: Line[], i: number, furn: Set<number>): { text: s
     const l = lines[k]!;
     if (furn.has(k) || l.font !== first.font || l.size !== first.size || l.gapAbove >= WRAPPED_TITLE_GAP) return null;
     parts.push(l.text.trim());
-    // a word broken at its hyphen keeps it ("fashion-" / "related")
-    if (/[.!?:]["”’)]?$/.test(l.text.trim())) return { text: parts.join(' ').replace(/(\p{L}-) (\p{Ll})/gu, '$1$2'), last: k };
+    if (/[.!?:]["”’)]?$/.test(l.text.trim())) return { text: parts.reduce(joinWrapped), last: k };
   }
   return null;
 }
@@ -440,10 +439,8 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
       // "and state space diagrams …"): a numbered paragraph, unless the whole is still a title
       const runsOn = !runIn && !!following && /^\p{Ll}/u.test(following.text.trim()) && following.size === l.size && following.font === l.font && following.gapAbove < WRAPPED_TITLE_GAP;
       if (OPEN_ENDING.test(h.title) || hyphenated || runsOn) {
-        const next = following;
-        if (next && continuesTitle(l, next, h.title)) {
-          const rest = next.text.trim();
-          h.title = tidyTitle(hyphenated && /^\p{Ll}/u.test(rest) ? `${h.title}${rest}` : `${h.title} ${rest}`);
+        if (following && continuesTitle(l, following, h.title)) {
+          h.title = tidyTitle(joinWrapped(hyphenated ? `${h.title}-` : h.title, following.text.trim()));
           joined = i + 1;
           h.lines = 2;
         } else {

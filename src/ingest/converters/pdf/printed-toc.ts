@@ -8,6 +8,7 @@ import type { Line, PageLayout } from './layout-types.js';
 import type { Furniture } from './furniture.js';
 import type { OutlineEntry } from './outline-types.js';
 import { OPEN_ENDING, numbering } from './headings.js';
+import { joinWrapped } from './titles.js';
 
 /** Pages searched for a printed TOC: at least this many… */
 export const TOC_SCAN_MIN_PAGES = 12;
@@ -107,11 +108,6 @@ function columnOf(p: PageLayout, l: Line, furn: Set<number>): { left: number; ri
     right = Math.max(right, o.x2);
   });
   return { left, right };
-}
-
-/** A title wrapped at a hyphen ("Leading to Bi-" / "nary Failures") is one word again. */
-export function joinWrapped(first: string, rest: string): string {
-  return /\p{L}-$/u.test(first) && /^\p{Ll}/u.test(rest) ? `${first.slice(0, -1)}${rest}` : `${first} ${rest}`;
 }
 
 /**

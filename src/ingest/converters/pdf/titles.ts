@@ -55,6 +55,14 @@ export function tidyOutlineTitle(raw: string): string {
   return clipWords(t, MAX_TITLE_CHARS);
 }
 
+/**
+ * Two lines of one title joined: a word hyphenated at the line break ("Leading to Bi-" / "nary
+ * Failures", "deviance expres-" / "sion") is one word again; other lines join with a blank.
+ */
+export function joinWrapped(first: string, rest: string): string {
+  return /\p{L}-$/u.test(first) && /^\p{Ll}/u.test(rest) ? `${first.slice(0, -1)}${rest}` : `${first} ${rest}`;
+}
+
 /** `t` within `max` characters, cut at a word boundary with "…" when longer. */
 export function clipWords(t: string, max: number): string {
   if (t.length <= max) return t;

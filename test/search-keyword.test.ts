@@ -21,6 +21,15 @@ describe('tokenizer', () => {
     expect(queryTermGroups('capex for 3M').flat()).not.toContain('for');
     expect(queryTermGroups('FY2018 revenue')).toEqual([['fy2018', '2018'], ['revenue']]);
   });
+
+  it('indexes a Greek letter used as a symbol by its name as well, and leaves Greek words alone', () => {
+    const t = tokenize('for fixed θ and σ2, Λ(θ) is sparse; the 𝜃 of eq. 3');
+    expect(t.filter((x) => x === 'theta')).toHaveLength(3); // θ, θ, and math-italic 𝜃
+    for (const want of ['θ', 'sigma', 'σ2', 'lambda', 'λ']) expect(t).toContain(want);
+    const words = tokenize('καλημέρα κόσμε');
+    expect(words).toEqual(['καλημέρα', 'κόσμε']);
+    expect(queryTermGroups('for a fixed theta').flat()).toContain('theta');
+  });
 });
 
 describe('keyword-only search (no embedding model)', () => {

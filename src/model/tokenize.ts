@@ -3,9 +3,11 @@
  * count: "FY2018" is indexed as "fy2018" and "2018", "10-K" as "10", "k" and "10k", tickers and
  * codes stay whole. Light plural stemming on words only (never on tokens with digits).
  * Every word is kept: stopwords are dropped from queries only (src/search/query.ts).
+ * A Greek letter standing as a symbol ("θ", "σ2", "Λ") is also indexed by its name, as people type
+ * it ("theta"): formulas in papers of any field write the letter, questions spell it out.
  * Bump TOKENIZER_VERSION whenever output changes: the keyword index records it and is rebuilt.
  */
-export const TOKENIZER_VERSION = 4;
+export const TOKENIZER_VERSION = 5;
 
 /** A word as typed: letters/digits joined by . ' & - / ("10-K", "AT&T", "2018-12-31"). */
 export const WORD_RE = /[\p{L}\p{N}]+(?:[.'’&\-/][\p{L}\p{N}]+)*/gu;
@@ -20,6 +22,17 @@ const MAX_TOKEN_LENGTH = 32;
 const MIN_PART_LENGTH = 2;
 /** letter parts of letter-digit tokens ("fy" of "fy2018") shorter than this are not emitted */
 const MIN_LETTER_PART_LENGTH = 3;
+
+/** Names of the Greek letters (lower case; final sigma and the symbol variants included). */
+const GREEK_NAMES: Record<string, string> = {
+  α: 'alpha', β: 'beta', γ: 'gamma', δ: 'delta', ε: 'epsilon', ϵ: 'epsilon', ζ: 'zeta', η: 'eta', θ: 'theta', ϑ: 'theta',
+  ι: 'iota', κ: 'kappa', ϰ: 'kappa', λ: 'lambda', μ: 'mu', ν: 'nu', ξ: 'xi', ο: 'omicron', π: 'pi', ϖ: 'pi', ρ: 'rho',
+  ϱ: 'rho', σ: 'sigma', ς: 'sigma', τ: 'tau', υ: 'upsilon', φ: 'phi', ϕ: 'phi', χ: 'chi', ψ: 'psi', ω: 'omega',
+};
+/** Mathematical alphanumeric symbols (italic θ 𝜃 and the like), read as their plain letters. */
+const MATH_ALPHANUMERIC_RE = /[\u{1D400}-\u{1D7FF}]/u;
+/** A part that is one Greek letter, alone or with digits after it ("θ", "σ2"). */
+const GREEK_SYMBOL_RE = /^([\u0370-\u03ff])\p{N}*$/u;
 
 /** Plural / simple suffix stripping for alphabetic words. */
 export function stem(w: string): string {
@@ -45,10 +58,17 @@ function letterDigitChunks(t: string): string[] {
   return t.match(LETTER_THEN_DIGITS_RE) ?? [];
 }
 
+/** The name of a part that is a Greek letter used as a symbol, else undefined. */
+function greekName(part: string): string | undefined {
+  const m = GREEK_SYMBOL_RE.exec(part);
+  return m ? GREEK_NAMES[m[1]!] : undefined;
+}
+
 /** Tokens of a text, in order, with duplicates (term frequencies matter). */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  const lower = text.toLowerCase();
+  const plain = MATH_ALPHANUMERIC_RE.test(text) ? text.normalize('NFKC') : text;
+  const lower = plain.toLowerCase();
   for (const m of lower.matchAll(WORD_RE)) {
     const raw = m[0];
     const parts = JOINERS_RE.test(raw) ? raw.split(JOINERS_RE).filter(Boolean) : [raw];
@@ -60,6 +80,8 @@ export function tokenize(text: string): string[] {
     }
     if (parts.length > 1) emit(out, parts.join(''));
     for (const p of parts) {
+      const greek = greekName(p);
+      if (greek) emit(out, greek);
       const sub = alnumParts(p);
       if (sub.length > 1) {
         emit(out, p);

@@ -2,11 +2,13 @@
 # Gathers a dev set's documents from Debian packages into ${MHUB_DEVDATA:-../devdata}/<set>/docs/:
 #   crossdomain (default): PDF manuals, guides and R vignettes, listed in eval/crossdomain-docs.tsv;
 #   formats: HTML manuals, Markdown and plain-text READMEs, man pages, listed in eval/formats-docs.tsv
-#   (scripts/gather-formats-devdata.sh).
+#   (scripts/gather-formats-devdata.sh);
+#   fields: PDF guides and package manuals of accounting, the humanities and the sciences, listed in
+#   eval/fields-docs.tsv (a check set, never tuned on).
 # A manifest gives each document's file name, package, path inside the package, and field or format.
 # Needs apt-get and dpkg-deb (Debian/Ubuntu); installs nothing: packages are downloaded and
 # unpacked into a temporary folder. Idempotent: documents already present are kept as they are.
-# Usage: scripts/gather-devdata.sh [--set crossdomain|formats] [--no-update]
+# Usage: scripts/gather-devdata.sh [--set crossdomain|formats|fields] [--no-update]
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,7 +18,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --no-update) UPDATE=0 ;;
     --set) SET="${2:-}"; shift ;;
-    *) echo "gather-devdata: unknown argument '$1' (usage: scripts/gather-devdata.sh [--set crossdomain|formats] [--no-update])" >&2; exit 2 ;;
+    *) echo "gather-devdata: unknown argument '$1' (usage: scripts/gather-devdata.sh [--set crossdomain|formats|fields] [--no-update])" >&2; exit 2 ;;
   esac
   shift
 done

@@ -92,6 +92,14 @@ describe('source titles from the first page', () => {
     expect(buildCard({ layouts: [first], metaTitle: '', fallbackTitle: 'x', topTitles: [] }).title).toBe('DocBook XSL Stylesheets: Reference Documentation');
   });
 
+  it('never take a path or a tool file name from the metadata title; keep a title with slashes between words', () => {
+    const plain = page(1, [line('Example formatting, glosses, and reference', 10, 700), line('Some body text follows here.', 8, 680)]);
+    const title = (metaTitle: string) => buildCard({ layouts: [plain], metaTitle, fallbackTitle: 'expex', topTitles: [] }).title;
+    for (const bad of ['C:/USERS/JOHN/LING/TEX/EXPEX/MAN/0.dvi', '/home/ann/thesis/main.tex', 'D:\\Reports\\Q3 draft', 'chapter3.ps', 'build/out/manual']) expect(title(bad)).not.toBe(bad);
+    expect(title('C:/USERS/JOHN/LING/TEX/EXPEX/MAN/0.dvi')).toBe('Example formatting, glosses, and reference');
+    expect(title('Input/Output and Files in C')).toBe('Input/Output and Files in C');
+  });
+
   it('keep the word space between a large initial and its word ("R FAQ"), not small capitals ("RESORTS")', () => {
     expect(splitJoinedInitial('RFAQ', () => 'The R FAQ answers questions. See the R FAQ.')).toBe('R FAQ');
     expect(splitJoinedInitial('MGM RESORTS', () => 'MGM Resorts operates resorts.')).toBe('MGM RESORTS');

@@ -58,6 +58,11 @@ describe('printed TOC lines', () => {
     expect(tocLine(line(['infect 0 0 0 44 0 0 0', '1']))).toBeNull();
     expect(tocLine(line(['1 NA NA NA', '2']))).toBeNull();
     expect(tocLine(line(['3.4 PBC data', '12']))).toMatchObject({ title: '3.4 PBC data', printed: 12 });
+    // the page number at the end of the leader's own cell, and leader dots left in the title's cell (expex's contents)
+    expect(tocLine(line(['1 Introduction', '. . . . . . . . . . . . . . . 1']))).toMatchObject({ title: '1 Introduction', printed: 1 });
+    expect(tocLine(line(['4 Examples without parts', '. . . . . . . . . . . .', '10']))).toMatchObject({ title: '4 Examples without parts', printed: 10 });
+    expect(tocLine(line(['Glosses', '……47']))).toMatchObject({ title: 'Glosses', printed: 47 });
+    expect(tocLine(line(['Net income', '. . 5,363']))).toBeNull();
     expect(tocLine(line(['Consolidated Statement of Income for the years ended December 31, 2018, 2017 and 2016', '56']))).toMatchObject({ printed: 56 });
     expect(tocLine(line(['Total assets', '2018', '36,500']))).toBeNull();
   });
@@ -123,6 +128,10 @@ describe('outline titles, ligatures, heading positions (issue 14)', async () => 
     expect(tidyOutlineTitle('3.5 Withdrawal from the Study ........12')).toBe('3.5 Withdrawal from the Study');
     expect(tidyOutlineTitle('1.1 History . . . . . . . . . . . . 3')).toBe('1.1 History');
     expect(tidyOutlineTitle('Simultaneous Inference in General Parametric Models ∗')).toBe('Simultaneous Inference in General Parametric Models');
+    // a title over two lines keeps no \thanks mark between them, glued to either word
+    expect(tidyOutlineTitle('The dramatist package∗ User Guide')).toBe('The dramatist package User Guide');
+    expect(tidyOutlineTitle('Preliminary documentation for gb4e.sty ∗and cgloss4e.sty')).toBe('Preliminary documentation for gb4e.sty and cgloss4e.sty');
+    expect(tidyOutlineTitle('A* search, a * b')).toBe('A* search, a * b');
     const long = tidyOutlineTitle(`${'word '.repeat(40)}ending`);
     expect(long.length).toBeLessThanOrEqual(MAX_TITLE_CHARS);
     expect(long).toMatch(/ word…$/);

@@ -71,11 +71,16 @@ function period(text: string, body: () => string): string {
   return '';
 }
 
-/** A metadata title worth using: words, not an accession number or a word-processor file name. */
+/** A file name as tools write it into the title field: "report.doc", "0.dvi", "thesis.tex". */
+const FILE_NAME_TITLE = /\.(?:docx?|odt|rtf|pdf|indd|qxd|qxp|pub|wpd|pages|dvi|tex|ps|eps|ai|txt|html?|xlsx?|pptx?|md)$/i;
+/** A path: from a drive letter or a root ("C:/USERS/JOHN/MAN/0.dvi", "/tmp/x.tex"), or folders without spaces ("build/out/a"). */
+const PATH_TITLE = /^(?:[a-z]:[\\/]|[\\/]\S)|^\S*[\\/]\S*[\\/]\S*$/i;
+
+/** A metadata title worth using: words, not an accession number, a path or a tool's file name. */
 function goodMetaTitle(t: string | undefined): t is string {
   if (!t) return false;
   const s = t.trim();
-  return s.length >= 4 && /\p{L}{3}/u.test(s) && !/^\d{10}-\d{2}-\d{6}$/.test(s) && !/^(microsoft word|untitled|document\d*)\b/i.test(s) && !/\.(docx?|pdf|indd)$/i.test(s) && !PLACEHOLDER.test(s);
+  return s.length >= 4 && /\p{L}{3}/u.test(s) && !/^\d{10}-\d{2}-\d{6}$/.test(s) && !/^(microsoft word|untitled|document\d*)\b/i.test(s) && !FILE_NAME_TITLE.test(s) && !PATH_TITLE.test(s) && !PLACEHOLDER.test(s);
 }
 
 /** Template placeholders left in a title ("Click here to enter text", "单击此处输入文字"): never a title. */

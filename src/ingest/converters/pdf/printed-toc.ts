@@ -51,6 +51,10 @@ const DOT_LEADER = /^(.*?\p{L}.*?)\s*(?:\.{3,}|…+|(?:\s?\.){4,}|_{3,})\s*(\d{1
 const LEADER_TAIL = /[._…]\s*\d{1,4}$/u;
 /** A printed page number: 1–9999 (a "0" cell is a table value). */
 const PAGE_CELL = /^[1-9]\d{0,3}$/;
+/** A cell of leader dots ending in the page number (". . . . 12", "……12"). */
+const LEADER_CELL = /^(?:\.\s*){2,}\s*([1-9]\d{0,3})$|^(?:…\s*)+([1-9]\d{0,3})$/;
+/** Leader dots left at the end of a title cell ("Basics . . . . ."). */
+const TRAILING_LEADER = /(?:\s*(?:\.\s*){3,}|\s*…+)$/;
 
 /** A title reduced to lowercase letters and digits (for "same title" comparisons). */
 export function normTitle(title: string): string {
@@ -82,9 +86,12 @@ function tableResidue(title: string): boolean {
 
 export function tocLine(line: Line): TocLine | null {
   if (line.cells.length >= 2) {
-    const last = line.cells[line.cells.length - 1]!;
-    if (!PAGE_CELL.test(last)) return null;
-    const title = line.cells.slice(0, -1).join(' ').trim();
+    // the page in a cell of its own, or at the end of the leader's cell ("1 Introduction" | ". . . . 1")
+    const cell = line.cells[line.cells.length - 1]!;
+    const leader = PAGE_CELL.test(cell) ? null : LEADER_CELL.exec(cell);
+    const last = leader ? (leader[1] ?? leader[2]) : PAGE_CELL.test(cell) ? cell : undefined;
+    if (!last) return null;
+    const title = line.cells.slice(0, -1).join(' ').replace(TRAILING_LEADER, '').trim();
     if (!hasLetters(title, 3) || title.length > 160) return null;
     if (line.cells.slice(0, -1).some((c) => /^[\d,.()$%-]+$/.test(c) && !/^\d{1,2}[A-C]?\.?$/.test(c))) return null;
     if (tableResidue(title)) return null;

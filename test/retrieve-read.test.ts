@@ -229,4 +229,16 @@ describe('--around windows', () => {
     expect(outsideMark(text, text.indexOf('start'))).toBe(text.indexOf('start'));
     expect(outsideMark(text, 3)).toBe(3);
   });
+
+  it('name the nodes where the words occur as written when the node read lacks them', () => {
+    const before = findNode(root, 'release-runbook.md', byTitle('Before the release'));
+    const a = readSource(root, 'release-runbook.md', { nodeId: before.node_id, around: 'make rollback' });
+    const rollback = findNode(root, 'release-runbook.md', byTitle('Monitoring and rollback'));
+    expect(a.note).toMatch(/none of "make rollback" occurs here/);
+    expect(a.note).toContain(`"make rollback" occurs as written in node ${rollback.node_id} "Monitoring and rollback" (lines`);
+    // found in the node read: no pointer elsewhere
+    expect(readSource(root, 'release-runbook.md', { nodeId: rollback.node_id, around: 'make rollback' }).note).not.toMatch(/occurs as written in node/);
+    // written nowhere: no pointer
+    expect(readSource(root, 'release-runbook.md', { nodeId: before.node_id, around: 'rollback window zzz' }).note).not.toMatch(/occurs as written in node/);
+  });
 });

@@ -88,6 +88,10 @@ describe('deepRetrieve', () => {
     expect(a.suggestions[0]!.path.length).toBeGreaterThan(0);
     for (const s of a.suggestions) if (s.page_range) expect(s.page_range[1] - s.page_range[0] + 1).toBeLessThanOrEqual(5);
     expect(a.freshness.stale).toBe(false);
+    // with suggestions the outline shows its top level only, unless a depth is asked for
+    expect(a.depth).toBe(1);
+    expect((await deepRetrieve(root, 'harbor-report.pdf', {})).depth).toBe(2);
+    expect((await deepRetrieve(root, 'harbor-report.pdf', { query: 'pilotage fees', depth: 3 })).depth).toBe(3);
   });
 
   it('prints each suggestion with its score, verdict and the sections it sits in (--text)', async () => {

@@ -72,7 +72,7 @@ describe('keyword-only search (no embedding model)', () => {
   it('warns when all hits come from one source', async () => {
     const r = await searchStore(root, 'pruning crossing branches orchard', { k: 3 });
     expect(r.results.map((h) => h.file)).toEqual(['inbox/garden/orchard-2021.md']);
-    expect(r.warnings.join(' ')).toMatch(/one source/);
+    expect(r.warnings.join(' ')).toMatch(/only one source matched/);
   });
 
   it('warns when the inbox changed since the last ingest (stale index)', async () => {

@@ -6,6 +6,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { rmSync } from 'node:fs';
 import { skillStore, entryOf, runScript } from './helpers/skill-store.js';
+import { renderSearchText } from '../src/retrieve/search-answer.js';
 
 let root = '';
 beforeAll(async () => {
@@ -107,12 +108,19 @@ describe('skill scripts end to end', () => {
     expect(node.passage.page).toBe(3);
     expect(node.passage.text).toMatch(/412,000 cubic meters of sediment/);
     expect(node.passage.text.length).toBeLessThan(400);
+    // the passage is ready to cite: its page, the source and the node
+    expect(node.passage.cite).toBe(`inbox/harbor-report.pdf, p. 3 (${pdf.id}, node ${node.node_id})`);
     // relevance shown never rises down the ranking, and only the first result can be strong
     const rel = s.json.results.map((r: { relevance: number }) => r.relevance);
     expect(rel).toEqual([...rel].sort((a: number, b: number) => b - a));
     expect(s.json.results.slice(1).every((r: { verdict: string }) => r.verdict !== 'strong')).toBe(true);
     const t = runScript('search.js', ['maintenance dredging sediment cubic meters', '--text', '--store', root]);
     expect(t.stdout).toMatch(/- \d{4} Dredging and Infrastructure \(p\. 3\) · (strong|weak|none)\n\s+p\. 3: .*412,000 cubic meters/);
+    expect(t.stdout).toContain(`cite: inbox/harbor-report.pdf, p. 3 (${pdf.id}, node ${node.node_id})`);
+    // the text view says when the node goes on after the passage, as the JSON's `more` does
+    const answer = { ...s.json, results: [{ ...first, nodes: [{ ...node, passage: { ...node.passage, more: 1234 } }] }] };
+    expect(renderSearchText(answer)).toContain('412,000 cubic meters of sediment');
+    expect(renderSearchText(answer)).toMatch(/ \[1234 more characters in the node\]\n\s+cite: /);
   });
 
   it('read_source reads several nodes or page ranges in one call', () => {

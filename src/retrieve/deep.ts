@@ -4,13 +4,13 @@
  * enough (at most a few pages) that reading it is cheap.
  */
 import { boundQuery } from '../search/arguments.js';
-import type { TreeFile } from '../store/schemas.js';
+import type { CatalogEntry, TreeFile } from '../store/schemas.js';
 import type { NodeHit, Verdict } from '../search/types.js';
 import type { NodePassage } from './snippets.js';
 import { openStoreLookup, loadTree } from './store-read.js';
 import { resolveSource } from './resolve.js';
 import { sourceFreshness, type Freshness } from '../search/freshness.js';
-import { viewTree, requireNode, clip, DEFAULT_TREE_DEPTH, DEFAULT_TREE_MAX_NODES, DEFAULT_SUMMARY_CHARS, type ViewNode } from './tree-view.js';
+import { viewTree, requireNode, clip, DEFAULT_TREE_DEPTH, QUERY_TREE_DEPTH, DEFAULT_TREE_MAX_NODES, DEFAULT_SUMMARY_CHARS, type ViewNode } from './tree-view.js';
 
 /** Suggestions returned by default. */
 export const DEFAULT_SUGGESTIONS = 5;
@@ -66,7 +66,8 @@ export interface DeepAnswer {
   freshness: Freshness;
 }
 
-async function suggest(root: string, tree: TreeFile, docType: string, query: string, k: number, vectors: boolean, warnings: string[]): Promise<Suggestion[]> {
+async function suggest(root: string, tree: TreeFile, entry: CatalogEntry, query: string, k: number, vectors: boolean, warnings: string[]): Promise<Suggestion[]> {
+  const docType = entry.doc_type ?? '';
   const { rankNodes } = await import('../search/nodes.js');
   const { nodeKeywords } = await import('../search/keyword-index.js');
   const { keywordNodesFile } = await import('../model/keyword-format.js');
@@ -75,13 +76,13 @@ async function suggest(root: string, tree: TreeFile, docType: string, query: str
     return [];
   }
   const hits: NodeHit[] = await rankNodes(root, tree.id, query, { k, vectors, warnings, docType });
-  const { hitPassage, termWeights } = await import('./snippets.js');
+  const { hitPassage, passageCite, termWeights } = await import('./snippets.js');
   const weights = termWeights(root, tree.id, query, undefined, docType);
   return hits.slice(0, k).map((h, r) => {
     const { node, path } = requireNode(tree, h.node_id);
     const s: Suggestion = { ...h, title: h.title || node.title, summary: clip(node.summary ?? '', SUGGESTION_SUMMARY_CHARS), path: path.slice(0, -1).map((p) => p.title) };
     const passage = hitPassage(root, tree, path, h, weights, r + 1);
-    if (passage) s.passage = passage;
+    if (passage) s.passage = { ...passage, cite: passageCite(entry, h, passage) };
     if (node.kind) s.kind = node.kind;
     if (!s.page_range && node.page_range) s.page_range = node.page_range;
     if (!s.line_range && node.line_range) s.line_range = node.line_range;
@@ -97,7 +98,7 @@ export async function deepRetrieve(root: string, ref: string, opts: DeepOptions 
   const entry = resolveSource(lookup, ref);
   const freshness = sourceFreshness(root, lookup, entry);
   const tree = loadTree(root, entry);
-  const depth = opts.depth ?? DEFAULT_TREE_DEPTH;
+  const depth = opts.depth ?? (opts.query?.trim() ? QUERY_TREE_DEPTH : DEFAULT_TREE_DEPTH);
   const maxChars = opts.maxChars ?? DEFAULT_TREE_MAX_CHARS;
   const warnings: string[] = lookup.warning ? [lookup.warning] : [];
   // a pasted document is not a query: bounded, and the answer says so
@@ -105,7 +106,7 @@ export async function deepRetrieve(root: string, ref: string, opts: DeepOptions 
   if (bounded?.warning) warnings.push(bounded.warning);
   const query = bounded?.query;
   const said = warnings.length;
-  const suggestions = query ? await suggest(root, tree, entry.doc_type ?? '', query, Math.max(1, opts.k ?? DEFAULT_SUGGESTIONS), opts.vectors ?? true, warnings) : [];
+  const suggestions = query ? await suggest(root, tree, entry, query, Math.max(1, opts.k ?? DEFAULT_SUGGESTIONS), opts.vectors ?? true, warnings) : [];
   if (query && suggestions.length === 0 && !warnings.slice(said).some((w) => w.startsWith('the node index of'))) warnings.push(`no node of this source matches "${query}"; browse the outline or try other words`);
 
   let maxNodes = opts.maxNodes ?? DEFAULT_TREE_MAX_NODES;

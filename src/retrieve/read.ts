@@ -12,7 +12,8 @@ import { requireNode } from './tree-view.js';
 import { DEFAULT_READ_CHARS, MAX_READ_CHARS, parseRange } from './bounded.js';
 import { readNodeText, readPages, readLines } from './read-text.js';
 import { sheetNames } from './read-rows.js';
-import { densestSpan, pageAtPos, phraseSpan, termWeights } from './snippets.js';
+import { densestSpan, pageAtPos, phraseRegExp, phraseSpan, termWeights } from './snippets.js';
+import { readContent } from './store-read.js';
 import { makeCitation } from './citation.js';
 import { base, findPath, nodeById, nodeInfo, rangeArg, type ReadAnswer, type ReadRequest } from './read-info.js';
 import { readSheetRows, readSheetStats } from './read-sheet.js';
@@ -38,7 +39,7 @@ export function readSource(root: string, ref: string, req: ReadRequest): ReadAns
   if (req.around !== undefined && offset > 0) throw new UserError('--around and --offset cannot be combined.', 'Read the window with --around, or page through the whole text with --offset.', EXIT.USAGE);
   const ctx = { root, entry, tree, path, req, maxChars: req.around !== undefined ? MAX_READ_CHARS : maxChars, freshness };
   const answer = req.stats ? readSheetStats(ctx) : req.rows ? readSheetRows(ctx) : req.pages || req.lines ? readRange(ctx, offset) : readNode(ctx, offset);
-  if (req.around !== undefined) aroundWindow(root, entry, answer, req.around, req.maxChars === undefined ? AROUND_CHARS : maxChars);
+  if (req.around !== undefined) aroundWindow(root, entry, tree, answer, req.around, req.maxChars === undefined ? AROUND_CHARS : maxChars);
   if (lookup.warning) answer.warnings = [lookup.warning];
   return answer;
 }
@@ -70,7 +71,7 @@ export function outsideMark(text: string, pos: number): number {
  * citation names the window's pages. When none of the words occurs, the text is cut to `chars`
  * from its start and the note says so.
  */
-function aroundWindow(root: string, entry: CatalogEntry, answer: ReadAnswer, around: string, chars: number): void {
+function aroundWindow(root: string, entry: CatalogEntry, tree: TreeFile, answer: ReadAnswer, around: string, chars: number): void {
   const text = answer.text ?? '';
   if (!text) return;
   const phrase = phraseSpan(text, around, chars, AROUND_LEAD);
@@ -86,6 +87,7 @@ function aroundWindow(root: string, entry: CatalogEntry, answer: ReadAnswer, aro
   answer.note = span
     ? `--around: characters ${from}-${to} of ${text.length}, ${phrase ? `where "${around}" first occurs as written` : `where the words of "${around}" are densest (it does not occur as written)`}; read without --around for the whole text.`
     : `--around: none of "${around}" occurs here; the first ${to} of ${text.length} characters are returned.`;
+  if (!phrase) answer.note += phraseElsewhere(root, tree, answer, around);
   answer.truncated = to < text.length || from > 0 || answer.truncated;
   // a following part of the whole text is not a following part of the window
   answer.next = null;
@@ -93,6 +95,34 @@ function aroundWindow(root: string, entry: CatalogEntry, answer: ReadAnswer, aro
     const { node_id, node_title } = answer.citation;
     answer.citation = makeCitation(entry, { ...(node_id ? { node_id } : {}), ...(node_title ? { node_title } : {}), pages: [p0, p1] });
   }
+}
+
+/** Nodes named by the --around note when the words occur as written outside the text read. */
+export const AROUND_ELSEWHERE_NODES = 3;
+
+/**
+ * Where else in the source the words occur as written (the first AROUND_ELSEWHERE_NODES nodes
+ * outside the text read, in reading order), as a sentence for the --around note; '' when nowhere.
+ * An agent that typed a phrase it saw quoted otherwise had no pointer to the section printing it.
+ */
+function phraseElsewhere(root: string, tree: TreeFile, answer: ReadAnswer, around: string): string {
+  const re = phraseRegExp(around);
+  if (!re) return '';
+  const found: TreeNode[] = [];
+  const visit = (n: TreeNode): void => {
+    // the node read (and what it holds) was searched already
+    if (found.length >= AROUND_ELSEWHERE_NODES || n.node_id === answer.node?.node_id) return;
+    if (n.content_ref && re.test(readContent(root, tree.id, n.content_ref))) found.push(n);
+    for (const c of n.children ?? []) visit(c);
+  };
+  visit(tree.root);
+  if (found.length === 0) return '';
+  const where = found.map((n) => `${n.node_id} "${n.title}"${n.page_range ? ` (${rangeLabel('p.', 'pp.', n.page_range)})` : n.line_range ? ` (${rangeLabel('line', 'lines', n.line_range)})` : ''}`);
+  return ` "${around}" occurs as written in node ${where.join(', ')}: read ${found.length > 1 ? 'one of them' : 'it'} with --around.`;
+}
+
+function rangeLabel(one: string, many: string, r: [number, number]): string {
+  return r[0] === r[1] ? `${one} ${r[0]}` : `${many} ${r[0]}-${r[1]}`;
 }
 
 type ReadContext = { root: string; entry: CatalogEntry; tree: TreeFile; path: TreeNode[] | null; req: ReadRequest; maxChars: number; freshness: Freshness };

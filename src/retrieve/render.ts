@@ -59,6 +59,7 @@ export function renderDeepText(a: DeepAnswer): string {
       const within = s.path.slice(1).slice(-SUGGESTION_PATH_DEPTH);
       if (within.length > 0) lines.push(`        in: ${within.join(' › ')}`);
       if (s.passage) lines.push(`        ${s.passage.page !== undefined ? `p. ${s.passage.page}: ` : ''}${s.passage.text}${s.passage.more ? ` [${s.passage.more} more characters in the node]` : ''}`);
+      if (s.passage?.cite) lines.push(`        cite: ${s.passage.cite}`);
       else if (s.summary) lines.push(`        ${s.summary}`);
     }
   }

@@ -95,7 +95,8 @@ export function renderSearchText(a: SearchAnswer): string {
       const range = rangeText(n);
       const within = n.path?.length ? `  in: ${n.path.join(' › ')}` : '';
       lines.push(`   - ${n.node_id} ${n.title}${range ? ` (${range})` : ''}${n.verdict ? ` · ${n.verdict}` : ''}${within}`);
-      if (n.passage) lines.push(`       ${n.passage.page !== undefined ? `p. ${n.passage.page}: ` : ''}${n.passage.text}`);
+      if (n.passage) lines.push(`       ${n.passage.page !== undefined ? `p. ${n.passage.page}: ` : ''}${n.passage.text}${n.passage.more ? ` [${n.passage.more} more characters in the node]` : ''}`);
+      if (n.passage?.cite) lines.push(`       cite: ${n.passage.cite}`);
     }
   }
   if (a.results.length === 0) lines.push('', 'No results.');

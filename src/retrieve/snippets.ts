@@ -16,6 +16,7 @@ import { loadConfig } from '../store/config.js';
 import { loadTree } from './store-read.js';
 import { readNodeText } from './read-text.js';
 import { findNodePath } from './tree-view.js';
+import { makeCitation } from './citation.js';
 import { pickSheet, readRows } from './read-rows.js';
 
 /**
@@ -64,6 +65,8 @@ export interface NodePassage {
   text: string;
   /** characters of the node's text (with its sub-sections, as far as it was read) after the passage */
   more?: number;
+  /** ready-to-paste reference for an answer taken from the passage (its page, else the node's lines or rows) */
+  cite?: string;
 }
 
 export interface ListedNode extends NodeHit {
@@ -338,8 +341,18 @@ export function hitPassage(root: string, tree: TreeFile, path: TreeNode[], hit: 
   return hit.row_range ? rowsPassage(root, tree, path, hit.row_range, weights, chars) : nodePassage(root, tree, path[path.length - 1]!, weights, chars);
 }
 
-function annotate(root: string, tree: TreeFile, hit: SourceHit, query: string, docType: string, stopwords?: ReadonlySet<string>): ListedNode[] {
-  const weights = termWeights(root, hit.id, query, stopwords, docType);
+/** Where a passage's words are, as a citation: its page, else the node's lines or rows. */
+export function passageCite(entry: CatalogEntry, n: NodeHit, passage: NodePassage): string {
+  return makeCitation(entry, {
+    node_id: n.node_id,
+    pages: passage.page !== undefined ? [passage.page, passage.page] : undefined,
+    lines: passage.page === undefined ? n.line_range : undefined,
+    rows: passage.page === undefined ? n.row_range : undefined,
+  }).text;
+}
+
+function annotate(root: string, tree: TreeFile, hit: SourceHit, entry: CatalogEntry, query: string, stopwords?: ReadonlySet<string>): ListedNode[] {
+  const weights = termWeights(root, hit.id, query, stopwords, entry.doc_type ?? '');
   const titles = new Map<string, number>();
   for (const n of hit.nodes) titles.set(n.title, (titles.get(n.title) ?? 0) + 1);
   return hit.nodes.map((n, r) => {
@@ -349,7 +362,7 @@ function annotate(root: string, tree: TreeFile, hit: SourceHit, query: string, d
     const out: ListedNode = { ...n };
     if ((titles.get(n.title) ?? 0) > 1) out.path = path!.slice(1, -1).slice(-NODE_PATH_DEPTH).map((p) => p.title);
     const passage = hitPassage(root, tree, path!, n, weights, r + 1);
-    if (passage) out.passage = passage;
+    if (passage) out.passage = { ...passage, cite: passageCite(entry, n, passage) };
     return out;
   });
 }
@@ -365,7 +378,7 @@ export function annotateHits<T extends SourceHit>(root: string, hits: T[], query
     const e = entry(h.id);
     if (!e) return h;
     try {
-      return { ...h, nodes: annotate(root, loadTree(root, e), h, query, e.doc_type ?? '', stopwords) };
+      return { ...h, nodes: annotate(root, loadTree(root, e), h, e, query, stopwords) };
     } catch {
       // a damaged tree or content file: the plain node list still points the way (read_source says what is wrong)
       return h;

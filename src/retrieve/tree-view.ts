@@ -8,6 +8,8 @@ import { UserError } from '../store/errors.js';
 import { EXIT } from '../util/exit-codes.js';
 
 export const DEFAULT_TREE_DEPTH = 2;
+/** Outline levels shown with suggestions (--query): the suggestions carry the answer; the top level is the map back (agents found the full outline after them long). */
+export const QUERY_TREE_DEPTH = 1;
 export const DEFAULT_TREE_MAX_NODES = 120;
 export const DEFAULT_SUMMARY_CHARS = 240;
 /** Node meta shown inline when its JSON is at most this long (column stats, sheet shapes, symbols). */

@@ -257,7 +257,7 @@ function resultWarnings(ctx: SearchContext, hits: SourceHit[], closest: { id: st
     const near = closest ? ` (closest: ${ctx.row(closest.id)?.title ?? closest.id}, relevance ${round(closest.rel, 2)})` : '';
     ctx.warnings.push(ctx.allowed.size === 0 ? 'no sources to search (empty store, or the filters exclude everything)' : `nothing matches this query${sub}${near}`);
   } else if (hits.length === 1 && k > 1 && ctx.allowed.size > 1) {
-    ctx.warnings.push(`all hits come from one source (${hits[0]!.title}); the answer may not be elsewhere in the store`);
+    ctx.warnings.push(`only one source matched (${hits[0]!.title}): no other source in the store holds these words, so if the answer is not there, reword the query`);
   }
 }
 

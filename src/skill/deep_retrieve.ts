@@ -3,7 +3,7 @@ import './boot.js';
 import { parse, runScript, emitJson, writeOut, intOption, strOption, locateStore, EXIT_CODES_HELP, COMMON_OPTIONS_HELP } from './runtime.js';
 import { deepRetrieve, DEFAULT_SUGGESTIONS, DEFAULT_TREE_MAX_CHARS } from '../retrieve/deep.js';
 import { renderDeepText } from '../retrieve/render.js';
-import { DEFAULT_TREE_DEPTH, DEFAULT_TREE_MAX_NODES } from '../retrieve/tree-view.js';
+import { DEFAULT_TREE_DEPTH, DEFAULT_TREE_MAX_NODES, QUERY_TREE_DEPTH } from '../retrieve/tree-view.js';
 import { UserError } from '../store/errors.js';
 import { EXIT } from '../util/exit-codes.js';
 
@@ -18,7 +18,7 @@ Read the chosen nodes with read_source.js.
   <source>         source id (src_…) or file name from search.js
   --query Q        rank this source's nodes for Q ("suggestions"; each spans at most a few pages)
   --k N            number of suggestions (default ${DEFAULT_SUGGESTIONS})
-  --depth N        outline levels below the start node (default ${DEFAULT_TREE_DEPTH}; 0 = the node only)
+  --depth N        outline levels below the start node (default ${DEFAULT_TREE_DEPTH}, ${QUERY_TREE_DEPTH} with --query; 0 = the node only)
   --node ID        start the outline at this node (to expand a part marked hidden_descendants)
   --limit N        at most N outline nodes, breadth first (default ${DEFAULT_TREE_MAX_NODES})
   --no-vectors     keyword ranking only (skips loading the embedding model); by default node
@@ -61,7 +61,7 @@ await runScript(async (argv) => {
   const answer = await deepRetrieve(root, source, {
     query: strOption(values, 'query'),
     k: intOption(values, 'k', DEFAULT_SUGGESTIONS, 1),
-    depth: intOption(values, 'depth', DEFAULT_TREE_DEPTH, 0),
+    depth: values['depth'] === undefined ? undefined : intOption(values, 'depth', DEFAULT_TREE_DEPTH, 0),
     maxNodes: intOption(values, 'limit', DEFAULT_TREE_MAX_NODES, 1),
     summaries: !values['no-summaries'],
     fromNode: strOption(values, 'node'),

@@ -36,6 +36,14 @@ describe('page windows of a section\'s own text', () => {
     const pages = new Set(leaves(top).flatMap((s) => Array.from({ length: s.end - s.start + 1 }, (_, i) => s.start + i)));
     expect(pages.size).toBe(12);
   });
+
+  it('a bookmark for the printed contents is a contents node (never suggested), whatever pages it covers', () => {
+    const top = buildSections(
+      [{ title: 'Table of Contents', level: 1, page: 1, line: 0 }, { title: '1 Options', level: 1, page: 2, line: 0 }, { title: 'Contents of the box', level: 1, page: 3, line: 0 }],
+      { pageCount: 4, maxLeafPages: 4, lineChars: lineChars(4), headings: [] },
+    );
+    expect(shape(top)).toEqual([['Table of Contents', 'contents', 1, 1], ['1 Options', 'section', 2, 2], ['Contents of the box', 'section', 3, 4]]);
+  });
 });
 
 describe('parent summaries', () => {

@@ -5,7 +5,7 @@
 import { describe, it, expect } from 'vitest';
 import { sourceConflict, sourceVerdict, SOURCE_SURE_LEAD, PERIOD_CONFLICT_GAP } from '../src/search/confidence.js';
 import { nodeVerdictsUnder } from '../src/search/search.js';
-import { bestPassage, columnHeaderBefore, densestSpan, phraseSpan, sentenceEnd, PASSAGE_CHARS, PASSAGE_FIRST_CHARS, PASSAGE_LEAD, PASSAGE_MORE_MIN, PASSAGE_SENTENCE_EXTRA } from '../src/retrieve/snippets.js';
+import { bestPassage, columnHeaderBefore, densestSpan, phraseSpan, sentenceEnd, sentenceStart, PASSAGE_CHARS, PASSAGE_FIRST_CHARS, PASSAGE_LEAD, PASSAGE_MORE_MIN, PASSAGE_SENTENCE_BACK, PASSAGE_SENTENCE_EXTRA } from '../src/retrieve/snippets.js';
 
 const WEAK = 0.3;
 
@@ -52,8 +52,9 @@ describe('node passages', () => {
     const p = bestPassage(text, weights, 4)!;
     expect(p.page).toBe(5);
     expect(p.text).toMatch(/412,000 cubic meters of sediment/);
-    expect(p.text.startsWith('…')).toBe(true);
-    expect(p.text.length).toBeLessThanOrEqual(PASSAGE_CHARS + 90);
+    // it opens at a sentence's start (at most PASSAGE_SENTENCE_BACK characters back), so without "…"
+    expect(p.text).toMatch(/^The port authority/);
+    expect(p.text.length).toBeLessThanOrEqual(PASSAGE_CHARS + 90 + PASSAGE_SENTENCE_BACK);
     expect(p.text).not.toMatch(/<!--/);
   });
 
@@ -150,5 +151,18 @@ describe('passages end with their sentence', () => {
     const code = 'z <- read.zoo(text = Lines, header = TRUE, index = 1:2, FUN = chron)\nprint(z)';
     expect(sentenceEnd(code, 20, 160)).toBe(code.indexOf('\n'));
     expect(sentenceEnd('a | 1 | 2 <!-- page 3 -->\nb | 3', 3, 160)).toBe(3);
+  });
+
+  it('starts at its sentence\'s or line\'s beginning when that is near, never across a page mark', () => {
+    const text = 'Options of the package follow.\ndistribution-method = periodic | Determines how the electrons are placed. Periodic distributes them by period.';
+    expect(sentenceStart(text, text.indexOf('periodic |'), 80)).toBe(text.indexOf('distribution-method'));
+    expect(sentenceStart(text, text.indexOf('distributes them'), 80)).toBe(text.indexOf('Periodic distributes'));
+    expect(sentenceStart(text, text.indexOf('of the package'), 80)).toBe(0);
+    expect(sentenceStart('one line\nsecond line here', 16, 80)).toBe(9);
+    expect(sentenceStart(`Start. ${'word '.repeat(40)}here`, 200, 80)).toBe(200);
+    expect(sentenceStart('Before. <!-- page 4 -->\nafter the mark here', 35, 80)).toBe(35);
+    // a passage shown from there opens without "…"
+    const weights = new Map([['periodic', 1], ['electrons', 1]]);
+    expect(bestPassage(`${'Filler text goes on. '.repeat(30)}\n${text}`, weights, undefined, 60)!.text).toMatch(/^distribution-method = periodic/);
   });
 });

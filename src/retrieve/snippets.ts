@@ -46,6 +46,12 @@ export const PASSAGE_FIRST_CHARS = 440;
  */
 export const PASSAGE_SENTENCE_EXTRA = 160;
 /**
+ * A passage that starts inside a sentence starts at the sentence's (or the line's) beginning when
+ * that is at most this many characters back: agents reported passages opening after the term they
+ * needed ("…distributed on the shells. periodic distributes…" without the option's name).
+ */
+export const PASSAGE_SENTENCE_BACK = 80;
+/**
  * Share of a passage's padding placed before its densest window (the rest after it): the answer
  * mostly follows the words a question shares with it; centred passages stopped at "This tends to…".
  */
@@ -227,15 +233,38 @@ export function sentenceEnd(text: string, to: number, extra: number): number {
   return eol > 0 && (mark < 0 || eol < mark) ? to + eol : to;
 }
 
+/** A sentence's start: after a sentence's mark and blanks, before a word that opens a sentence; or a line's start. */
+const SENTENCE_START = /[.!?]["”’)]?\s+(?=[\p{Lu}\p{N}"“(•\\])|\n/gu;
+
+/**
+ * Where the sentence (or line) running at `from` starts, when that is at most `back` characters
+ * before it and no page mark lies between; else `from`.
+ */
+export function sentenceStart(text: string, from: number, back: number): number {
+  if (from <= 0 || /\n\s*$/.test(text.slice(Math.max(0, from - 2), from))) return from;
+  const lo = Math.max(0, from - back);
+  const behind = text.slice(lo, from);
+  if (behind.includes('-->') || behind.includes('<!--')) return from;
+  let start = -1;
+  SENTENCE_START.lastIndex = 0;
+  for (let m = SENTENCE_START.exec(behind); m; m = SENTENCE_START.exec(behind)) start = m.index + m[0].length;
+  if (start >= 0) return lo + start;
+  // the text's own start opens its first sentence
+  return lo === 0 ? 0 : from;
+}
+
 /** A span of `text` as shown: page marks, leaders and runs of blanks out; "…" where a sentence is cut. */
-function shownSpan(text: string, from: number, spanTo: number, chars: number): { body: string; to: number } {
+function shownSpan(text: string, spanFrom: number, spanTo: number, chars: number): { body: string; to: number } {
+  const from = sentenceStart(text, spanFrom, PASSAGE_SENTENCE_BACK);
   const to = sentenceEnd(text, spanTo, PASSAGE_SENTENCE_EXTRA);
   const body = text.slice(from, to).replace(PAGE_MARK, ' ').replace(PARTIAL_MARK_START, '').replace(PARTIAL_MARK_END, '').replace(LEADERS, ' ').replace(/\s+/g, ' ').trim();
-  const max = chars + 80 + (to - spanTo);
+  const max = chars + 80 + (to - spanTo) + (spanFrom - from);
   const clipped = body.length > max ? `${body.slice(0, max).replace(/\s\S*$/, '')}` : body;
   // "…" at the end says a sentence was cut, not that the node goes on after a whole one
   const cut = clipped !== body || (to < text.length && !SENTENCE_CLOSED.test(clipped));
-  return { body: `${from > 0 ? '…' : ''}${clipped}${cut ? '…' : ''}`, to };
+  // "…" at the start says the passage opens inside a sentence
+  const opensCut = from > 0 && from === spanFrom && !/\n\s*$/.test(text.slice(Math.max(0, from - 2), from));
+  return { body: `${opensCut ? '…' : ''}${clipped}${cut ? '…' : ''}`, to };
 }
 
 /** Lines above a table passage searched for its column header. */

@@ -94,13 +94,16 @@ export function charsIn(ctx: Pick<SectionContext, 'lineChars'>, from: number, to
   return n;
 }
 
+/** An outline entry (a bookmark) for the printed contents: a listing of every section, never an answer. */
+const CONTENTS_ENTRY = /^(?:table of )?contents$/i;
+
 /** Nests flat entries by level (levels are relative: a deeper number nests under a shallower one). */
 export function nest(entries: OutlineEntry[]): Section[] {
   const roots: Section[] = [];
   const stack: Section[] = [];
   for (const e of entries) {
     const at = pos(e.page, e.line ?? 0);
-    const s = section(e.title, e.kind ?? 'section', e.level, at, at);
+    const s = section(e.title, e.kind ?? (CONTENTS_ENTRY.test(e.title.trim()) ? 'contents' : 'section'), e.level, at, at);
     while (stack.length && stack[stack.length - 1]!.level >= e.level) stack.pop();
     if (stack.length) stack[stack.length - 1]!.children.push(s);
     else roots.push(s);

@@ -5,6 +5,7 @@
  * title or "(continued)" parts; bookmark titles lose TeX markup; a source title read from a first page
  * whose words run together ends where its contents listing begins, and keeps its word spaces.
  */
+import { headingOf } from '../src/model/place-labels.js';
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,11 +31,18 @@ describe('page windows of a section\'s own text', () => {
     );
     expect(shape(top)[0]).toEqual([
       '2 Examples', 'section', 1, 10,
-      [['2 Examples', 'page_group', 1, 4], ['2 Examples (continued)', 'page_group', 5, 8], ['2.1 Details', 'section', 9, 10]],
+      [['2 Examples (beginning)', 'page_group', 1, 4], ['2 Examples (continued)', 'page_group', 5, 8], ['2.1 Details', 'section', 9, 10]],
     ]);
     // every page still in a leaf
     const pages = new Set(leaves(top).flatMap((s) => Array.from({ length: s.end - s.start + 1 }, (_, i) => s.start + i)));
     expect(pages.size).toBe(12);
+  });
+
+  it('a child holding its parent\'s own text is named for where it sits; indexes read the heading alone', () => {
+    expect(headingOf('Close Book (introduction)')).toBe('Close Book');
+    expect(headingOf('2.2 Examples (beginning)')).toBe('2.2 Examples');
+    expect(headingOf('Notes on the introduction')).toBe('Notes on the introduction');
+    expect(headingOf('2.2 Examples (continued)')).toBe('2.2 Examples (continued)');
   });
 
   it('a bookmark for the printed contents is a contents node (never suggested), whatever pages it covers', () => {

@@ -55,7 +55,7 @@ describe('node text runs from heading to heading', () => {
     const headings = [heading(2, 0, 'Sales'), heading(2, 30, 'Earnings'), heading(3, 0, 'Cash'), heading(3, 3, 'Cash sources'), heading(4, 0, 'Debt'), heading(5, 0, 'Equity'), heading(6, 0, 'Risk'), heading(7, 0, 'Other')];
     const [item] = buildSections([{ title: 'Item 7. Discussion', level: 1, page: 1, kind: 'item' }], { pageCount: 7, maxLeafPages: 5, lineChars: lineChars(7), headings });
     const titles = item!.children.map((c) => c.title);
-    expect(titles).toEqual(['Item 7. Discussion', 'Sales', 'Earnings', 'Cash', 'Debt', 'Equity', 'Risk', 'Other']);
+    expect(titles).toEqual(['Item 7. Discussion (introduction)', 'Sales', 'Earnings', 'Cash', 'Debt', 'Equity', 'Risk', 'Other']);
     const earnings = item!.children.find((c) => c.title === 'Earnings')!;
     expect([earnings.from, earnings.to]).toEqual([pos(2, 30), pos(3, 0)]);
   });
@@ -89,6 +89,7 @@ describe('node text runs from heading to heading', () => {
     );
     const titles = leaves(top).map((s) => s.title);
     expect(titles.filter((t) => t.startsWith('4.'))).toEqual(['4. Functions']);
+    expect(titles).toContain('3. Types (beginning)');
     expect(titles).toContain('3. Types (continued)');
     expect(titles.filter((t) => /\(pages? \d/.test(t))).toEqual([]);
   });
@@ -123,7 +124,7 @@ describe('contents printed later in the document', () => {
       pageCount: 8, maxLeafPages: 5, lineChars: chars, headings, laterContentsPages: new Map([[3, 2], [4, 0]]),
     });
     expect(shape(top)).toEqual([['Exhibits', 'section', 1, 8, [
-      ['Exhibits', 'intro', 1, 3],
+      ['Exhibits (introduction)', 'intro', 1, 3],
       ['Contents', 'contents', 3, 4],
       ['ARTICLE I DEFINITIONS', 'section', 5, 8],
     ]]]);

@@ -144,7 +144,7 @@ describe('pdf: no outline, bold numbered headings (pdf-lib)', () => {
     ]);
     const method = byTitle(r, '2 Method');
     expect(method.children.map((c) => [c.title, c.kind, c.page_range])).toEqual([
-      ['2 Method', 'intro', [2, 3]],
+      ['2 Method (introduction)', 'intro', [2, 3]],
       ['2.1 Sampling', 'numbered', [3, 3]],
     ]);
     // node text runs from its heading to the next heading: page 3's text above 2.1 stays with 2 Method

@@ -2,6 +2,7 @@
  * Builds the keyword index at ingest: per-source node postings (rebuilt only when the source's tree
  * or card changed) and the source-level postings over every indexed source's card and body.
  */
+import { headingOf } from '../model/place-labels.js';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -119,7 +120,7 @@ function buildNodes(root: string, tree: TreeFile | null, e: CatalogEntry, sha: s
       const path = Array<string[]>(NODE_PATH_BOOST).fill(tokenize(n.path.join(' '))).flat();
       // a column's sample of values is not what it holds: the rows below are indexed by their cells
       const summary = n.kind === 'column' ? summaryWithoutSample(n.summary) : n.summary;
-      acc.add([n.node_id, n.title, n.range.kind, n.range.start, n.range.end], n.title, [...path, ...tokenize(summary), ...tokenize(n.text)]);
+      acc.add([n.node_id, n.title, n.range.kind, n.range.start, n.range.end], headingOf(n.title), [...path, ...tokenize(summary), ...tokenize(n.text)]);
     }
     // a row's title ("Sheet1 row 7") is for display: its words would match every row alike
     for (const r of rowTexts(root, tree)) acc.add([r.node_id, r.title, 'r', r.start, r.end], '', tokenize(r.text));

@@ -2,6 +2,7 @@
  * The texts indexed for each source: its metadata card (keyword card field, card vector) and each
  * tree node (title path, summary, own text). Shared by the keyword and vector builders.
  */
+import { headingOf } from '../model/place-labels.js';
 import { existsSync, readFileSync } from 'node:fs';
 import type { CatalogEntry, TreeFile, TreeNode } from '../store/schemas.js';
 import { resolveInStore } from '../store/safe-path.js';
@@ -160,7 +161,7 @@ export function collapsedHead(text: string, max: number): string {
 }
 
 export function nodeVectorText(n: NodeText): string {
-  const head = [...n.path, n.title].join(' > ');
+  const head = [...n.path, headingOf(n.title)].join(' > ');
   const body = collapsedHead(n.text, NODE_VECTOR_TEXT_CHARS);
   return [head, n.summary, body].filter(Boolean).join('\n');
 }

@@ -25,7 +25,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { join } from 'node:path';
 import { VECTOR_DIR } from '../store/layout.js';
 
-export const KEYWORD_FORMAT_VERSION = 6;
+export const KEYWORD_FORMAT_VERSION = 7;
 export const KEYWORD_DIR = `${VECTOR_DIR}/keyword`;
 /** Lexicon and document statistics of the source-level index (small: no postings). */
 export const KEYWORD_SOURCES_FILE = `${KEYWORD_DIR}/sources.json`;

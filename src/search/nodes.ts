@@ -7,6 +7,7 @@
  * as a section kind the query calls for gains (sections.ts). Only nodes spanning at most `maxPages`
  * pages (ingest.max_leaf_pages), so a suggestion points somewhere specific.
  */
+import { headingOf } from '../model/place-labels.js';
 import { nodeVectorsWarning } from './index-health.js';
 import { loadConfig } from '../store/config.js';
 import { readCatalogForQuery } from '../store/catalog.js';
@@ -261,7 +262,7 @@ function sectionBonus(ix: NodeKeywords, input: NodeRankInput, eligible: Uint8Arr
   const seen = new Set<string>();
   ix.nodes.forEach(([, title], i) => {
     if (!eligible[i]) return;
-    const st = titleKind(vocab, title);
+    const st = titleKind(vocab, headingOf(title));
     if (!st || !wanted.has(st.kind)) return;
     // the first primary section of a kind is the document's own; later ones are copies (in finance:
     // parent-only, guarantor or segment statements in notes and schedules)

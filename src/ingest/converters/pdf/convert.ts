@@ -3,6 +3,7 @@
  * layout → furniture → outline (bookmarks, else printed TOC, else detected headings, else pages) →
  * sections with page-granular leaves → node text with page markers, summaries and the card.
  */
+import { headingOf } from '../../../model/place-labels.js';
 import type { ConvertedNode, ConvertResult } from '../types.js';
 import type { Line, PageLayout } from './layout-types.js';
 import type { OutlineEntry } from './outline-types.js';
@@ -153,7 +154,9 @@ function toNode(s: Section, ctx: NodeContext, above: Set<string> = new Set()): C
   const pages = s.start === s.end ? `page ${s.start}` : `pages ${s.start}–${s.end}`;
   if (s.kind === 'contents') return { title: s.title, kind: s.kind, summary: `Printed table of contents (${pages}).`, page_range, content: rangeContent(ctx.lines, s.from, s.to), meta, children: [] };
   const body = own.filter((l) => !ctx.headingLines.has(l));
-  const known = new Set([...above, normTitle(s.title)]);
+  // a place label ("(introduction)") is not in the document: the heading is
+  const heading = headingOf(s.title);
+  const known = new Set([...above, normTitle(heading)]);
   // headings before the node's first line of text are its own title stack; its ancestors' titles are on its path
   const firstText = own.findIndex((l) => !ctx.headingLines.has(l));
   const inner = own.slice(Math.max(0, firstText)).flatMap((l) => ctx.headingTitles.get(l) ?? []).filter((t) => !known.has(normTitle(t)));
@@ -162,7 +165,7 @@ function toNode(s: Section, ctx: NodeContext, above: Set<string> = new Set()): C
   return {
     title: s.title,
     kind: s.kind,
-    summary: summarize(body.length ? body : own, ctx.stats, sectionGloss(s.title, own, ctx.vocab, ctx.company), { subheadings, vocab: ctx.vocab, tables }),
+    summary: summarize(body.length ? body : own, ctx.stats, sectionGloss(heading, own, ctx.vocab, ctx.company), { subheadings, vocab: ctx.vocab, tables }),
     page_range,
     content: rangeContent(ctx.lines, s.from, s.to),
     meta,
@@ -173,7 +176,7 @@ function toNode(s: Section, ctx: NodeContext, above: Set<string> = new Set()): C
 /** Kinds of the children that hold a section's own text (its opening, its page windows). */
 const OWN_TEXT_KINDS = new Set(['intro', 'page_group']);
 /** A window's title that only says it goes on ("… (continued)") or where it is ("… (pages 10–14)", "Pages 1–5"). */
-const PLACE_TITLE = /\((?:continued|pages? \d[^)]*)\)$|^pages? \d/i;
+const PLACE_TITLE = /\((?:continued|introduction|beginning|pages? \d[^)]*)\)$|^pages? \d/i;
 
 /**
  * The summary of a section with text of its own (an opening before its first sub-section, page

@@ -9,6 +9,7 @@
  * whole text is short keep their sub-sections folded in (listed as `subsections`).
  * Invariant: every body line is in exactly one leaf, and every page in at least one.
  */
+import { BEGINNING_SUFFIX, INTRO_SUFFIX } from '../../../model/place-labels.js';
 import type { OutlineEntry } from './outline-types.js';
 import { OPEN_ENDING, type Heading } from './headings.js';
 import { normTitle } from './printed-toc.js';
@@ -417,7 +418,27 @@ export function buildSections(entries: OutlineEntry[], ctx: SectionContext): Sec
   if (ctx.isPointer) liftFromPointers(top, ctx.isPointer);
   const out = top.flatMap(promoteFrontMatter);
   distinguishSiblings(out);
+  nameOwnText(out);
   return out;
+}
+
+
+/**
+ * A child holding its parent's own text under the parent's very title (the text before the first
+ * sub-section; the first page window of a long section) is named for what it is: "Close Book
+ * (introduction)", "2.2 Examples (beginning)" before "2.2 Examples (continued)". Agents took a parent and such a child for two
+ * sections of one name and read both.
+ */
+function nameOwnText(list: Section[]): void {
+  for (const s of list) {
+    const key = normTitle(s.title);
+    for (const c of s.children) {
+      if (c.children.length || normTitle(c.title) !== key) continue;
+      if (c.kind === 'intro') c.title = `${s.title}${INTRO_SUFFIX}`;
+      else if (c.kind === 'page_group') c.title = `${s.title}${BEGINNING_SUFFIX}`;
+    }
+    nameOwnText(s.children);
+  }
 }
 
 /** Title of the printed contents nodes. */

@@ -35,6 +35,12 @@ describe('OCR (tesseract + pdftoppm)', () => {
     expect(r.pages).toBe(1);
     expect(r.root.page_range).toEqual([1, 1]);
     expect(r.root.content ?? r.root.children.map((c) => c.content).join('\n')).toContain('Maria Lopez');
+    // titled by its first line of text, never by a page marker
+    const titles = [r.title, ...r.root.children.map((c) => c.title)];
+    expect(titles.filter((t) => t.startsWith('<!--'))).toEqual([]);
+    // its first line of text, then its file name (screenshots of one program share their first line)
+    expect(r.title).toMatch(/^\S.*\p{L}{3}.* — scanned-letter\.png$/u);
+    expect(r.root.title).toBe(r.title);
   }, 120_000);
 
   it('records the install command when the tools are missing', async () => {

@@ -7,12 +7,13 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, extname } from 'node:path';
+import { basename, join, extname } from 'node:path';
 import { promisify } from 'node:util';
 import type { Converter, ConvertResult } from './types.js';
 import { PRIORITY_SPECIFIC, type ConverterRegistration } from './types.js';
 import { convertPlainText } from './plain-text.js';
 import { followPlan, type Capabilities } from './plan-shape.js';
+import { clipAtWord } from './titles.js';
 
 const run = promisify(execFile);
 
@@ -140,6 +141,20 @@ export function ocrResult(pages: string[], filename: string): ConvertResult {
   };
 }
 
+/** Characters of an image's first line of text kept in its title, before its file name. */
+export const IMAGE_TITLE_TEXT_CHARS = 60;
+
+/**
+ * An image's title: its first line of text and its file name ("Transaction Report —
+ * txns_TransactionRptChecking.png"). Screenshots of one program open with the same window title or
+ * menu bar, and OCR garbles them ("Eo file> ~ Accounts ox"); the file name tells them apart.
+ */
+function withFileName(r: ConvertResult, filename: string): ConvertResult {
+  const text = r.title === basename(filename, extname(filename)) ? '' : clipAtWord(r.title, IMAGE_TITLE_TEXT_CHARS);
+  const title = text ? `${text} — ${filename}` : filename;
+  return { ...r, title, root: { ...r.root, title } };
+}
+
 /** What this converter does with each plan field (see plan-shape.ts). */
 const IMAGE_CAPS: Capabilities = {
   approaches: ['ocr'],
@@ -152,7 +167,7 @@ const IMAGE_CAPS: Capabilities = {
 
 export const imageConverter: Converter = {
   name: 'image-ocr',
-  version: 2,
+  version: 3,
   async convert({ bytes, card, options }) {
     const title = card.filename;
     const avail = await ocrAvailable();
@@ -170,7 +185,7 @@ export const imageConverter: Converter = {
     if (!hasText(pages)) {
       return { title, toc_source: 'pages', approach: 'ocr', pages: pages.length || 1, root: { title, children: [] }, skip_reason: 'OCR found no text in this image (a photo or drawing without words); nothing to index.' };
     }
-    const result = ocrResult(pages, card.filename);
+    const result = withFileName(ocrResult(pages, card.filename), card.filename);
     if (result.root.children.length === 0 && !result.root.content) result.root.content = pages.join('\n\n');
     return followPlan(result, options.plan, IMAGE_CAPS, 'an image');
   },

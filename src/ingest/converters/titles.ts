@@ -117,7 +117,11 @@ function unwrapped(lines: readonly string[], at: number, max: number): string {
   return text;
 }
 
+/** A line that is a comment alone (an OCR'd page's "<!-- page 2 -->" marker): never a title. */
+const COMMENT_LINE = /^<!--.*-->$/;
+
 /** The title of a group from its lines: the first prose line (with its wrapped sentence), else the first non-blank line; cut at a word. */
+
 export function groupTitle(lines: readonly string[], max = GROUP_TITLE_CHARS): string {
   let inFence = false;
   let fallback = '';
@@ -128,7 +132,7 @@ export function groupTitle(lines: readonly string[], max = GROUP_TITLE_CHARS): s
       inFence = !inFence;
       continue;
     }
-    if (!t) continue;
+    if (!t || COMMENT_LINE.test(t)) continue;
     const plain = plainLine(t);
     if (!fallback) fallback = t;
     // a bold line alone is a term being defined (`**csv.writer(csvfile)**`): it names the group
@@ -143,6 +147,6 @@ export function groupTitle(lines: readonly string[], max = GROUP_TITLE_CHARS): s
 
 /** A document's title from its first lines: the first that is not blank or an adornment line; '' when none fits. */
 export function leadTitle(lines: readonly string[], max = GROUP_TITLE_CHARS): string {
-  const first = lines.find((l) => l.trim() && !ADORNMENT.test(l.trim()))?.trim() ?? '';
+  const first = lines.find((l) => l.trim() && !ADORNMENT.test(l.trim()) && !COMMENT_LINE.test(l.trim()))?.trim() ?? '';
   return first.length <= max ? first : '';
 }

@@ -91,6 +91,21 @@ describe('html (cheerio)', () => {
     expect(r.meta).toMatchObject({ tables: '1', lang: 'en' });
   });
 
+  it('drops the navigation bars documentation generators print on every page (DocBook, Texinfo, Javadoc)', async () => {
+    const page = [
+      '<html><head><title>16.2. Estimating Valuation</title></head><body>',
+      '<div class="navheader"><table><tr><th colspan="3">16.2. Estimating Valuation</th></tr><tr><td><a href="a.html">&lt;&lt;&lt; Prev</a></td><th>Chapter 16. Depreciation</th><td><a href="b.html">Next &gt;&gt;&gt;</a></td></tr></table></div>',
+      '<div class="nav-panel"><p>Next: <a href="c.html">Loans</a>, Up: <a href="d.html">Top</a></p></div>',
+      '<div class="section"><h2>16.2. Estimating Valuation</h2><p>A central issue with depreciation is the future value of the asset.</p></div>',
+      '<div class="navfooter"><table><tr><td><a href="a.html">Prev</a></td><td><a href="index.html">Home</a></td></tr></table></div>',
+      '<div class="topNav"><a href="overview.html">Overview</a></div></body></html>',
+    ].join('');
+    const r = await htmlConverter.convert({ absPath: 'dep.html', card: card('dep.html', 'html'), bytes: Buffer.from(page), plan: {} as never, options: { maxLeafPages: 5 } });
+    const t = text(r);
+    expect(t).toContain('A central issue with depreciation');
+    for (const gone of ['Prev', 'Next', 'Chapter 16. Depreciation', 'Loans', 'Home', 'Overview']) expect(t).not.toContain(gone);
+  });
+
   it('falls back to the body when there is no <main>, and refuses a page with no text', async () => {
     const page = '<html><body><form id="aspnetForm"><nav>Menu</nav><h1>Notes</h1><p>First para.</p><h2>Part</h2><p>Second.</p><input type="submit" value="Go"></form></body></html>';
     const r = await htmlConverter.convert({ absPath: 'x.html', card: card('x.html', 'html'), bytes: Buffer.from(page), plan: {} as never, options: { maxLeafPages: 5 } });

@@ -16,6 +16,9 @@ export const DROP_SELECTORS = [
   'script', 'style', 'noscript', 'template', 'iframe', 'svg', 'canvas', 'nav', 'footer', 'aside', 'button', 'select', 'input', 'textarea',
   'link', 'meta', 'head', '[role=navigation]', '[role=banner]', '[role=contentinfo]', '[role=search]', '[aria-hidden=true]',
   'body > header', '.cookie-banner', '.skip-link',
+  // the navigation bars documentation generators print on every page (DocBook's "<<< Prev | Next >>>",
+  // Texinfo's "Next: … Up: …", Javadoc's, Sphinx's relation bar and sidebar, breadcrumbs)
+  '.navheader', '.navfooter', '.nav-panel', '.topNav', '.bottomNav', '.subNav', '.related', '.sphinxsidebar', '.breadcrumb', '.breadcrumbs',
 ].join(',');
 
 /** Main-content candidates, in order of trust. */
@@ -60,7 +63,7 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
 
 export const htmlConverter: Converter = {
   name: 'html',
-  version: 7,
+  version: 8,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

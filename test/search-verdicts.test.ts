@@ -58,6 +58,15 @@ describe('node passages', () => {
     expect(p.text).not.toMatch(/<!--/);
   });
 
+  it('names both pages of a passage that runs over a page break, and cites them', () => {
+    const text = `<!-- page 2 -->\n${filler}The dredging campaign began in March.\n<!-- page 3 -->\nIt removed 412,000 cubic meters of sediment from the berths by June.\n${filler}`;
+    const p = bestPassage(text, weights, 2)!;
+    expect(p.text).toMatch(/began in March\. It removed 412,000/);
+    expect(p.pages).toEqual([2, 3]);
+    const one = bestPassage(`<!-- page 4 -->\n${filler}The dredging campaign removed 412,000 cubic meters of sediment.\n${filler}`, weights, 4)!;
+    expect(one.pages).toBeUndefined();
+  });
+
   it('says how much of the node follows the passage, and is longer when asked for the first node', () => {
     const text = `<!-- page 4 -->\n${filler}The dredging campaign removed 412,000 cubic meters of sediment from the berths.\n${filler}`;
     const p = bestPassage(text, weights, 4)!;
@@ -81,6 +90,12 @@ describe('node passages', () => {
     expect(columnHeaderBefore(text, text.indexOf('Line item 3'))).toBe('(Millions) | 2018 | 2017 | 2016');
     expect(columnHeaderBefore('Net income | 5,363 | 4,869\nTotal | 1 | 2\n', 20)).toBeNull();
     expect(bestPassage(`${filler}The dredging campaign removed sediment.`, weights)!.text.startsWith('[')).toBe(false);
+    // a row spanning the columns above the header names them too (the quarter's columns and the year's)
+    const two = 'Three months ended | Twelve months ended\nDecember 31, | December 31, | December 31, | December 31,\n2022 | 2021 | 2022 | 2021\nNet revenues | 3,591 | 2,940 | 13,127 | 9,680\n';
+    expect(columnHeaderBefore(two, two.indexOf('Net revenues'))).toBe('Three months ended | Twelve months ended / 2022 | 2021 | 2022 | 2021');
+    // a row of repeated labels, or one as wide as the header, is not a spanning row
+    const flat = 'December 31, | December 31, | December 31, | December 31,\n2022 | 2021 | 2022 | 2021\nNet revenues | 1 | 2 | 3 | 4\n';
+    expect(columnHeaderBefore(flat, flat.indexOf('Net revenues'))).toBe('2022 | 2021 | 2022 | 2021');
   });
 
   it('matches plural and singular forms, drops dot leaders, and gives nothing when no word occurs', () => {

@@ -82,7 +82,7 @@ async function suggest(root: string, tree: TreeFile, entry: CatalogEntry, query:
     const { node, path } = requireNode(tree, h.node_id);
     const s: Suggestion = { ...h, title: h.title || node.title, summary: clip(node.summary ?? '', SUGGESTION_SUMMARY_CHARS), path: path.slice(0, -1).map((p) => p.title) };
     const passage = hitPassage(root, tree, path, h, weights, r + 1);
-    if (passage) s.passage = { ...passage, cite: passageCite(entry, h, passage) };
+    if (passage) s.passage = { ...passage, cite: passageCite(entry, h, passage, node) };
     if (node.kind) s.kind = node.kind;
     if (!s.page_range && node.page_range) s.page_range = node.page_range;
     if (!s.line_range && node.line_range) s.line_range = node.line_range;

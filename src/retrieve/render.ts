@@ -3,6 +3,13 @@ import type { ReadAnswer } from './read.js';
 import type { DeepAnswer } from './deep.js';
 import type { Freshness } from '../search/freshness.js';
 import { renderTreeText, rangeText } from './tree-view.js';
+import type { NodePassage } from './snippets.js';
+
+/** "p. 3: " or "pp. 2-3: " before a passage's text in the text views ('' for a source without pages). */
+export function passagePlace(p: NodePassage): string {
+  if (p.pages) return `pp. ${p.pages[0]}-${p.pages[1]}: `;
+  return p.page !== undefined ? `p. ${p.page}: ` : '';
+}
 
 /** Ancestors shown under a suggestion (nearest last, the document's root left out): tells same-titled nodes apart. */
 export const SUGGESTION_PATH_DEPTH = 2;
@@ -58,7 +65,7 @@ export function renderDeepText(a: DeepAnswer): string {
       lines.push(`  ${s.node_id}  ${s.title}${r ? `  (${r})` : ''}  score ${s.score.toFixed(2)}${verdict}`);
       const within = s.path.slice(1).slice(-SUGGESTION_PATH_DEPTH);
       if (within.length > 0) lines.push(`        in: ${within.join(' › ')}`);
-      if (s.passage) lines.push(`        ${s.passage.page !== undefined ? `p. ${s.passage.page}: ` : ''}${s.passage.text}${s.passage.more ? ` [${s.passage.more} more characters in the node]` : ''}`);
+      if (s.passage) lines.push(`        ${passagePlace(s.passage)}${s.passage.text}${s.passage.more ? ` [${s.passage.more} more characters in the node]` : ''}`);
       if (s.passage?.cite) lines.push(`        cite: ${s.passage.cite}`);
       else if (s.summary) lines.push(`        ${s.summary}`);
     }

@@ -4,7 +4,7 @@
  */
 import type { SearchFilters, SearchOptions, SearchResult, SourceHit } from '../search/types.js';
 import type { Freshness } from '../search/freshness.js';
-import { renderFreshness } from './render.js';
+import { passagePlace, renderFreshness } from './render.js';
 import { clip, rangeText } from './tree-view.js';
 import { annotateHits, type ListedNode } from './snippets.js';
 import { openStoreLookup } from './store-read.js';
@@ -95,7 +95,7 @@ export function renderSearchText(a: SearchAnswer): string {
       const range = rangeText(n);
       const within = n.path?.length ? `  in: ${n.path.join(' › ')}` : '';
       lines.push(`   - ${n.node_id} ${n.title}${range ? ` (${range})` : ''}${n.verdict ? ` · ${n.verdict}` : ''}${within}`);
-      if (n.passage) lines.push(`       ${n.passage.page !== undefined ? `p. ${n.passage.page}: ` : ''}${n.passage.text}${n.passage.more ? ` [${n.passage.more} more characters in the node]` : ''}`);
+      if (n.passage) lines.push(`       ${passagePlace(n.passage)}${n.passage.text}${n.passage.more ? ` [${n.passage.more} more characters in the node]` : ''}`);
       if (n.passage?.cite) lines.push(`       cite: ${n.passage.cite}`);
     }
   }

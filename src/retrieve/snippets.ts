@@ -71,7 +71,9 @@ export interface NodePassage {
   text: string;
   /** characters of the node's text (with its sub-sections, as far as it was read) after the passage */
   more?: number;
-  /** ready-to-paste reference for an answer taken from the passage (its page, else the node's lines or rows) */
+  /** the pages the passage runs over, when more than one (`page` is where the query's words are) */
+  pages?: [number, number];
+  /** ready-to-paste reference for an answer taken from the passage (its pages, else the node's lines or rows) */
   cite?: string;
 }
 
@@ -254,7 +256,7 @@ export function sentenceStart(text: string, from: number, back: number): number 
 }
 
 /** A span of `text` as shown: page marks, leaders and runs of blanks out; "…" where a sentence is cut. */
-function shownSpan(text: string, spanFrom: number, spanTo: number, chars: number): { body: string; to: number } {
+function shownSpan(text: string, spanFrom: number, spanTo: number, chars: number): { body: string; from: number; to: number } {
   const from = sentenceStart(text, spanFrom, PASSAGE_SENTENCE_BACK);
   const to = sentenceEnd(text, spanTo, PASSAGE_SENTENCE_EXTRA);
   const body = text.slice(from, to).replace(PAGE_MARK, ' ').replace(PARTIAL_MARK_START, '').replace(PARTIAL_MARK_END, '').replace(LEADERS, ' ').replace(/\s+/g, ' ').trim();
@@ -264,7 +266,7 @@ function shownSpan(text: string, spanFrom: number, spanTo: number, chars: number
   const cut = clipped !== body || (to < text.length && !SENTENCE_CLOSED.test(clipped));
   // "…" at the start says the passage opens inside a sentence
   const opensCut = from > 0 && from === spanFrom && !/\n\s*$/.test(text.slice(Math.max(0, from - 2), from));
-  return { body: `${opensCut ? '…' : ''}${clipped}${cut ? '…' : ''}`, to };
+  return { body: `${opensCut ? '…' : ''}${clipped}${cut ? '…' : ''}`, from, to };
 }
 
 /** Lines above a table passage searched for its column header. */
@@ -293,7 +295,36 @@ export function columnHeaderBefore(text: string, from: number): string | null {
   for (let k = 0; k < TABLE_HEADER_SCAN_LINES && end > 0; k++) {
     const start = text.lastIndexOf('\n', end - 1) + 1;
     const line = text.slice(start, end).trim();
-    if (line.includes(' | ') && headerRow(line)) return line.length <= TABLE_HEADER_MAX_CHARS ? line : null;
+    if (line.includes(' | ') && headerRow(line)) {
+      if (line.length > TABLE_HEADER_MAX_CHARS) return null;
+      // the header row above it that spans its columns ("Three months ended | Twelve months ended"
+      // over "2022 | 2021 | 2022 | 2021": agents could not tell the quarter's columns from the year's)
+      const span = spanningRowAbove(text, start);
+      return span && span.length + line.length + 3 <= TABLE_HEADER_MAX_CHARS ? `${span} / ${line}` : line;
+    }
+    end = start - 1;
+  }
+  return null;
+}
+
+/** Header lines looked at above a column header for the row spanning its columns. */
+export const SPANNING_ROW_SCAN_LINES = 3;
+
+/**
+ * A row of labels within SPANNING_ROW_SCAN_LINES lines above the header row starting at `at`, with
+ * fewer cells than it has and each cell different (not "December 31, | December 31, | …"), or null.
+ */
+function spanningRowAbove(text: string, at: number): string | null {
+  const cellsOf = (l: string) => l.split(' | ').map((c) => c.trim()).filter(Boolean);
+  const eol = text.indexOf('\n', at);
+  const below = cellsOf(text.slice(at, eol < 0 ? text.length : eol)).length;
+  let end = at - 1;
+  for (let k = 0; k < SPANNING_ROW_SCAN_LINES && end > 0; k++) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const line = text.slice(start, end).trim();
+    const cells = cellsOf(line);
+    if (cells.length < 2 || !line.includes(' | ') || cells.some((c) => c.length > 40 || (AMOUNT_CELL.test(c) && !YEAR_CELL.test(c)))) return null;
+    if (cells.length < below && new Set(cells).size === cells.length) return line;
     end = start - 1;
   }
   return null;
@@ -311,6 +342,10 @@ export function bestPassage(text: string, weights: Map<string, number>, firstPag
   const out: NodePassage = { text: header ? `[${header}] ${shown.body}` : shown.body };
   const page = pageAtPos(text, span.at, firstPage);
   if (page !== undefined) out.page = page;
+  // a passage running over a page break is cited by both pages (an agent cited p. 2 for a sentence on p. 3)
+  const first = pageAtPos(text, shown.from, firstPage);
+  const last = pageAtPos(text, Math.max(shown.from, shown.to - 1), firstPage);
+  if (first !== undefined && last !== undefined && last > first) out.pages = [first, last];
   const more = text.length - shown.to;
   if (more >= PASSAGE_MORE_MIN) out.more = more;
   return out;
@@ -371,10 +406,12 @@ export function hitPassage(root: string, tree: TreeFile, path: TreeNode[], hit: 
 }
 
 /** Where a passage's words are, as a citation: its page, else the node's lines or rows. */
-export function passageCite(entry: CatalogEntry, n: NodeHit, passage: NodePassage): string {
+export function passageCite(entry: CatalogEntry, n: NodeHit, passage: NodePassage, node?: TreeNode): string {
+  const anchor = node?.meta?.['anchor'];
   return makeCitation(entry, {
     node_id: n.node_id,
-    pages: passage.page !== undefined ? [passage.page, passage.page] : undefined,
+    anchor: typeof anchor === 'string' ? anchor : undefined,
+    pages: passage.pages ?? (passage.page !== undefined ? [passage.page, passage.page] : undefined),
     lines: passage.page === undefined ? n.line_range : undefined,
     rows: passage.page === undefined ? n.row_range : undefined,
   }).text;
@@ -391,7 +428,7 @@ function annotate(root: string, tree: TreeFile, hit: SourceHit, entry: CatalogEn
     const out: ListedNode = { ...n };
     if ((titles.get(n.title) ?? 0) > 1) out.path = path!.slice(1, -1).slice(-NODE_PATH_DEPTH).map((p) => p.title);
     const passage = hitPassage(root, tree, path!, n, weights, r + 1);
-    if (passage) out.passage = { ...passage, cite: passageCite(entry, n, passage) };
+    if (passage) out.passage = { ...passage, cite: passageCite(entry, n, passage, node) };
     return out;
   });
 }

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { convertPdfBytes, pageLayouts } from '../src/ingest/converters/pdf/convert.js';
 import type { PdfDocument } from '../src/ingest/converters/pdf/load.js';
 import {
-  NATIVE_ENV, NATIVE_MISSING_WARNING, nativePageCount, nativeReadOf, parseNativeOutline, parseNativeXml, readNative, readNativePages, riskyFonts, runTogether, takeNativeRead,
+  NATIVE_ENV, NATIVE_MISSING_WARNING, nativePageCount, nativeReadOf, parseNativeOutline, parseNativeXml, pageRunTogether, readNative, readNativePages, riskyFonts, runTogether, takeNativeRead,
 } from '../src/ingest/converters/pdf/poppler.js';
 import { pdfPreview } from '../src/ingest/plan/pdf-preview.js';
 import type { ConvertedNode, ConvertResult } from '../src/ingest/converters/types.js';
@@ -109,6 +109,14 @@ describe('pdf native reader: words run together', () => {
   it('a page whose words come out joined sends the file to pdfjs', () => {
     const joined = ['SECURITIESANDEXCHANGECOMMISSION', 'ForthefiscalyearendedDecember31,2015', 'Forthetransitionperiodfromto', '(Stateorotherjurisdictionof'];
     expect(runTogether([page(prose), page([...joined, 'FORM 10-K', 'Washington D.C.'])])).toBe(true);
+  });
+
+  it('two long joined lines are enough: a run with no blank is one token however many words it holds', () => {
+    const joined = ['MGMResortsInternationalisreferredtoasthe“Company,”“MGMResorts,”orthe“Registrant,”andtogetherwithitssubsidiaries', 'toas“we,”“us”or“our.”MGMChinaHoldingsLimitedtogetherwithitssubsidiariesisreferredtoas“MGMChina.”'];
+    expect(pageRunTogether(page([...prose, ...joined]))).toBe(true);
+    // one long identifier or firm name on a page of prose is not a reading fault
+    expect(pageRunTogether(page([...prose, 'the auditor PricewaterhouseCoopers LLP signed']))).toBe(false);
+    expect(pageRunTogether(page([...prose, 'set kMDItemCFBundleIdentifier to the id', 'and PricewaterhouseCoopers again']))).toBe(false);
   });
 
   it('only the pages whose words came out joined are read again with pdfjs', async () => {

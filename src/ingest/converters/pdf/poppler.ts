@@ -237,6 +237,14 @@ export const RUN_TOGETHER_LETTERS = 20;
 export const RUN_TOGETHER_MIN_TOKENS = 4;
 /** … making up at least this share of its tokens is read badly by pdftohtml. */
 export const RUN_TOGETHER_SHARE = 0.02;
+/**
+ * Or: at least this many letters in run-together tokens … A run with no blank at all is one token
+ * however many words it holds, so a page with two such lines ("MGMResortsInternationalisreferredto…",
+ * or a bold heading "WearesubjecttoU.S.governmentinquiries…") was kept by the token count.
+ */
+export const RUN_TOGETHER_MIN_LETTERS = 60;
+/** … making up at least this share of the page's letters. */
+export const RUN_TOGETHER_LETTER_SHARE = 0.01;
 const ADDRESS_CHARS = /[@/_:\\]|www\.|\.com/i;
 /** True when `s` has `n` characters in a row that are not ASCII blanks (a regex \S{n} backtracks at every position). */
 function hasLongRun(s: string, n: number): boolean {
@@ -249,7 +257,8 @@ function hasLongRun(s: string, n: number): boolean {
   }
   return false;
 }
-const looksJoined = (part: string): boolean => part.replace(/[^A-Za-z]/g, '').length >= RUN_TOGETHER_LETTERS && !ADDRESS_CHARS.test(part);
+const letterCount = (s: string): number => s.replace(/[^A-Za-z]/g, '').length;
+const looksJoined = (part: string): boolean => letterCount(part) >= RUN_TOGETHER_LETTERS && !ADDRESS_CHARS.test(part);
 
 /**
  * True when some page's text came out with its words run together: pdftohtml joins words that a
@@ -264,16 +273,26 @@ export function runTogether(pages: NativePage[]): boolean {
 /** One page of runTogether: its words came out joined, so the converter reads this page with pdfjs. */
 export function pageRunTogether(page: NativePage): boolean {
   let joined = 0;
+  let joinedLetters = 0;
   for (const item of page.items) {
     const str = item.str ?? '';
     // a token of RUN_TOGETHER_LETTERS letters needs as many characters between blanks: most runs have none
     if (!hasLongRun(str, RUN_TOGETHER_LETTERS)) continue;
-    for (const tok of str.split(/\s+/)) if (tok.split(/[-\u2013\u2014]/).some(looksJoined)) joined++;
+    for (const tok of str.split(/\s+/)) {
+      const parts = tok.split(/[-\u2013\u2014]/).filter(looksJoined);
+      if (parts.length > 0) joined++;
+      for (const part of parts) joinedLetters += letterCount(part);
+    }
   }
-  if (joined < RUN_TOGETHER_MIN_TOKENS) return false;
+  if (joined === 0 || (joined < RUN_TOGETHER_MIN_TOKENS && joinedLetters < RUN_TOGETHER_MIN_LETTERS)) return false;
   let tokens = 0;
-  for (const item of page.items) for (const tok of (item.str ?? '').split(/\s+/)) if (tok) tokens++;
-  return joined >= tokens * RUN_TOGETHER_SHARE;
+  let letters = 0;
+  for (const item of page.items) {
+    const str = item.str ?? '';
+    letters += letterCount(str);
+    for (const tok of str.split(/\s+/)) if (tok) tokens++;
+  }
+  return (joined >= RUN_TOGETHER_MIN_TOKENS && joined >= tokens * RUN_TOGETHER_SHARE) || (joinedLetters >= RUN_TOGETHER_MIN_LETTERS && joinedLetters >= letters * RUN_TOGETHER_LETTER_SHARE);
 }
 
 /** The arguments of a pdftohtml run over `file` (pages 1…lastPage when given). */

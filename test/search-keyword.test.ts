@@ -22,6 +22,12 @@ describe('tokenizer', () => {
     expect(queryTermGroups('FY2018 revenue')).toEqual([['fy2018', '2018'], ['revenue']]);
   });
 
+  it('joins words at the typeset look-alikes of the hyphen as at "-" (TeX prints p−value with a minus sign)', () => {
+    for (const printed of ['p−value', 'p‐value', 'p‑value']) expect(tokenize(`the ${printed} is small`)).toEqual(tokenize('the p-value is small'));
+    // dashes between words are still blanks
+    expect(tokenize('2018–2019')).toEqual(['2018', '2019']);
+  });
+
   it('indexes a Greek letter used as a symbol by its name as well, and leaves Greek words alone', () => {
     const t = tokenize('for fixed θ and σ2, Λ(θ) is sparse; the 𝜃 of eq. 3');
     expect(t.filter((x) => x === 'theta')).toHaveLength(3); // θ, θ, and math-italic 𝜃

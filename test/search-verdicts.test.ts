@@ -133,6 +133,13 @@ describe('node passages', () => {
     expect(phraseSpan(text, 'mfinit([1,13],1)', 100)).toBeNull();
   });
 
+  it('finds a phrase whose dashes and quotes were typeset as look-alikes ("p-value" in TeX\'s "p−value")', () => {
+    const text = `${filler}Figure 24: the p−value of the “step‐down” test is 0.008. ${filler}`;
+    expect(text.slice(phraseSpan(text, 'p-value', 60)!.at)).toMatch(/^p−value of/);
+    expect(text.slice(phraseSpan(text, '"step-down"', 60)!.at)).toMatch(/^“step‐down” test/);
+    expect(phraseSpan(text, 'p-values', 60)).toBeNull();
+  });
+
   it('never shows a page marker cut in half by its ends', () => {
     const text = `intro <!-- page 7 -->\nDredging removed sediment. <!-- page 8 -->\nmore`;
     for (const w of [new Map([['dredging', 1]]), new Map([['sediment', 1]])]) {

@@ -7,11 +7,15 @@
  * it ("theta"): formulas in papers of any field write the letter, questions spell it out.
  * Bump TOKENIZER_VERSION whenever output changes: the keyword index records it and is rebuilt.
  */
-export const TOKENIZER_VERSION = 5;
+export const TOKENIZER_VERSION = 6;
 
-/** A word as typed: letters/digits joined by . ' & - / ("10-K", "AT&T", "2018-12-31"). */
-export const WORD_RE = /[\p{L}\p{N}]+(?:[.'’&\-/][\p{L}\p{N}]+)*/gu;
-const JOINERS_RE = /[.'’&\-/]/;
+/**
+ * A word as typed: letters/digits joined by . ' & - / ("10-K", "AT&T", "2018-12-31"). The hyphen's
+ * look-alikes join as it does: typeset text prints U+2010 (hyphen), U+2011 (non-breaking hyphen) and,
+ * from TeX math, U+2212 (minus) where a user types "-" ("p−value" is found by "p-value").
+ */
+export const WORD_RE = /[\p{L}\p{N}]+(?:[.'’&\-/\u2010\u2011\u2212][\p{L}\p{N}]+)*/gu;
+const JOINERS_RE = /[.'’&\-/\u2010\u2011\u2212]/;
 const DIGITS_RE = /^\p{N}+$/u;
 const DECIMAL_RE = /^\p{N}+\.\p{N}+$/u;
 const LETTER_THEN_DIGITS_RE = /\p{L}+\p{N}+/gu;
@@ -29,8 +33,10 @@ const GREEK_NAMES: Record<string, string> = {
   ι: 'iota', κ: 'kappa', ϰ: 'kappa', λ: 'lambda', μ: 'mu', ν: 'nu', ξ: 'xi', ο: 'omicron', π: 'pi', ϖ: 'pi', ρ: 'rho',
   ϱ: 'rho', σ: 'sigma', ς: 'sigma', τ: 'tau', υ: 'upsilon', φ: 'phi', ϕ: 'phi', χ: 'chi', ψ: 'psi', ω: 'omega',
 };
-/** Mathematical alphanumeric symbols (italic θ 𝜃 and the like), read as their plain letters. */
-const MATH_ALPHANUMERIC_RE = /[\u{1D400}-\u{1D7FF}]/u;
+/** The high surrogate of the mathematical alphanumeric symbols (U+1D400–1D7FF: italic 𝜃 and the like), read as their plain letters. */
+const MATH_ALPHANUMERIC_HIGH = '\uD835';
+const GREEK_FIRST = 0x370;
+const GREEK_LAST = 0x3ff;
 /** A part that is one Greek letter, alone or with digits after it ("θ", "σ2"). */
 const GREEK_SYMBOL_RE = /^([\u0370-\u03ff])\p{N}*$/u;
 
@@ -60,6 +66,8 @@ function letterDigitChunks(t: string): string[] {
 
 /** The name of a part that is a Greek letter used as a symbol, else undefined. */
 function greekName(part: string): string | undefined {
+  const c = part.charCodeAt(0);
+  if (c < GREEK_FIRST || c > GREEK_LAST) return undefined;
   const m = GREEK_SYMBOL_RE.exec(part);
   return m ? GREEK_NAMES[m[1]!] : undefined;
 }
@@ -67,7 +75,7 @@ function greekName(part: string): string | undefined {
 /** Tokens of a text, in order, with duplicates (term frequencies matter). */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  const plain = MATH_ALPHANUMERIC_RE.test(text) ? text.normalize('NFKC') : text;
+  const plain = text.includes(MATH_ALPHANUMERIC_HIGH) ? text.normalize('NFKC') : text;
   const lower = plain.toLowerCase();
   for (const m of lower.matchAll(WORD_RE)) {
     const raw = m[0];

@@ -185,9 +185,21 @@ export function phraseSpan(text: string, phrase: string, chars: number, lead = 0
 const escapeChar = (c: string) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
+ * Characters typed one way and printed another: a typed hyphen finds a typeset hyphen, a minus
+ * sign or a dash ("p-value" finds TeX's "p−value"), straight quotes find curly ones.
+ */
+const LOOK_ALIKES: Array<[RegExp, string]> = [
+  [/[-\u2010\u2011\u2012\u2013\u2014\u2212]/u, '[-\\u2010\\u2011\\u2012\\u2013\\u2014\\u2212]'],
+  [/['\u2018\u2019]/u, "['\\u2018\\u2019]"],
+  [/["\u201c\u201d]/u, '["\\u201c\\u201d]'],
+];
+const matchChar = (c: string): string => LOOK_ALIKES.find(([re]) => re.test(c))?.[1] ?? escapeChar(c);
+
+/**
  * The phrase as written, case and blanks aside: its words in order with any white space between
  * them, and blanks allowed around its punctuation, so "mfinit([1,12],1)" finds "mfinit([1, 12], 1)"
- * (an agent reported a one-space difference sending --around elsewhere). Null when it is empty.
+ * (an agent reported a one-space difference sending --around elsewhere); dashes and quotes match
+ * their typeset look-alikes (LOOK_ALIKES: "p-value" finds "p−value"). Null when it is empty.
  */
 export function phraseRegExp(phrase: string): RegExp | null {
   const words = phrase.trim().split(/\s+/).filter(Boolean);
@@ -195,7 +207,7 @@ export function phraseRegExp(phrase: string): RegExp | null {
   const punct = (c: string) => /[^\p{L}\p{N}]/u.test(c);
   const word = (w: string) => {
     const cs = [...w];
-    return cs.map((c, i) => (i > 0 && (punct(c) || punct(cs[i - 1]!)) ? '\\s*' : '') + escapeChar(c)).join('');
+    return cs.map((c, i) => (i > 0 && (punct(c) || punct(cs[i - 1]!)) ? '\\s*' : '') + matchChar(c)).join('');
   };
   return new RegExp(words.map(word).join('\\s+'), 'iu');
 }

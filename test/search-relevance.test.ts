@@ -55,7 +55,7 @@ describe('period matching', () => {
 
   it('reads a source period from its file name, period text, date and type', () => {
     expect(src('ACME_2018_10K.pdf', { doc_type: '10-K', period: 'fiscal year ended December 31, 2018', date: '2018-12-31' }))
-      .toEqual({ years: [2018], quarter: null, annual: true, partial: false });
+      .toEqual({ years: [2018], quarter: null, annual: true, partial: false, date: '2018-12-31' });
     expect(src('ACME_2023Q1_EARNINGS.pdf', { period: 'first quarter 2023' })).toMatchObject({ quarter: 1, annual: false, partial: true });
     expect(src('ACME_2023Q4_EARNINGS.pdf')).toMatchObject({ years: [2023], quarter: 4, annual: true, partial: false });
     expect(src('acme-10q.pdf', { doc_type: '10-Q', date: '2021-06-30' })).toMatchObject({ years: [2021], partial: true });
@@ -70,6 +70,20 @@ describe('period matching', () => {
     expect(jnj).toMatchObject({ years: [2022], annual: true });
     expect(periodMatch(queryPeriod('gross margin in FY2022'), jnj)).toBe(PERIOD_SCORES.latest);
     expect(src('doc12.pdf', { doc_type: '10-Q', period: 'quarter ended March 31, 2021; Q1 2021' })).toMatchObject({ years: [2021], quarter: 1 });
+  });
+
+  it('takes the end date a query names as the period itself, whatever the fiscal label says', () => {
+    expect(queryPeriod('fiscal 2015 (year ended January 3, 2016)').dates).toEqual(['2016-01-03']);
+    expect(queryPeriod('as of Jan. 3 2016, 3 January 2016 or 2016-01-03').dates).toEqual(['2016-01-03']);
+    expect(queryPeriod('in 3 quarters 2016 or March 40, 2016').dates).toBeUndefined();
+    const kraft = src('doc13.pdf', { doc_type: '10-K', period: 'fiscal year ended January 3, 2016; fiscal 2015', date: '2016-01-03' });
+    const other = src('doc14.pdf', { doc_type: '10-K', period: 'fiscal year ended December 31, 2016', date: '2016-12-31' });
+    const q = queryPeriod('integration costs in fiscal 2015 (year ended January 3, 2016)');
+    // without the date, the label's 2015 is only one of the two years asked, and 2016 the latest
+    expect(periodMatch({ ...q, dates: undefined }, kraft)).toBe(PERIOD_SCORES.asked);
+    expect(periodMatch(q, kraft)).toBe(PERIOD_SCORES.latest);
+    expect(periodMatch(q, other)).toBe(PERIOD_SCORES.latest);
+    expect(periodMatch(queryPeriod('integration costs in fiscal 2016'), kraft)).toBeLessThan(PERIOD_SCORES.asked);
   });
 
   it('prefers the asked year, demotes comparatives, penalises contradictions and partial years', () => {

@@ -97,6 +97,8 @@ export const PERIOD_SCORES = {
 
 export interface QueryPeriod {
   years: number[];
+  /** full dates the query names, as ISO dates ("year ended January 3, 2016" → 2016-01-03) */
+  dates?: string[];
   /** 1–4 when the query names a quarter */
   quarter: number | null;
   /** the query names a part of a year (a quarter, a half, "nine months") */
@@ -112,6 +114,34 @@ export interface SourcePeriod {
   partial: boolean;
   /** the years come from the file name alone (a weak hint) */
   nameOnly?: boolean;
+  /** the day the period ended (catalog `date`, ISO), when known */
+  date?: string;
+}
+
+const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+/** "January 3, 2016", "Jan. 3 2016", "3 January 2016", "2016-01-03" (month names at least three letters). */
+const MONTH_DAY_YEAR_RE = /\b([a-z]{3,9})\.?\s+(\d{1,2}),?\s+((?:19|20)\d{2})\b/gi;
+const DAY_MONTH_YEAR_RE = /\b(\d{1,2})\s+([a-z]{3,9})\.?,?\s+((?:19|20)\d{2})\b/gi;
+const ISO_DATE_RE = /\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b/g;
+
+/** 1–12 for a month's name or its first three or more letters ("Jan", "Sept"), else 0. */
+function monthOf(word: string): number {
+  const w = word.toLowerCase();
+  return MONTH_NAMES.findIndex((m) => m.startsWith(w)) + 1;
+}
+
+function iso(y: string, m: number, d: string): string | null {
+  const day = Number(d);
+  return m >= 1 && m <= 12 && day >= 1 && day <= 31 ? `${y}-${String(m).padStart(2, '0')}-${String(day).padStart(2, '0')}` : null;
+}
+
+/** The full dates a text names, as ISO dates, sorted and distinct. */
+export function datesIn(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(MONTH_DAY_YEAR_RE)) { const d = iso(m[3]!, monthOf(m[1]!), m[2]!); if (d) out.add(d); }
+  for (const m of text.matchAll(DAY_MONTH_YEAR_RE)) { const d = iso(m[3]!, monthOf(m[2]!), m[1]!); if (d) out.add(d); }
+  for (const m of text.matchAll(ISO_DATE_RE)) { const d = iso(m[1]!, Number(m[2]), m[3]!); if (d) out.add(d); }
+  return [...out].sort();
 }
 
 export function yearsIn(text: string): number[] {
@@ -136,7 +166,8 @@ function quarterIn(text: string): number | null {
 export function queryPeriod(query: string): QueryPeriod {
   const years = yearsIn(query);
   const quarter = quarterIn(query);
-  return { years, quarter, partial: quarter !== null || HALF_RE.test(query) };
+  const dates = datesIn(query);
+  return { years, quarter, partial: quarter !== null || HALF_RE.test(query), ...(dates.length > 0 ? { dates } : {}) };
 }
 
 /**
@@ -168,6 +199,7 @@ export function sourcePeriod(e: Pick<CatalogEntry, 'filename' | 'title' | 'perio
   const partial = !annual && (PARTIAL_TYPE_RE.test(type) || (quarter !== null && quarter < 4) || QUARTER_PERIOD_RE.test(period));
   const out: SourcePeriod = { years: [...years].sort((a, b) => a - b), quarter, annual, partial };
   if (fromContent.size === 0 && fromName.length > 0) out.nameOnly = true;
+  if (e.date) out.date = e.date;
   return out;
 }
 
@@ -177,6 +209,9 @@ export function sourcePeriod(e: Pick<CatalogEntry, 'filename' | 'title' | 'perio
  */
 export function periodMatch(q: QueryPeriod, s: SourcePeriod): number {
   if (q.years.length === 0 || s.years.length === 0) return 0;
+  // the day the period ended, named in the query: the period itself, whatever its fiscal label
+  // ("fiscal 2015 (year ended January 3, 2016)" is the 10-K labelled fiscal 2015, not a 2016 one)
+  if (s.date && q.dates?.includes(s.date)) return PERIOD_SCORES.latest;
   const latest = q.years[q.years.length - 1]!;
   const have = new Set(s.years);
   const lo = s.years[0]! - COMPARATIVE_YEARS;

@@ -5,7 +5,7 @@
 import { describe, it, expect } from 'vitest';
 import { sourceConflict, sourceVerdict, SOURCE_SURE_LEAD, PERIOD_CONFLICT_GAP } from '../src/search/confidence.js';
 import { nodeVerdictsUnder } from '../src/search/search.js';
-import { bestPassage, columnHeaderBefore, densestSpan, phraseSpan, sentenceEnd, sentenceStart, PASSAGE_CHARS, PASSAGE_FIRST_CHARS, PASSAGE_LEAD, PASSAGE_MORE_MIN, PASSAGE_SENTENCE_BACK, PASSAGE_SENTENCE_EXTRA } from '../src/retrieve/snippets.js';
+import { bestPassage, columnHeaderBefore, spanningRowOfShownHeader, densestSpan, phraseSpan, sentenceEnd, sentenceStart, PASSAGE_CHARS, PASSAGE_FIRST_CHARS, PASSAGE_LEAD, PASSAGE_MORE_MIN, PASSAGE_SENTENCE_BACK, PASSAGE_SENTENCE_EXTRA } from '../src/retrieve/snippets.js';
 
 const WEAK = 0.3;
 
@@ -96,6 +96,11 @@ describe('node passages', () => {
     // a row of repeated labels, or one as wide as the header, is not a spanning row
     const flat = 'December 31, | December 31, | December 31, | December 31,\n2022 | 2021 | 2022 | 2021\nNet revenues | 1 | 2 | 3 | 4\n';
     expect(columnHeaderBefore(flat, flat.indexOf('Net revenues'))).toBe('2022 | 2021 | 2022 | 2021');
+    // a passage showing the column header itself still gets the row spanning its columns, once
+    const shown = 'For the Three Months Ended June 30, | For the Six Months Ended June 30,\nIncrease | Increase\n2023 | 2022 | (Decrease) | 2023 | 2022 | (Decrease)\nIn-game net bookings | $1,562 | $1,197 | $365 | $2,851 | $2,208 | $643\n';
+    const at = shown.indexOf('Increase');
+    expect(spanningRowOfShownHeader(shown, at, shown.length)).toBe('For the Three Months Ended June 30, | For the Six Months Ended June 30,');
+    expect(spanningRowOfShownHeader(shown, 0, shown.length)).toBeNull();
   });
 
   it('matches plural and singular forms, drops dot leaders, and gives nothing when no word occurs', () => {

@@ -319,6 +319,27 @@ export function columnHeaderBefore(text: string, from: number): string | null {
   return null;
 }
 
+/**
+ * When the passage shows a table's column header itself ("2023 | 2022 | (Decrease) | 2023 | …") but
+ * not the row above it that spans those columns ("For the Three Months Ended June 30, | For the Six
+ * Months Ended June 30,"), that row; else null (an agent could not tell the quarter's columns from
+ * the half-year's in such a passage).
+ */
+export function spanningRowOfShownHeader(text: string, from: number, to: number): string | null {
+  let at = text.lastIndexOf('\n', from - 1) + 1;
+  while (at < to) {
+    const eol = text.indexOf('\n', at);
+    const line = text.slice(at, eol < 0 ? text.length : eol).trim();
+    if (line.includes(' | ') && headerRow(line)) {
+      const span = spanningRowAbove(text, at);
+      return span && text.lastIndexOf(span, at) < from && span.length <= TABLE_HEADER_MAX_CHARS ? span : null;
+    }
+    if (eol < 0) break;
+    at = eol + 1;
+  }
+  return null;
+}
+
 /** Header lines looked at above a column header for the row spanning its columns. */
 export const SPANNING_ROW_SCAN_LINES = 3;
 
@@ -350,7 +371,8 @@ export function bestPassage(text: string, weights: Map<string, number>, firstPag
   const span = densestSpan(text, weights, chars, PASSAGE_LEAD);
   if (!span) return null;
   const shown = shownSpan(text, span.from, span.to, chars);
-  const header = text.slice(span.from, shown.to).includes(' | ') ? columnHeaderBefore(text, span.from) : null;
+  const inTable = text.slice(span.from, shown.to).includes(' | ');
+  const header = inTable ? (columnHeaderBefore(text, span.from) ?? spanningRowOfShownHeader(text, shown.from, shown.to)) : null;
   const out: NodePassage = { text: header ? `[${header}] ${shown.body}` : shown.body };
   const page = pageAtPos(text, span.at, firstPage);
   if (page !== undefined) out.page = page;

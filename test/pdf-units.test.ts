@@ -301,6 +301,33 @@ describe('reading order and text cleanup (issue 14)', async () => {
     expect(text.some((t) => t.includes('left') && t.includes('right'))).toBe(false);
   });
 
+  it('reads two columns under a block printed across them (a paper\'s title, authors and abstract) column by column', () => {
+    const raw = [item('A Paper Title Printed Across Both Columns', 60, 760, 16, 490), item('First Author, Second Author', 200, 740, 10, 200)];
+    for (let i = 0; i < 4; i++) raw.push(item(`abstract line ${i} runs across the whole width of the page as abstracts do in papers`, 60, 720 - i * 12, 10, 490));
+    for (let i = 0; i < 12; i++) {
+      raw.push(item(`left column sentence number ${i} goes on here`, 60, 660 - i * 14, 10, 230));
+      raw.push(item(`right column sentence number ${i} goes on too`, 320, 660 - i * 14, 10, 230));
+    }
+    const p = buildPage(1, 612, 792, raw);
+    expect(p.twoColumn).toBe(true);
+    const text = p.lines.map((l) => l.text);
+    expect(text.slice(0, 6).every((t) => !/column/.test(t))).toBe(true);
+    expect(text.findIndex((t) => t.startsWith('right column sentence number 0'))).toBeGreaterThan(text.findIndex((t) => t.startsWith('left column sentence number 11')));
+    expect(text.some((t) => t.includes('left') && t.includes('right'))).toBe(false);
+  });
+
+  it('keeps a table under a paragraph in rows: labels and their figures, or two columns of short text cells, are not two columns of text', () => {
+    const para = Array.from({ length: 4 }, (_, i) => item(`a paragraph line ${i} printed across the whole width of the page before the table`, 60, 740 - i * 12, 10, 490));
+    const figures = [...para];
+    for (let i = 0; i < 12; i++) figures.push(item(`Segment label number ${i}`, 60, 680 - i * 14, 10, 120), item(`${1000 + i},${100 + i} $ ${200 + i}`, 420, 680 - i * 14, 10, 120));
+    expect(buildPage(1, 612, 792, figures).twoColumn).toBe(false);
+    const cells = [...para];
+    for (let i = 0; i < 12; i++) cells.push(item(`Menu item number ${i}`, 60, 680 - i * 14, 10, 110), item(`Opens the dialog for item ${i}`, 330, 680 - i * 14, 10, 150));
+    const p = buildPage(1, 612, 792, cells);
+    expect(p.twoColumn).toBe(false);
+    expect(p.lines.some((l) => l.text.includes('Menu item number 3') && l.text.includes('dialog for item 3'))).toBe(true);
+  });
+
   it('separates footnote marks from words and drops IDs that are not text', () => {
     const p = buildPage(1, 612, 792, [item('Total revenue', 60, 700, 10, 65), item('2', 125, 704, 6, 3), item(' grew.', 128, 700, 10, 30)]);
     expect(p.lines[0]!.text).toBe('Total revenue 2 grew.');

@@ -333,6 +333,88 @@ function gutterOf(segs: Cell[], width: number, minLine = 0): number | null {
   return left >= MIN_COLUMN_LINES && right >= MIN_COLUMN_LINES ? bestX : null;
 }
 
+/**
+ * Where the block across the columns may be: above them only. Columns over a block (a table's two
+ * columns of text cells above its caption) were as often a table as two columns of text.
+ */
+const BAND_BLOCK_ABOVE = [true];
+/** Banded two-column detection: the columns' part of the page must hold at least this many rows. */
+export const MIN_BAND_ROWS = 10;
+/**
+ * …of which at most this share of cells may be other than prose (numbers, short labels): a table
+ * under a paragraph, its labels left and its figures right, is not two columns of text.
+ */
+export const MAX_BAND_OTHER_SHARE = 0.25;
+
+/** Banded columns are about as wide as each other (narrower / wider, from the text's edges to the gutter)… */
+export const MIN_BAND_BALANCE = 0.7;
+/** …and on one side at least, the median line fills this share of its column (justified prose, not a table's cells). */
+export const MIN_BAND_FILL = 0.75;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)]! : 0;
+}
+
+/** Whether prose cells left and right of `x` look like two columns of text rather than a table's columns of cells. */
+function columnsOfText(left: Cell[], right: Cell[], x: number): boolean {
+  const eL = x - Math.min(...left.map((c) => c.x));
+  const eR = Math.max(...right.map((c) => c.x2)) - x;
+  if (Math.min(eL, eR) < MIN_BAND_BALANCE * Math.max(eL, eR)) return false;
+  const fill = (cells: Cell[], extent: number) => median(cells.map((c) => c.x2 - c.x)) >= MIN_BAND_FILL * extent;
+  return fill(left, eL) && fill(right, eR);
+}
+
+/**
+ * Two columns under (or over) a block printed across them: a paper's title, authors and abstract
+ * above its columns, a wide table or figure at the top or foot of a page. findGutter needs a gutter
+ * clear from top to bottom (or spanning lines few and long prose lines either side), so such pages
+ * were read row by row, the two columns' lines interleaved ("Introduction: The 3 Preparing and
+ * submitting a paper style file mnras.cls…"). Here every row crossing a candidate gutter must lie
+ * above (or below) all the rows of the columns, which need MIN_COLUMN_LINES lines of prose on each
+ * side and MIN_BAND_ROWS rows in all. Returns the gutter and the y that bounds the columns (rows at
+ * or above `cut` are the block when `above`, at or below it when not), or null.
+ */
+export function findBandGutter(groups: Item[][], width: number, groupCells: Cell[][] = groups.map(cellsOf)): { gutter: number; cut: number; above: boolean } | null {
+  if (width <= 0 || groups.length < MIN_BAND_ROWS) return null;
+  const rowY = groups.map((g) => g.reduce((a, it) => a + it.y, 0) / g.length);
+  const lo = Math.floor(width * GUTTER_SEARCH[0]);
+  const hi = Math.ceil(width * GUTTER_SEARCH[1]);
+  let best: { gutter: number; cut: number; above: boolean; score: number; dist: number } | null = null;
+  for (let x = lo; x <= hi; x++) {
+    let minY = Infinity;
+    let maxY = -Infinity;
+    groupCells.forEach((cells, i) => {
+      if (cells.some((c) => c.x < x - 1 && c.x2 > x + 1)) {
+        minY = Math.min(minY, rowY[i]!);
+        maxY = Math.max(maxY, rowY[i]!);
+      }
+    });
+    if (minY === Infinity) continue; // a clear gutter: findGutter's case
+    for (const above of BAND_BLOCK_ABOVE) {
+      let rows = 0;
+      let other = 0;
+      const left: Cell[] = [];
+      const right: Cell[] = [];
+      groupCells.forEach((cells, i) => {
+        if (above ? rowY[i]! >= minY : rowY[i]! <= maxY) return;
+        rows++;
+        for (const c of cells) {
+          if (c.text.length < MIN_COLUMN_PROSE_CHARS || letterRatio(c.text) < PROSE_LETTER_RATIO) other++;
+          else if (c.x2 <= x) left.push(c);
+          else if (c.x >= x) right.push(c);
+        }
+      });
+      const score = Math.min(left.length, right.length);
+      const dist = Math.abs(x - width / 2);
+      if (rows < MIN_BAND_ROWS || score < MIN_COLUMN_LINES || other > MAX_BAND_OTHER_SHARE * (left.length + right.length + other)) continue;
+      if (!columnsOfText(left, right, x)) continue;
+      if (!best || score > best.score || (score === best.score && dist < best.dist)) best = { gutter: x, cut: above ? minY : maxY, above, score, dist };
+    }
+  }
+  return best ? { gutter: best.gutter, cut: best.cut, above: best.above } : null;
+}
+
 function withGaps(lines: Line[]): Line[] {
   for (let i = 1; i < lines.length; i++) {
     const prev = lines[i - 1]!;
@@ -369,9 +451,28 @@ export function buildPage(page: number, width: number, height: number, raw: RawI
   const cells = groups.map(cellsOf);
   const gutter = findGutter(groups, width, cells);
   if (gutter === null) {
+    const band = findBandGutter(groups, width, cells);
+    if (band) return bandedPage(page, width, height, groups, band);
     const lines = groups.map((g, i) => toLine(g, cells[i])).filter((l): l is Line => l !== null);
     return { page, width, height, lines: withGaps(lines), twoColumn: false };
   }
+  return columnsPage(page, width, height, items, groups, gutter);
+}
+
+/** A page whose columns lie under (or over) a block across them: the block's rows as printed, the columns left first. */
+function bandedPage(page: number, width: number, height: number, groups: Item[][], band: { gutter: number; cut: number; above: boolean }): PageLayout {
+  const inBlock = (g: Item[]) => {
+    const y = g.reduce((a, it) => a + it.y, 0) / g.length;
+    return band.above ? y >= band.cut : y <= band.cut;
+  };
+  const block = groups.filter(inBlock).map((g) => toLine(g)).filter((l): l is Line => l !== null);
+  const rest = groups.filter((g) => !inBlock(g));
+  const cols = columnsPage(page, width, height, rest.flat(), rest, band.gutter);
+  return { page, width, height, lines: band.above ? [...withGaps(block), ...cols.lines] : [...cols.lines, ...withGaps(block)], twoColumn: true };
+}
+
+/** A two-column page's lines: text across the gutter above the columns, the left column, the right one, text across it below. */
+function columnsPage(page: number, width: number, height: number, items: Item[], groups: Item[][], gutter: number): PageLayout {
   const left: Item[] = [];
   const right: Item[] = [];
   const span: Item[] = [];

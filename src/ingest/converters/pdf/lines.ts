@@ -333,11 +333,8 @@ function gutterOf(segs: Cell[], width: number, minLine = 0): number | null {
   return left >= MIN_COLUMN_LINES && right >= MIN_COLUMN_LINES ? bestX : null;
 }
 
-/**
- * Where the block across the columns may be: above them only. Columns over a block (a table's two
- * columns of text cells above its caption) were as often a table as two columns of text.
- */
-const BAND_BLOCK_ABOVE = [true];
+/** Banded two-column detection: candidate gutters this many points apart (a gutter is an em or more wide). */
+export const BAND_GUTTER_STEP = 1;
 /** Banded two-column detection: the columns' part of the page must hold at least this many rows. */
 export const MIN_BAND_ROWS = 10;
 /**
@@ -366,53 +363,60 @@ function columnsOfText(left: Cell[], right: Cell[], x: number): boolean {
 }
 
 /**
- * Two columns under (or over) a block printed across them: a paper's title, authors and abstract
- * above its columns, a wide table or figure at the top or foot of a page. findGutter needs a gutter
- * clear from top to bottom (or spanning lines few and long prose lines either side), so such pages
- * were read row by row, the two columns' lines interleaved ("Introduction: The 3 Preparing and
- * submitting a paper style file mnras.cls…"). Here every row crossing a candidate gutter must lie
- * above (or below) all the rows of the columns, which need MIN_COLUMN_LINES lines of prose on each
- * side and MIN_BAND_ROWS rows in all. Returns the gutter and the y that bounds the columns (rows at
- * or above `cut` are the block when `above`, at or below it when not), or null.
+ * Two columns under a block printed across them: a paper's title, authors and abstract above its
+ * columns, a wide table at the top of a 10-Q page. findGutter needs a gutter clear from top to
+ * bottom (or spanning lines few and long prose lines either side), so such pages were read row by
+ * row, the two columns' lines interleaved ("1 Introduction: Numerous ACM and for profit or
+ * commercial advantage…"). Here every row crossing a candidate gutter must lie above all the rows of
+ * the columns, which need MIN_BAND_ROWS rows, MIN_COLUMN_LINES lines of prose a side, few other
+ * cells, and the look of text (columnsOfText). Columns over a block (two columns of a table's text
+ * cells above its caption) were as often a table as text, and are left alone. Returns the gutter
+ * and the y of the block's lowest row (rows at or above it are the block), or null.
  */
-export function findBandGutter(groups: Item[][], width: number, groupCells: Cell[][] = groups.map(cellsOf)): { gutter: number; cut: number; above: boolean } | null {
+export function findBandGutter(groups: Item[][], width: number, groupCells: Cell[][] = groups.map(cellsOf)): { gutter: number; cut: number } | null {
   if (width <= 0 || groups.length < MIN_BAND_ROWS) return null;
-  const rowY = groups.map((g) => g.reduce((a, it) => a + it.y, 0) / g.length);
   const lo = Math.floor(width * GUTTER_SEARCH[0]);
   const hi = Math.ceil(width * GUTTER_SEARCH[1]);
-  let best: { gutter: number; cut: number; above: boolean; score: number; dist: number } | null = null;
-  for (let x = lo; x <= hi; x++) {
-    let minY = Infinity;
-    let maxY = -Infinity;
-    groupCells.forEach((cells, i) => {
-      if (cells.some((c) => c.x < x - 1 && c.x2 > x + 1)) {
-        minY = Math.min(minY, rowY[i]!);
-        maxY = Math.max(maxY, rowY[i]!);
-      }
-    });
-    if (minY === Infinity) continue; // a clear gutter: findGutter's case
-    for (const above of BAND_BLOCK_ABOVE) {
-      let rows = 0;
-      let other = 0;
-      const left: Cell[] = [];
-      const right: Cell[] = [];
-      groupCells.forEach((cells, i) => {
-        if (above ? rowY[i]! >= minY : rowY[i]! <= maxY) return;
-        rows++;
-        for (const c of cells) {
-          if (c.text.length < MIN_COLUMN_PROSE_CHARS || letterRatio(c.text) < PROSE_LETTER_RATIO) other++;
-          else if (c.x2 <= x) left.push(c);
-          else if (c.x >= x) right.push(c);
-        }
-      });
-      const score = Math.min(left.length, right.length);
-      const dist = Math.abs(x - width / 2);
-      if (rows < MIN_BAND_ROWS || score < MIN_COLUMN_LINES || other > MAX_BAND_OTHER_SHARE * (left.length + right.length + other)) continue;
-      if (!columnsOfText(left, right, x)) continue;
-      if (!best || score > best.score || (score === best.score && dist < best.dist)) best = { gutter: x, cut: above ? minY : maxY, above, score, dist };
+  const rows = groups.map((g, i) => ({
+    y: g.reduce((a, it) => a + it.y, 0) / g.length,
+    cells: groupCells[i]!.map((c) => ({ c, prose: c.text.length >= MIN_COLUMN_PROSE_CHARS && letterRatio(c.text) >= PROSE_LETTER_RATIO })),
+  }));
+  // a single-column page has no prose line ending before the search range's end on one side or
+  // starting after its start on the other: most pages stop here
+  const prose = rows.flatMap((r) => r.cells.filter((k) => k.prose).map((k) => k.c));
+  if (prose.filter((c) => c.x2 <= hi).length < MIN_COLUMN_LINES || prose.filter((c) => c.x >= lo).length < MIN_COLUMN_LINES) return null;
+  // the lowest row crossing each candidate gutter x
+  const lowest = new Float64Array(hi - lo + 1).fill(Infinity);
+  for (const r of rows) {
+    for (const { c } of r.cells) {
+      for (let x = Math.max(lo, Math.floor(c.x + 1) + 1); x <= Math.min(hi, Math.ceil(c.x2 - 1) - 1); x++) if (r.y < lowest[x - lo]!) lowest[x - lo] = r.y;
     }
   }
-  return best ? { gutter: best.gutter, cut: best.cut, above: best.above } : null;
+  let best: { gutter: number; cut: number; score: number; dist: number } | null = null;
+  for (let x = lo; x <= hi; x += BAND_GUTTER_STEP) {
+    const cut = lowest[x - lo]!;
+    if (cut === Infinity) continue; // a clear gutter: findGutter's case
+    let count = 0;
+    let other = 0;
+    let left = 0;
+    let right = 0;
+    for (const r of rows) {
+      if (r.y >= cut) continue;
+      count++;
+      for (const { c, prose: isProse } of r.cells) {
+        if (!isProse) other++;
+        else if (c.x2 <= x) left++;
+        else if (c.x >= x) right++;
+      }
+    }
+    const score = Math.min(left, right);
+    if (count < MIN_BAND_ROWS || score < MIN_COLUMN_LINES || other > MAX_BAND_OTHER_SHARE * (left + right + other)) continue;
+    const dist = Math.abs(x - width / 2);
+    if (best && (score < best.score || (score === best.score && dist >= best.dist))) continue;
+    const below = rows.filter((r) => r.y < cut).flatMap((r) => r.cells.filter((k) => k.prose).map((k) => k.c));
+    if (columnsOfText(below.filter((c) => c.x2 <= x), below.filter((c) => c.x >= x), x)) best = { gutter: x, cut, score, dist };
+  }
+  return best ? { gutter: best.gutter, cut: best.cut } : null;
 }
 
 function withGaps(lines: Line[]): Line[] {
@@ -459,16 +463,13 @@ export function buildPage(page: number, width: number, height: number, raw: RawI
   return columnsPage(page, width, height, items, groups, gutter);
 }
 
-/** A page whose columns lie under (or over) a block across them: the block's rows as printed, the columns left first. */
-function bandedPage(page: number, width: number, height: number, groups: Item[][], band: { gutter: number; cut: number; above: boolean }): PageLayout {
-  const inBlock = (g: Item[]) => {
-    const y = g.reduce((a, it) => a + it.y, 0) / g.length;
-    return band.above ? y >= band.cut : y <= band.cut;
-  };
+/** A page whose columns lie under a block across them: the block's rows as printed, then the columns, left first. */
+function bandedPage(page: number, width: number, height: number, groups: Item[][], band: { gutter: number; cut: number }): PageLayout {
+  const inBlock = (g: Item[]) => g.reduce((a, it) => a + it.y, 0) / g.length >= band.cut;
   const block = groups.filter(inBlock).map((g) => toLine(g)).filter((l): l is Line => l !== null);
   const rest = groups.filter((g) => !inBlock(g));
   const cols = columnsPage(page, width, height, rest.flat(), rest, band.gutter);
-  return { page, width, height, lines: band.above ? [...withGaps(block), ...cols.lines] : [...cols.lines, ...withGaps(block)], twoColumn: true };
+  return { page, width, height, lines: [...withGaps(block), ...cols.lines], twoColumn: true };
 }
 
 /** A two-column page's lines: text across the gutter above the columns, the left column, the right one, text across it below. */

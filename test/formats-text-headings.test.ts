@@ -147,3 +147,24 @@ describe('a FAQ in plain text (Q:/A: entries)', () => {
     expect(takeSample(cardOf('text'), new TextEncoder().encode(FAQ)).heading_count).toBe(3);
   });
 });
+
+describe('headings that do not structure the text', () => {
+  const entry = (i: number) => `pkg (1.${i}-1) unstable; urgency=medium\n  * Fix bug number ${i} in the parser.\n  * Update the translations of release ${i}.\n -- Jane Doe <jane@example.org>  Mon, 0${i % 9 + 1} Jan 2024 10:00:00 +0000\n`;
+  const body = Array.from({ length: 200 }, (_, i) => entry(i)).join('\n');
+
+  it('a long text whose only Markdown-looking headings come at its end is read in paragraph groups, titled by its first line', () => {
+    const text = `${body}\nOlder entries have been removed\n-------------------------------\nSee the archive\n---------------\n`;
+    const r = convertTextByPlan(text, 'changelog.Debian', plan);
+    expect(r.toc_source).toBe('paragraphs');
+    expect(r.root.title).toBe('pkg (1.0-1) unstable; urgency=medium');
+    expect(r.root.children.length).toBeGreaterThan(5);
+    expect(r.plan_notes?.some((n) => n.field === 'recommended_approach')).toBe(true);
+  });
+
+  it('a Markdown file with a long text before its first heading reads that text in paragraph groups', () => {
+    const r = convertMarkdownText(`${body}\n# Appendix\n\nShort.\n\n# Index\n\nShorter.\n`, 'notes.md');
+    expect(r.root.content).toBeUndefined();
+    expect(r.root.children.filter((c) => c.kind === 'paragraphs').length).toBeGreaterThan(1);
+    expect(r.root.children.slice(-2).map((c) => c.title)).toEqual(['Appendix', 'Index']);
+  });
+});

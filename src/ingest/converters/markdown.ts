@@ -80,7 +80,9 @@ export function convertMarkdownText(text: string, filename: string, source = tex
   const firstLine = headings[0]?.position?.start.line ?? lineCount + 1;
   if (firstLine > 1) {
     const pre = slice(1, firstLine - 1);
-    if (pre.trim()) root.content = pre;
+    // a long text before the first heading is read in paragraph groups, as a long section's is
+    if (pre.length > LONG_SECTION_CHARS) root.children.push(...paragraphNodes(lines, GROUP_TARGET_CHARS, 1, firstLine - 1));
+    else if (pre.trim()) root.content = pre;
   }
   const stack: Open[] = [{ depth: 0, node: root, startLine: 1 }];
   headings.forEach((h, i) => {
@@ -153,7 +155,7 @@ export async function convertMarkdownByPlan(text: string, filename: string, plan
 
 export const markdownConverter: Converter = {
   name: 'markdown',
-  version: 9,
+  version: 10,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

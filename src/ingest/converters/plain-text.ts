@@ -6,7 +6,7 @@ import { decodeText, splitLines } from './text-util.js';
 import { markTextHeadings } from './text-headings.js';
 import type { PlanDirectives, PlanNote } from '../../model/plan.js';
 import { approachFor, chunkChars, declined, missingNote, type Capabilities } from './plan-shape.js';
-import { convertMarkdownText } from './markdown.js';
+import { LONG_SECTION_CHARS, convertMarkdownText } from './markdown.js';
 import { GROUP_TARGET_CHARS, convertPlainText, keySectionTree } from './text-chunks.js';
 
 export { GROUP_TARGET_CHARS, GROUP_TITLE_CHARS, paragraphNodes, convertPlainText, keySectionTree } from './text-chunks.js';
@@ -35,10 +35,48 @@ function planTree(text: string, filename: string, plan: PlanDirectives, target: 
     }
     notes.push({ field: 'key_sections', reason: `none of ${plan.keySections.length} found at the start of a line` });
   }
-  const marked = markTextHeadings(splitLines(text), MIN_TEXT_HEADINGS);
+  const lines = splitLines(text);
+  const marked = markTextHeadings(lines, MIN_TEXT_HEADINGS);
+  // without headings of its own, the text is read as Markdown only when Markdown could find some
+  // early enough: the parser took 21 s over a 3.4 MB Debian changelog to find two at its end
+  if (!marked && !markdownHeadingsEarly(lines, text.length)) return null;
   const md = convertMarkdownText(marked ?? text, filename, text);
-  if (md.toc_source === 'headings' && countSections(md.root) >= MIN_TEXT_HEADINGS) return { ...md, approach: 'tree_index' };
-  return null;
+  if (md.toc_source !== 'headings' || countSections(md.root) < MIN_TEXT_HEADINGS || !headingsCover(md.root, text.length)) return null;
+  return { ...md, approach: 'tree_index' };
+}
+
+/**
+ * Text before the first heading longer than this share of the whole (and than LONG_SECTION_CHARS)
+ * means the headings do not structure the text: a changelog of 58,688 lines whose last two lines
+ * Markdown reads as headings was one node titled "Older entries have been removed from this
+ * changelog.". Such text is read in paragraph groups.
+ */
+export const MAX_FRONT_SHARE = 0.5;
+
+function headingsCover(root: ConvertedNode, chars: number): boolean {
+  const front = (root.content ?? '').length + root.children.filter((c) => c.kind === 'paragraphs').reduce((a, c) => a + (c.content ?? '').length, 0);
+  return front <= LONG_SECTION_CHARS || front <= MAX_FRONT_SHARE * chars;
+}
+
+/** An ATX heading, or a setext underline (the line above it is the title). */
+const ATX = /^ {0,3}#{1,6}(?:\s|$)/;
+const SETEXT = /^ {0,3}(?:=+|-+)\s*$/;
+
+/** Whether Markdown could find MIN_TEXT_HEADINGS headings in the text, the first within its first MAX_FRONT_SHARE (or LONG_SECTION_CHARS). */
+function markdownHeadingsEarly(lines: string[], chars: number): boolean {
+  const limit = Math.max(LONG_SECTION_CHARS, MAX_FRONT_SHARE * chars);
+  let at = 0;
+  let first = -1;
+  let found = 0;
+  for (let i = 0; i < lines.length && found < MIN_TEXT_HEADINGS; i++) {
+    const l = lines[i]!;
+    if (ATX.test(l) || (i > 0 && SETEXT.test(l) && lines[i - 1]!.trim() !== '')) {
+      if (first < 0) first = at;
+      found++;
+    }
+    at += l.length + 1;
+  }
+  return found >= MIN_TEXT_HEADINGS && first <= limit;
 }
 
 function countSections(n: ConvertedNode): number {
@@ -63,7 +101,7 @@ export function convertTextByPlan(text: string, filename: string, plan: PlanDire
 
 export const plainTextConverter: Converter = {
   name: 'text',
-  version: 10,
+  version: 11,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

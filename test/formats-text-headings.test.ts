@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { markTextHeadings, textHeadings } from '../src/ingest/converters/text-headings.js';
 import { convertTextByPlan } from '../src/ingest/converters/plain-text.js';
-import { convertMarkdownText } from '../src/ingest/converters/markdown.js';
+import { convertMarkdownText, headingSkeleton } from '../src/ingest/converters/markdown.js';
 import type { PlanDirectives } from '../src/model/plan.js';
 import type { ConvertedNode } from '../src/ingest/converters/types.js';
 import type { FileCard } from '../src/store/schemas.js';
@@ -166,5 +166,19 @@ describe('headings that do not structure the text', () => {
     expect(r.root.content).toBeUndefined();
     expect(r.root.children.filter((c) => c.kind === 'paragraphs').length).toBeGreaterThan(1);
     expect(r.root.children.slice(-2).map((c) => c.title)).toEqual(['Appendix', 'Index']);
+  });
+
+  it('a text over a megabyte is parsed for its headings only, finding the same ones', () => {
+    const md = '# Title\n\nSome *prose* here that opens the document with enough words to be read as its summary.\n\n```sh\n# a comment, not a heading\n```\n\nSetext title\n------------\n\n- a list item\n\n## Part two\n\ntext\n';
+    const sk = headingSkeleton(md);
+    // every kept line stays on its line
+    expect(sk.split('\n').indexOf('## Part two')).toBe(md.split('\n').indexOf('## Part two'));
+    expect(sk.split('\n').filter(Boolean)).toEqual(['# Title', '```sh', '# a comment, not a heading', '```', 'Setext title', '------------', '## Part two']);
+    const big = `${md}${'Filler paragraph of plain words, repeated to pass the parse limit.\n\n'.repeat(16_000)}# Last\n\nEnd.\n`;
+    const r = convertMarkdownText(big, 'big.md');
+    expect(r.root.children.map((c) => c.title)).toEqual(['Title', 'Last']);
+    expect(r.root.children[0]!.children.map((c) => c.title)).toEqual(['Setext title', 'Part two']);
+    expect(r.root.title).toBe('Title');
+    expect(r.card?.summary).toMatch(/^Some prose here that opens/);
   });
 });

@@ -57,6 +57,34 @@ function splitLongSection(node: ConvertedNode, lines: string[], headEnd: number)
   node.children = paragraphNodes(lines, GROUP_TARGET_CHARS, headEnd + 1, end);
 }
 
+/**
+ * Text longer than this is parsed for its headings only (headingSkeleton): the Markdown syntax tree
+ * of a 6.7 MB git log (harfbuzz's changelog.gz) took 5.5 s and 1.1 GB.
+ */
+export const FULL_PARSE_MAX_CHARS = 1_000_000;
+/** The opening parsed whole for the card's lead summary when the text is parsed for headings only. */
+export const LEAD_PARSE_CHARS = 64_000;
+
+const ATX_LINE = /^ {0,3}#{1,6}(?:\s|$)/;
+const SETEXT_LINE = /^ {0,3}(?:=+|-+)\s*$/;
+const FENCE_LINE = /^ {0,3}(?:`{3,}|~{3,})/;
+
+/**
+ * The text with every line blanked but those that can make or hide a heading: ATX headings, setext
+ * underlines and the line above each, code fences (a "# comment" inside one stays code). Line
+ * numbers are the text's; headings are found as in the whole text but for a setext title over
+ * several lines (its last line only).
+ */
+export function headingSkeleton(text: string): string {
+  const lines = splitLines(text);
+  const keep = new Uint8Array(lines.length);
+  lines.forEach((l, i) => {
+    if (ATX_LINE.test(l) || FENCE_LINE.test(l)) keep[i] = 1;
+    else if (i > 0 && SETEXT_LINE.test(l) && lines[i - 1]!.trim() !== '') keep[i] = keep[i - 1] = 1;
+  });
+  return lines.map((l, i) => (keep[i] ? l : '')).join('\n');
+}
+
 interface Open {
   depth: number;
   node: ConvertedNode;
@@ -69,7 +97,9 @@ interface Open {
  */
 export function convertMarkdownText(text: string, filename: string, source = text): ConvertResult {
   const lines = splitLines(source);
-  const tree = fromMarkdown(text);
+  const big = text.length > FULL_PARSE_MAX_CHARS;
+  const tree = fromMarkdown(big ? headingSkeleton(text) : text);
+  const lead = big ? fromMarkdown(text.slice(0, LEAD_PARSE_CHARS)).children : tree.children;
   const headings = tree.children.filter((c): c is Heading => c.type === 'heading' && !!c.position);
   const lineCount = lines.length;
   const slice = (a: number, b: number) => lines.slice(a - 1, b).join('\n');
@@ -115,7 +145,7 @@ export function convertMarkdownText(text: string, filename: string, source = tex
     line_count: lineCount,
     card: {
       sections_overview: root.children.map((c) => c.title).slice(0, 20),
-      ...(leadProse(tree.children) ? { summary: leadSummary(leadProse(tree.children)!) } : {}),
+      ...(leadProse(lead) ? { summary: leadSummary(leadProse(lead)!) } : {}),
     },
   };
 }
@@ -155,7 +185,7 @@ export async function convertMarkdownByPlan(text: string, filename: string, plan
 
 export const markdownConverter: Converter = {
   name: 'markdown',
-  version: 10,
+  version: 11,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

@@ -39,6 +39,15 @@ describe('converter registry', () => {
     expect(detectType('old', bytes('handbook-legacy.doc')).type).toBe('doc');
   });
 
+  it('PostScript is recognised by its signature, named or not, and skipped with how to make a PDF of it', () => {
+    const ps = text('%!PS-Adobe-3.0\n%%Creator: dvips\n%%Pages: 12\n/TeXDict 300 dict def\n');
+    expect(detectType('manual.ps', ps).type).toBe('postscript');
+    expect(detectType('manual', ps).type).toBe('postscript');
+    expect(detectType('figure.eps', text('%!PS-Adobe-3.0 EPSF-3.0\n')).type).toBe('postscript');
+    expect(converterFor('postscript')).toBeNull();
+    expect(skipReasonFor('postscript')).toMatch(/ps2pdf/);
+  });
+
   it('a binary format named without its signature is broken; text keeps its name; nameless text is sniffed by priority', () => {
     expect(detectType('report.pdf', text('hello')).broken).toMatch(/does not start with a PDF signature/);
     expect(detectType('data.csv', text('a,b\n1,2\n'))).toEqual({ type: 'csv', mislabelled: null });

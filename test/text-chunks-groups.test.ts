@@ -3,7 +3,7 @@
  * paragraphs (a FAQ's blank lines between questions) rather than between a question and its answer.
  */
 import { describe, it, expect } from 'vitest';
-import { GROUP_MIN_SHARE, convertPlainText, groupParagraphs, paragraphNodes } from '../src/ingest/converters/text-chunks.js';
+import { GROUP_MIN_SHARE, GROUP_TARGET_CHARS, MAX_PARAGRAPH_CHARS, convertPlainText, groupParagraphs, paragraphNodes } from '../src/ingest/converters/text-chunks.js';
 
 const P = (n: number) => `${'word '.repeat(n).trim()}.`;
 // 60-character intro, two blank lines, a 30-character question, one blank line, its 30-character answer
@@ -27,5 +27,22 @@ describe('paragraph groups', () => {
     // no wider gap: the group ends where it is full
     const even = [{ size: 60, gap: 0 }, { size: 30, gap: 1 }, { size: 30, gap: 1 }];
     expect(groupParagraphs(even, TARGET).map((g) => g.length)).toEqual([2, 1]);
+  });
+});
+
+describe('text without blank lines', () => {
+  it('a run of lines over MAX_PARAGRAPH_CHARS is cut at line ends, whole text and line by line alike', () => {
+    const lines = Array.from({ length: 1200 }, (_, i) => `  * changelog line ${i} fixes one more thing in the parser`);
+    const text = `pkg (1.0-1) unstable\n\n${lines.join('\n')}\n`;
+    expect(lines.join('\n').length).toBeGreaterThan(MAX_PARAGRAPH_CHARS);
+    const whole = convertPlainText(text, 'changelog');
+    const kids = whole.root.children;
+    expect(kids.length).toBeGreaterThan(10);
+    for (const k of kids) expect((k.content ?? '').length).toBeLessThanOrEqual(GROUP_TARGET_CHARS + 100);
+    // contiguous, every line once
+    for (let i = 1; i < kids.length; i++) expect(kids[i]!.line_range![0]).toBeGreaterThan(kids[i - 1]!.line_range![1]);
+    expect(kids[kids.length - 1]!.line_range![1]).toBe(1202);
+    const byLines = paragraphNodes(text.split('\n').slice(0, -1), GROUP_TARGET_CHARS);
+    expect(byLines.map((n) => n.line_range)).toEqual(kids.map((n) => n.line_range));
   });
 });

@@ -18,6 +18,7 @@ import { structuredRegistration } from './structured.js';
 import { imageRegistration } from './ocr.js';
 import { archiveRegistration } from './archive.js';
 import { manRegistration } from './man.js';
+import { postscriptRegistration } from './postscript.js';
 
 /** Registration order breaks ties between equal priorities. */
 export const REGISTRATIONS: readonly ConverterRegistration[] = [
@@ -26,6 +27,7 @@ export const REGISTRATIONS: readonly ConverterRegistration[] = [
   xlsxRegistration,
   legacyDocRegistration,
   legacyXlsRegistration,
+  postscriptRegistration,
   imageRegistration,
   archiveRegistration,
   htmlRegistration,

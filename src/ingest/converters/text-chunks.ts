@@ -65,6 +65,35 @@ function widerGapCut(cur: Sized[], gap: number, target: number): number {
 /** A paragraph: 1-based inclusive lines, its length joined with newlines (the text itself is not copied) and the blank lines before it. */
 interface Para extends Sized { start: number; end: number }
 
+/**
+ * A "paragraph" (lines without a blank one between) longer than this is cut at line ends into
+ * pieces of about the group target: a Debian changelog (no blank line inside an entry of 1,289
+ * lines) and PostScript or log files (none at all) were one node of up to 12.7 MB.
+ */
+export const MAX_PARAGRAPH_CHARS = 4 * GROUP_TARGET_CHARS;
+
+/** Line pieces of lines [start, end] (1-based) of about GROUP_TARGET_CHARS each; `len(i)` is line i's length. */
+function linePieces(start: number, end: number, len: (line: number) => number): Array<[number, number, number]> {
+  const out: Array<[number, number, number]> = [];
+  let a = start;
+  let size = 0;
+  for (let i = start; i <= end; i++) {
+    size += len(i) + 1;
+    if (size >= GROUP_TARGET_CHARS || i === end) {
+      out.push([a, i, size - 1]);
+      a = i + 1;
+      size = 0;
+    }
+  }
+  return out;
+}
+
+/** Paragraphs with each one over MAX_PARAGRAPH_CHARS cut into line pieces (the first keeps its gap, the others none). */
+function cutLong(paras: Para[], lines: string[]): Para[] {
+  if (!paras.some((p) => p.size > MAX_PARAGRAPH_CHARS)) return paras;
+  return paras.flatMap((p) => p.size <= MAX_PARAGRAPH_CHARS ? [p] : linePieces(p.start, p.end, (i) => lines[i - 1]!.length).map(([start, end, size], k) => ({ start, end, size, gap: k === 0 ? p.gap : 0 })));
+}
+
 function paragraphs(lines: string[]): Para[] {
   const out: Para[] = [];
   let start = -1;
@@ -90,7 +119,7 @@ function paragraphs(lines: string[]): Para[] {
     }
   });
   if (start >= 0) out.push({ start: start + 1, end: lines.length, size: size - 1, gap });
-  return out;
+  return cutLong(out, lines);
 }
 
 /** Title of a group of lines [start, end] (1-based): its first prose line (titles.ts). */
@@ -156,7 +185,26 @@ function textParagraphs(text: string): { paras: TextPara[]; lineCount: number } 
   }
   if (cur) paras.push(cur);
   for (const p of paras) p.size = p.to - p.from;
-  return { paras, lineCount: line };
+  return { paras: paras.some((p) => p.size > MAX_PARAGRAPH_CHARS) ? paras.flatMap((p) => (p.size > MAX_PARAGRAPH_CHARS ? cutTextPara(text, p) : [p])) : paras, lineCount: line };
+}
+
+/** A long paragraph of the whole text cut at line ends into pieces of about GROUP_TARGET_CHARS (character ranges kept). */
+function cutTextPara(text: string, p: TextPara): TextPara[] {
+  const out: TextPara[] = [];
+  let from = p.from;
+  let startLine = p.start;
+  let line = p.start;
+  for (let pos = p.from; pos < p.to; line++) {
+    const nl = text.indexOf('\n', pos);
+    const end = nl < 0 || nl > p.to ? p.to : nl;
+    if (end - from >= GROUP_TARGET_CHARS || end >= p.to) {
+      out.push({ start: startLine, end: line, from, to: end, size: end - from, gap: out.length === 0 ? p.gap : 0 });
+      from = end + 1;
+      startLine = line + 1;
+    }
+    pos = end + 1;
+  }
+  return out;
 }
 
 /**

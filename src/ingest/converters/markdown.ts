@@ -69,6 +69,13 @@ const ATX_LINE = /^ {0,3}#{1,6}(?:\s|$)/;
 const SETEXT_LINE = /^ {0,3}(?:=+|-+)\s*$/;
 const FENCE_LINE = /^ {0,3}(?:`{3,}|~{3,})/;
 
+/** Line i as Markdown may read it: an ATX heading, a setext underline (the line above is its title), or neither. */
+export function headingLineKind(lines: readonly string[], i: number): 'atx' | 'setext' | null {
+  const l = lines[i]!;
+  if (ATX_LINE.test(l)) return 'atx';
+  return i > 0 && SETEXT_LINE.test(l) && lines[i - 1]!.trim() !== '' ? 'setext' : null;
+}
+
 /**
  * The text with every line blanked but those that can make or hide a heading: ATX headings, setext
  * underlines and the line above each, code fences (a "# comment" inside one stays code). Line
@@ -79,8 +86,9 @@ export function headingSkeleton(text: string): string {
   const lines = splitLines(text);
   const keep = new Uint8Array(lines.length);
   lines.forEach((l, i) => {
-    if (ATX_LINE.test(l) || FENCE_LINE.test(l)) keep[i] = 1;
-    else if (i > 0 && SETEXT_LINE.test(l) && lines[i - 1]!.trim() !== '') keep[i] = keep[i - 1] = 1;
+    const kind = headingLineKind(lines, i);
+    if (kind === 'setext') keep[i] = keep[i - 1] = 1;
+    else if (kind === 'atx' || FENCE_LINE.test(l)) keep[i] = 1;
   });
   return lines.map((l, i) => (keep[i] ? l : '')).join('\n');
 }

@@ -6,7 +6,7 @@ import { decodeText, splitLines } from './text-util.js';
 import { markTextHeadings } from './text-headings.js';
 import type { PlanDirectives, PlanNote } from '../../model/plan.js';
 import { approachFor, chunkChars, declined, missingNote, type Capabilities } from './plan-shape.js';
-import { LONG_SECTION_CHARS, convertMarkdownText } from './markdown.js';
+import { LONG_SECTION_CHARS, convertMarkdownText, headingLineKind } from './markdown.js';
 import { GROUP_TARGET_CHARS, convertPlainText, keySectionTree } from './text-chunks.js';
 
 export { GROUP_TARGET_CHARS, GROUP_TITLE_CHARS, paragraphNodes, convertPlainText, keySectionTree } from './text-chunks.js';
@@ -58,10 +58,6 @@ function headingsCover(root: ConvertedNode, chars: number): boolean {
   return front <= LONG_SECTION_CHARS || front <= MAX_FRONT_SHARE * chars;
 }
 
-/** An ATX heading, or a setext underline (the line above it is the title). */
-const ATX = /^ {0,3}#{1,6}(?:\s|$)/;
-const SETEXT = /^ {0,3}(?:=+|-+)\s*$/;
-
 /** Whether Markdown could find MIN_TEXT_HEADINGS headings in the text, the first within its first MAX_FRONT_SHARE (or LONG_SECTION_CHARS). */
 function markdownHeadingsEarly(lines: string[], chars: number): boolean {
   const limit = Math.max(LONG_SECTION_CHARS, MAX_FRONT_SHARE * chars);
@@ -69,12 +65,11 @@ function markdownHeadingsEarly(lines: string[], chars: number): boolean {
   let first = -1;
   let found = 0;
   for (let i = 0; i < lines.length && found < MIN_TEXT_HEADINGS; i++) {
-    const l = lines[i]!;
-    if (ATX.test(l) || (i > 0 && SETEXT.test(l) && lines[i - 1]!.trim() !== '')) {
+    if (headingLineKind(lines, i)) {
       if (first < 0) first = at;
       found++;
     }
-    at += l.length + 1;
+    at += lines[i]!.length + 1;
   }
   return found >= MIN_TEXT_HEADINGS && first <= limit;
 }

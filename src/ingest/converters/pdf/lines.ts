@@ -333,8 +333,6 @@ function gutterOf(segs: Cell[], width: number, minLine = 0): number | null {
   return left >= MIN_COLUMN_LINES && right >= MIN_COLUMN_LINES ? bestX : null;
 }
 
-/** Banded two-column detection: candidate gutters this many points apart (a gutter is an em or more wide). */
-export const BAND_GUTTER_STEP = 1;
 /** Banded two-column detection: the columns' part of the page must hold at least this many rows. */
 export const MIN_BAND_ROWS = 10;
 /**
@@ -345,7 +343,10 @@ export const MAX_BAND_OTHER_SHARE = 0.25;
 
 /** Banded columns are about as wide as each other (narrower / wider, from the text's edges to the gutter)… */
 export const MIN_BAND_BALANCE = 0.7;
-/** …and on one side at least, the median line fills this share of its column (justified prose, not a table's cells). */
+/**
+ * …and on each side the median line fills this share of its column (justified prose, not a table's
+ * cells; a contents list beside prose, mnras p. 1, fails it and stays read by rows).
+ */
 export const MIN_BAND_FILL = 0.75;
 
 function median(xs: number[]): number {
@@ -393,7 +394,7 @@ export function findBandGutter(groups: Item[][], width: number, groupCells: Cell
     }
   }
   let best: { gutter: number; cut: number; score: number; dist: number } | null = null;
-  for (let x = lo; x <= hi; x += BAND_GUTTER_STEP) {
+  for (let x = lo; x <= hi; x++) {
     const cut = lowest[x - lo]!;
     if (cut === Infinity) continue; // a clear gutter: findGutter's case
     let count = 0;

@@ -188,23 +188,22 @@ function textParagraphs(text: string): { paras: TextPara[]; lineCount: number } 
   return { paras: paras.some((p) => p.size > MAX_PARAGRAPH_CHARS) ? paras.flatMap((p) => (p.size > MAX_PARAGRAPH_CHARS ? cutTextPara(text, p) : [p])) : paras, lineCount: line };
 }
 
-/** A long paragraph of the whole text cut at line ends into pieces of about GROUP_TARGET_CHARS (character ranges kept). */
+/** A long paragraph of the whole text cut into linePieces (the same cuts as by lines), with their character ranges. */
 function cutTextPara(text: string, p: TextPara): TextPara[] {
-  const out: TextPara[] = [];
-  let from = p.from;
-  let startLine = p.start;
-  let line = p.start;
-  for (let pos = p.from; pos < p.to; line++) {
+  const starts: number[] = [];
+  for (let pos = p.from; pos <= p.to; ) {
+    starts.push(pos);
     const nl = text.indexOf('\n', pos);
-    const end = nl < 0 || nl > p.to ? p.to : nl;
-    if (end - from >= GROUP_TARGET_CHARS || end >= p.to) {
-      out.push({ start: startLine, end: line, from, to: end, size: end - from, gap: out.length === 0 ? p.gap : 0 });
-      from = end + 1;
-      startLine = line + 1;
-    }
-    pos = end + 1;
+    if (nl < 0 || nl >= p.to) break;
+    pos = nl + 1;
   }
-  return out;
+  const lineStart = (line: number) => starts[line - p.start]!;
+  const lineEnd = (line: number) => (line === p.end ? p.to : lineStart(line + 1) - 1);
+  return linePieces(p.start, p.end, (i) => lineEnd(i) - lineStart(i)).map(([start, end], k) => {
+    const from = lineStart(start);
+    const to = lineEnd(end);
+    return { start, end, from, to, size: to - from, gap: k === 0 ? p.gap : 0 };
+  });
 }
 
 /**

@@ -163,4 +163,25 @@ describe('html outlines (issue 14)', () => {
     expect(anchor('--quiet')).toBe('opt-quiet');
     expect(anchor('Plain')).toBeUndefined();
   });
+
+  it('reads XHTML-style self-closed anchors, headings left open and <pre> blank lines as a browser shows them', async () => {
+    // gtk-doc: `<a name="x"/>` in each heading; parse5 left each anchor open, and it swallowed the section's table as inline text
+    const gtk = `<html><body><div class="refsect2"><h3><a name="xsltInit"/>xsltInit ()</h3><pre class="programlisting">
+void	xsltInit	(void)
+</pre><p>Initializes the processor.</p><table><tr><td>ctxt:</td><td>the XPath context</td></tr><tr><td>nargs:</td><td>the number of arguments</td></tr></table></div>
+      <div class="refsect2"><h3><a name="xsltCleanup"/>xsltCleanup ()</h3><p>Frees it.</p></div>
+      <h4><a id="FOOT1" href="#DOCF1">(1)</a></h3><p>Actually, the computation is done otherwise.</p></body></html>`;
+    const r = await htmlConverter.convert({ absPath: 'g.html', card: card('g.html', 'html'), bytes: Buffer.from(gtk), plan: {} as never, options: { maxLeafPages: 5 } });
+    const node = (title: string) => all(r.root).find((n) => n.title === title)!;
+    expect(node('xsltInit ()').meta?.['anchor']).toBe('xsltInit');
+    expect(node('xsltCleanup ()').meta?.['anchor']).toBe('xsltCleanup');
+    expect(node('xsltInit ()').content).toBe('### xsltInit ()\n\n```\nvoid\txsltInit\t(void)\n```\n\nInitializes the processor.\n\n| ctxt: | the XPath context |\n| --- | --- |\n| nargs: | the number of arguments |');
+    // a heading whose end tag does not match is closed at its first block: "(1)", not "(1) Actually, …"
+    expect(node('(1)').content).toBe('#### (1)\n\nActually, the computation is done otherwise.');
+    // no <head>: the title is still read
+    const bare = '<title>Bare page</title><h2>One</h2><p>Text.</p><h2>Two</h2><p>More.</p>';
+    const r2 = await htmlConverter.convert({ absPath: 'b.html', card: card('b.html', 'html'), bytes: Buffer.from(bare), plan: {} as never, options: { maxLeafPages: 5 } });
+    expect(r2.title).toBe('Bare page');
+    expect(outline(r2.root)).toEqual(['Bare page', '  One', '  Two']);
+  });
 });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileCard } from '../src/store/schemas.js';
 import { structuredConverter, xmlTopChildren } from '../src/ingest/converters/structured.js';
+import { jsonOutline } from '../src/ingest/converters/json-outline.js';
 import type { ConvertResult } from '../src/ingest/converters/types.js';
 import { FIXTURES } from './helpers/temp-store.js';
 
@@ -45,6 +46,45 @@ describe('structured data', () => {
     expect(r.root.children[1]!.content).toContain('<title>Midnight Rain</title>');
     expect(r.meta).toMatchObject({ format: 'xml', root: 'catalog' });
     expect(xmlTopChildren('<a><!-- <b> --><c x="1"/><d><e/></d></a>').children.map((c) => c.name)).toEqual(['c', 'd']);
+  });
+
+  it('JSON outline: keys and items with their character ranges, whatever the strings hold', () => {
+    const text = '{"a\\"}": "x]},{\\\\", "b": [1, {"c": [true, null]}, -2.5e3], "d": {"e": {"f": 1}}, "a\\"}": 2}';
+    const o = jsonOutline(text)!;
+    expect(o.kind).toBe('object');
+    // source order, duplicate keys kept
+    expect(o.entries.map((e) => e.key)).toEqual(['a"}', 'b', 'd', 'a"}']);
+    expect(o.entries.map((e) => text.slice(e.valueStart, e.end))).toEqual(['"x]},{\\\\"', '[1, {"c": [true, null]}, -2.5e3]', '{"e": {"f": 1}}', '2']);
+    expect(text.slice(o.entries[1]!.start, o.entries[1]!.end)).toBe('"b": [1, {"c": [true, null]}, -2.5e3]');
+    const b = o.entries[1]!.container!;
+    expect(b.kind).toBe('array');
+    expect(b.count).toBe(3);
+    expect(b.entries.map((e) => text.slice(e.start, e.end))).toEqual(['1', '{"c": [true, null]}', '-2.5e3']);
+    // containers below JSON_OUTLINE_DEPTH are counted, their entries not listed
+    const c = b.entries[1]!.container!.entries[0]!.container!;
+    expect(c.count).toBe(2);
+    expect(c.entries).toEqual([]);
+    expect(jsonOutline(' [ ] ')).toMatchObject({ kind: 'array', count: 0, entries: [] });
+    expect(jsonOutline('"just a string"')).toBeNull();
+  });
+
+  it('JSON of any size: large values split one level down, line ranges exact, summaries from the outline', async () => {
+    const items = Array.from({ length: 120 }, (_, i) => ({ id: i + 1, name: `item ${i + 1}`, tags: ['a', 'b'] }));
+    const doc = { title: 'Inventory', items, meta: { owner: 'ops', note: 'n'.repeat(5000) } };
+    // a numeric key after a named one: kept where the file has it (a parsed object lists it first)
+    const text = JSON.stringify(doc, null, 2).replace('"title": "Inventory",', '"title": "Inventory",\n  "10": "numeric key",');
+    const r = await conv('inventory.json', 'json', Buffer.from(text));
+    expect(r.root.children.map((c) => c.title)).toEqual(['title', '10', 'items', 'meta']);
+    const lines = text.split('\n');
+    const at = (n: { line_range?: [number, number] }) => lines.slice(n.line_range![0] - 1, n.line_range![1]).join('\n');
+    const list = r.root.children[2]!;
+    expect(list.summary).toBe('items: array of 120');
+    expect(list.children.map((c) => c.title)).toEqual(['items 1–50', 'items 51–100', 'items 101–120']);
+    expect(list.children[0]!.summary).toBe('50 items; first: object with 3 keys: id, name, tags');
+    expect(at(list.children[2]!).trim().startsWith('{')).toBe(true);
+    expect(JSON.parse(`[${at(list.children[2]!).replace(/,\s*$/, '')}]`)).toHaveLength(20);
+    expect(r.root.children[3]!.children.map((c) => c.summary)).toEqual(['owner: ops', `note: ${'n'.repeat(119)}…`]);
+    expect(r.root.line_range).toEqual([1, lines.length]);
   });
 
   it('invalid input fails with the position and what to do', async () => {

@@ -9,7 +9,7 @@ import type { Converter, ConvertedNode, ConvertResult } from './types.js';
 import { PRIORITY_SPECIFIC, type ConverterRegistration } from './types.js';
 import { ooxmlPartNames } from './zip-sniff.js';
 import { ConvertError } from './types.js';
-import { htmlSections } from './html-tree.js';
+import { htmlSections, loadHtml } from './html-tree.js';
 import { DOCUMENT_CAPS, followPlan } from './plan-shape.js';
 
 /** Style names (case-insensitive) read as heading level N. */
@@ -96,7 +96,7 @@ export async function convertDocxBytes(bytes: Uint8Array, filename: string, opts
   } catch (err) {
     throw new ConvertError(`The Word file could not be read: ${err instanceof Error ? err.message : String(err)}`, 'Open it in Word or LibreOffice and save it again as .docx (password-protected files must be saved without the password).');
   }
-  const $ = cheerio.load(`<body>${html}</body>`);
+  const $ = loadHtml(cheerio, `<body>${html}</body>`);
   const docTitle = $('h1.doc-title').first().text().replace(/\s+/g, ' ').trim();
   $('h1.doc-title').remove();
   let headingIndex = 0;
@@ -124,7 +124,7 @@ export async function convertDocxBytes(bytes: Uint8Array, filename: string, opts
 
 export const docxConverter: Converter = {
   name: 'docx',
-  version: 6,
+  version: 7,
   async convert({ bytes, card, options }) {
     const result = await convertDocxBytes(bytes, card.filename, { tablesAsRows: options.plan?.tablesAsRows ?? false });
     return followPlan(result, options.plan, DOCUMENT_CAPS, 'a Word document');

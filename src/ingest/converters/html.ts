@@ -7,14 +7,14 @@ import type { Converter, ConvertedNode, ConvertResult } from './types.js';
 import { PRIORITY_SPECIFIC, type ConverterRegistration } from './types.js';
 import { ConvertError } from './types.js';
 import { decodeText } from './text-util.js';
-import { htmlSections } from './html-tree.js';
+import { htmlSections, loadHtml } from './html-tree.js';
 import { DOCUMENT_CAPS, followPlan } from './plan-shape.js';
 
 /** Elements never part of the content. */
 export const DROP_SELECTORS = [
   // (not <form>: ASP.NET-style pages wrap the whole body in one)
   'script', 'style', 'noscript', 'template', 'iframe', 'svg', 'canvas', 'nav', 'footer', 'aside', 'button', 'select', 'input', 'textarea',
-  'link', 'meta', 'head', '[role=navigation]', '[role=banner]', '[role=contentinfo]', '[role=search]', '[aria-hidden=true]',
+  'link', 'meta', 'head', 'title', '[role=navigation]', '[role=banner]', '[role=contentinfo]', '[role=search]', '[aria-hidden=true]',
   'body > header', '.cookie-banner', '.skip-link',
   // the navigation bars documentation generators print on every page (DocBook's "<<< Prev | Next >>>",
   // Texinfo's "Next: … Up: …", Javadoc's, Sphinx's relation bar and sidebar, breadcrumbs)
@@ -25,8 +25,9 @@ export const DROP_SELECTORS = [
 const MAIN_SELECTORS = ['main', '[role=main]', 'article'];
 
 export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string, filename: string, opts: { tablesAsRows?: boolean } = {}): ConvertResult {
-  const $ = cheerio.load(html);
-  const docTitle = $('head > title').first().text().replace(/\s+/g, ' ').trim();
+  const $ = loadHtml(cheerio, html);
+  // (htmlparser2 adds no <head> a page left out)
+  const docTitle = $('title').filter((_, e) => $(e).closest('svg').length === 0).first().text().replace(/\s+/g, ' ').trim();
   const description = $('meta[name=description]').attr('content')?.trim() ?? '';
   const lang = $('html').attr('lang')?.trim() ?? '';
   $(DROP_SELECTORS).remove();
@@ -63,7 +64,7 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
 
 export const htmlConverter: Converter = {
   name: 'html',
-  version: 8,
+  version: 9,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

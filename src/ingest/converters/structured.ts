@@ -1,7 +1,7 @@
 /**
  * JSON, JSONL, YAML and XML: a tree of the document's own structure with line ranges into the
- * source. JSON/YAML via the `yaml` parser (JSON is YAML 1.2, and the CST gives exact ranges):
- * top-level keys (second level for large values), arrays in item windows. XML validated by
+ * source: top-level keys (second level for large values), arrays in item windows. JSON by its
+ * outline (json-outline.ts: one pass, character ranges, no syntax tree), YAML by the `yaml` parser. XML validated by
  * fast-xml-parser, then the root's child elements are located by a tag scanner.
  */
 import { basename, extname } from 'node:path';
@@ -11,13 +11,12 @@ import { PRIORITY_SPECIFIC, type ConverterRegistration } from './types.js';
 import { ConvertError } from './types.js';
 import { decodeText, splitLines } from './text-util.js';
 import { followPlan, type Capabilities } from './plan-shape.js';
+import { jsonOutline, type JsonContainer, type JsonEntry } from './json-outline.js';
 
 /** Array items (or JSONL records, or repeated XML siblings) per node. */
 export const ITEMS_PER_NODE = 50;
 /** A key whose text is longer than this is split into its own keys (one level deeper). */
 export const SPLIT_VALUE_CHARS = 4000;
-/** Above this size JSON is parsed with JSON.parse only (no per-key line ranges). */
-export const MAX_RANGED_PARSE_BYTES = 8 << 20;
 /** Keys listed in a node's summary. */
 const SUMMARY_KEYS = 12;
 
@@ -101,25 +100,18 @@ async function yamlCollectionNodes(ctx: Ctx, node: YamlNode, depth: number, yaml
   return [];
 }
 
-async function convertYamlLike(text: string, filename: string, kind: 'json' | 'yaml'): Promise<ConvertResult> {
+async function convertYaml(text: string, filename: string): Promise<ConvertResult> {
   const yaml = await import('yaml');
   const lines = splitLines(text);
   const ctx: Ctx = { lines, idx: new LineIndex(text) };
   const title = basename(filename, extname(filename));
-  if (kind === 'json') {
-    try {
-      JSON.parse(text);
-    } catch (err) {
-      throw new ConvertError(`The JSON file is not valid: ${err instanceof Error ? err.message : String(err)}`, 'Fix the syntax (e.g. `node -e "JSON.parse(require(\'fs\').readFileSync(0))" < file.json`) and ingest again.');
-    }
-  }
   const docs = yaml.parseAllDocuments(text, { prettyErrors: false, uniqueKeys: false });
   const list = Array.isArray(docs) ? docs : [docs];
   const errors = list.flatMap((d) => d.errors);
   if (errors.length) {
     const e = errors[0]!;
     const at = e.linePos?.[0] ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '';
-    throw new ConvertError(`The ${kind.toUpperCase()} file is not valid${at}: ${e.message.split('\n')[0]}`, `Fix the syntax (e.g. check it with a ${kind.toUpperCase()} linter) and ingest again.`);
+    throw new ConvertError(`The YAML file is not valid${at}: ${e.message.split('\n')[0]}`, 'Fix the syntax (e.g. check it with a YAML linter) and ingest again.');
   }
   const children: ConvertedNode[] = [];
   for (const [i, d] of list.entries()) {
@@ -139,7 +131,7 @@ async function convertYamlLike(text: string, filename: string, kind: 'json' | 'y
     root,
     line_count: lines.length,
     card: { key_topics: topKeys.slice(0, 20), sections_overview: children.map((c) => c.title).slice(0, 20) },
-    meta: { format: kind, top_level: String(children.length) },
+    meta: { format: 'yaml', top_level: String(children.length) },
   };
 }
 
@@ -175,17 +167,63 @@ function convertJsonl(text: string, filename: string): ConvertResult {
   };
 }
 
-function convertBigJson(text: string, filename: string): ConvertResult {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (err) {
-    throw new ConvertError(`The JSON file is not valid: ${err instanceof Error ? err.message : String(err)}`, 'Fix the syntax and ingest again.');
+/** A JSON value as a node summary says it: its kind and size, or the scalar itself. */
+function describeEntry(text: string, e: JsonEntry): string {
+  const box = e.container;
+  if (box?.kind === 'array') return `array of ${box.count}`;
+  if (box) {
+    const keys = box.entries.map((k) => k.key ?? '');
+    return `object with ${box.count} key${box.count === 1 ? '' : 's'}: ${keys.slice(0, SUMMARY_KEYS).join(', ')}${box.count > SUMMARY_KEYS ? ', …' : ''}`;
   }
+  return describe(JSON.parse(text.slice(e.valueStart, e.end)));
+}
+
+/** A JSON object's keys (a large value split one level deeper) or an array's item windows. */
+function jsonNodes(ctx: Ctx, text: string, box: JsonContainer, depth: number): ConvertedNode[] {
+  if (box.kind === 'object') {
+    return box.entries.map((e) => {
+      const key = e.key ?? '';
+      const line_range = rangeLines(ctx, e.start, e.end);
+      const body = slice(ctx, line_range[0], line_range[1]);
+      const n: ConvertedNode = { title: key, kind: 'key', summary: `${key}: ${describeEntry(text, e)}`, line_range, children: [] };
+      if (depth < 1 && e.container && body.length > SPLIT_VALUE_CHARS) {
+        n.children = jsonNodes(ctx, text, e.container, depth + 1);
+        n.content = ctx.lines[line_range[0] - 1];
+      } else n.content = body;
+      return n;
+    });
+  }
+  const out: ConvertedNode[] = [];
+  for (let i = 0; i < box.entries.length; i += ITEMS_PER_NODE) {
+    const group = box.entries.slice(i, i + ITEMS_PER_NODE);
+    const line_range = rangeLines(ctx, group[0]!.start, group[group.length - 1]!.end);
+    out.push({ title: `items ${i + 1}–${i + group.length}`, kind: 'items', summary: `${group.length} items; first: ${describeEntry(text, group[0]!)}`, line_range, content: slice(ctx, line_range[0], line_range[1]), children: [] });
+  }
+  return out;
+}
+
+function convertJson(text: string, filename: string): ConvertResult {
+  try {
+    JSON.parse(text);
+  } catch (err) {
+    throw new ConvertError(`The JSON file is not valid: ${err instanceof Error ? err.message : String(err)}`, 'Fix the syntax (e.g. `node -e "JSON.parse(require(\'fs\').readFileSync(0))" < file.json`) and ingest again.');
+  }
+  const lines = splitLines(text);
+  const ctx: Ctx = { lines, idx: new LineIndex(text) };
   const title = basename(filename, extname(filename));
-  const entries = v && typeof v === 'object' ? Object.entries(v as Record<string, unknown>) : [];
-  const children: ConvertedNode[] = entries.map(([k, val]) => ({ title: k, kind: 'key', summary: `${k}: ${describe(val)}`, content: JSON.stringify(val, null, 2).slice(0, SPLIT_VALUE_CHARS * 4), children: [] }));
-  return { title, toc_source: 'detected', root: { title, kind: 'document', summary: describe(v), children }, line_count: splitLines(text).length, meta: { format: 'json' } };
+  const outline = jsonOutline(text);
+  const children = outline ? jsonNodes(ctx, text, outline, 0) : [];
+  const root: ConvertedNode = { title, kind: 'document', line_range: [1, Math.max(1, lines.length)], children };
+  if (children.length === 0) root.content = text;
+  const topKeys = children.map((c) => c.title);
+  return {
+    title,
+    toc_source: 'detected',
+    root,
+    line_count: lines.length,
+    card: { key_topics: topKeys.slice(0, 20), sections_overview: topKeys.slice(0, 20) },
+    meta: { format: 'json', top_level: String(children.length) },
+  };
 }
 
 // ---------------------------------------------------------------- XML
@@ -285,7 +323,7 @@ const STRUCTURED_CAPS: Capabilities = {
 
 export const structuredConverter: Converter = {
   name: 'structured',
-  version: 1,
+  version: 2,
   async convert({ bytes, card, options }) {
     const result = await convertStructured(bytes, card);
     return followPlan(result, options.plan, STRUCTURED_CAPS, `${card.type.toUpperCase()} data`);
@@ -298,8 +336,8 @@ async function convertStructured(bytes: Uint8Array, card: FileCard): Promise<Con
   const ext = extname(card.filename).toLowerCase();
   if (card.type === 'xml') return convertXml(text, card.filename);
   if (card.type === 'json' && (ext === '.jsonl' || ext === '.ndjson')) return convertJsonl(text, card.filename);
-  if (card.type === 'json' && bytes.length > MAX_RANGED_PARSE_BYTES) return convertBigJson(text, card.filename);
-  return convertYamlLike(text, card.filename, card.type === 'json' ? 'json' : 'yaml');
+  if (card.type === 'json') return convertJson(text, card.filename);
+  return convertYaml(text, card.filename);
 }
 
 /** JSON, YAML and XML by name; JSON and XML also by their opening characters. */

@@ -2,8 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileCard } from '../src/store/schemas.js';
-import { structuredConverter, xmlTopChildren } from '../src/ingest/converters/structured.js';
-import { jsonOutline } from '../src/ingest/converters/json-outline.js';
+import { SPLIT_VALUE_CHARS, structuredConverter, xmlTopChildren } from '../src/ingest/converters/structured.js';
+import { JSON_OUTLINE_DEPTH, jsonOutline } from '../src/ingest/converters/json-outline.js';
 import type { ConvertResult } from '../src/ingest/converters/types.js';
 import { FIXTURES } from './helpers/temp-store.js';
 
@@ -33,6 +33,19 @@ describe('structured data', () => {
     expect(deps.content).toContain('"zustand": "^4.5.2"');
   });
 
+  it('YAML: outlined by the same rules as JSON (large values split, items named, windows by size)', async () => {
+    const service = (name: string) => `  - name: ${name}\n    image: registry.example/${name}:1.4\n    notes: |\n${'      Restarts when the health check fails three times in a row.\n'.repeat(40)}`;
+    const yamlText = `version: 3\nservices:\n${['api', 'worker'].map(service).join('')}ports:\n${Array.from({ length: 60 }, (_, i) => `  - ${8000 + i}\n`).join('')}`;
+    const r = await conv('stack.yaml', 'yaml', Buffer.from(yamlText));
+    expect(r.root.children.map((c) => c.title)).toEqual(['version', 'services', 'ports']);
+    const services = r.root.children[1]!;
+    expect(services.children.map((c) => `${c.title} ${c.kind}`)).toEqual(['api item', 'worker item']);
+    const api = services.children[0]!;
+    expect(api.summary).toBe('item 1: object with 3 keys: name, image, notes');
+    expect(api.line_range![0]).toBe(3);
+    expect(r.root.children[2]!.content).toContain('- 8059');
+  });
+
   it('JSON Lines: records in windows, fields collected', async () => {
     const r = await conv('audit-events.jsonl', 'json');
     expect(r.meta).toMatchObject({ format: 'jsonl', records: '4' });
@@ -60,30 +73,45 @@ describe('structured data', () => {
     expect(b.kind).toBe('array');
     expect(b.count).toBe(3);
     expect(b.entries.map((e) => text.slice(e.start, e.end))).toEqual(['1', '{"c": [true, null]}', '-2.5e3']);
-    // containers below JSON_OUTLINE_DEPTH are counted, their entries not listed
-    const c = b.entries[1]!.container!.entries[0]!.container!;
-    expect(c.count).toBe(2);
-    expect(c.entries).toEqual([]);
+    expect(b.entries[1]!.container!.entries[0]!.container!.entries.map((e) => text.slice(e.start, e.end))).toEqual(['true', 'null']);
+    // containers deeper than JSON_OUTLINE_DEPTH are counted, their entries not listed
+    const deep = `${'['.repeat(JSON_OUTLINE_DEPTH + 2)}1, 2${']'.repeat(JSON_OUTLINE_DEPTH + 2)}`;
+    let box = jsonOutline(deep)!;
+    for (let d = 0; d <= JSON_OUTLINE_DEPTH; d++) box = box.entries[0]!.container!;
+    expect(box.count).toBe(2);
+    expect(box.entries).toEqual([]);
     expect(jsonOutline(' [ ] ')).toMatchObject({ kind: 'array', count: 0, entries: [] });
     expect(jsonOutline('"just a string"')).toBeNull();
   });
 
-  it('JSON of any size: large values split one level down, line ranges exact, summaries from the outline', async () => {
-    const items = Array.from({ length: 120 }, (_, i) => ({ id: i + 1, name: `item ${i + 1}`, tags: ['a', 'b'] }));
-    const doc = { title: 'Inventory', items, meta: { owner: 'ops', note: 'n'.repeat(5000) } };
+  it('JSON of any size: large values split level by level, items named, short keys kept in their parent', async () => {
+    const records = Array.from({ length: 120 }, (_, i) => ({ id: i + 1, tags: ['a', 'b'] }));
+    const modules = ['zlib', 'http'].map((name) => ({ name, type: 'module', desc: `The ${name} module. ${'Details. '.repeat(100)}`, methods: Array.from({ length: 30 }, (_, i) => ({ name: `${name}.m${i}()`, desc: 'Does one thing. '.repeat(12) })) }));
     // a numeric key after a named one: kept where the file has it (a parsed object lists it first)
-    const text = JSON.stringify(doc, null, 2).replace('"title": "Inventory",', '"title": "Inventory",\n  "10": "numeric key",');
+    const text = JSON.stringify({ title: 'Inventory', records, modules }, null, 2).replace('"title": "Inventory",', '"title": "Inventory",\n  "10": "numeric key",');
     const r = await conv('inventory.json', 'json', Buffer.from(text));
-    expect(r.root.children.map((c) => c.title)).toEqual(['title', '10', 'items', 'meta']);
+    expect(r.root.children.map((c) => c.title)).toEqual(['title', '10', 'records', 'modules']);
     const lines = text.split('\n');
     const at = (n: { line_range?: [number, number] }) => lines.slice(n.line_range![0] - 1, n.line_range![1]).join('\n');
+    // small items share windows of at most ITEMS_PER_NODE items and about SPLIT_VALUE_CHARS characters
     const list = r.root.children[2]!;
-    expect(list.summary).toBe('items: array of 120');
-    expect(list.children.map((c) => c.title)).toEqual(['items 1–50', 'items 51–100', 'items 101–120']);
-    expect(list.children[0]!.summary).toBe('50 items; first: object with 3 keys: id, name, tags');
-    expect(at(list.children[2]!).trim().startsWith('{')).toBe(true);
-    expect(JSON.parse(`[${at(list.children[2]!).replace(/,\s*$/, '')}]`)).toHaveLength(20);
-    expect(r.root.children[3]!.children.map((c) => c.summary)).toEqual(['owner: ops', `note: ${'n'.repeat(119)}…`]);
+    expect(list.summary).toBe('records: array of 120');
+    const windows = list.children;
+    expect(windows.every((w) => w.kind === 'items' && at(w).length <= SPLIT_VALUE_CHARS + 200)).toBe(true);
+    expect(windows[0]!.title).toMatch(/^items 1–\d+$/);
+    expect(windows[windows.length - 1]!.title).toMatch(/–120$/);
+    expect(windows[0]!.summary).toMatch(/items; first: object with 2 keys: id, tags$/);
+    expect(JSON.parse(`[${at(windows[1]!).replace(/,\s*$/, '')}]`)[0].id).toBe(Number(/^items (\d+)/.exec(windows[1]!.title)![1]));
+    // a large item is a node named by its name key; its short keys are its text, the rest its children
+    const zlib = r.root.children[3]!.children[0]!;
+    expect(zlib.title).toBe('zlib');
+    expect(zlib.kind).toBe('item');
+    expect(zlib.children.map((c) => c.title)).toEqual(['desc', 'methods']);
+    expect(zlib.content).toContain('"type": "module"');
+    expect(zlib.content).not.toContain('Details.');
+    const methods = zlib.children[1]!;
+    expect(methods.children.length).toBeGreaterThan(1);
+    expect(methods.children[0]!.summary).toMatch(/^\d+ items; first: object with 2 keys: name, desc$/);
     expect(r.root.line_range).toEqual([1, lines.length]);
   });
 

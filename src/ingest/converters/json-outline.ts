@@ -18,6 +18,8 @@ export interface JsonEntry {
   end: number;
   /** the value, when it is an object or array near the top (see `JSON_OUTLINE_DEPTH`) */
   container?: JsonContainer;
+  /** a scalar's value, when the reader already has it (YAML); JSON reads it from the text */
+  value?: unknown;
 }
 
 export interface JsonContainer {
@@ -30,7 +32,7 @@ export interface JsonContainer {
 }
 
 /** Containers this deep (the root is 0) list their entries; deeper ones are only skipped over. */
-export const JSON_OUTLINE_DEPTH = 2;
+export const JSON_OUTLINE_DEPTH = 8;
 
 const QUOTE = 34;
 const BACKSLASH = 92;

@@ -1,7 +1,8 @@
 /**
  * JSON, JSONL, YAML and XML: a tree of the document's own structure with line ranges into the
- * source: top-level keys (second level for large values), arrays in item windows. JSON by its
- * outline (json-outline.ts: one pass, character ranges, no syntax tree), YAML by the `yaml` parser. XML validated by
+ * source. JSON is read into an outline (json-outline.ts: one pass, character ranges, no syntax
+ * tree), YAML by the `yaml` parser into the same outline, and one builder makes both trees: keys,
+ * large values split into their entries level by level, array items in windows. XML validated by
  * fast-xml-parser, then the root's child elements are located by a tag scanner.
  */
 import { basename, extname } from 'node:path';
@@ -11,11 +12,11 @@ import { PRIORITY_SPECIFIC, type ConverterRegistration } from './types.js';
 import { ConvertError } from './types.js';
 import { decodeText, splitLines } from './text-util.js';
 import { followPlan, type Capabilities } from './plan-shape.js';
-import { jsonOutline, type JsonContainer, type JsonEntry } from './json-outline.js';
+import { JSON_OUTLINE_DEPTH, jsonOutline, type JsonContainer, type JsonEntry } from './json-outline.js';
 
 /** Array items (or JSONL records, or repeated XML siblings) per node. */
 export const ITEMS_PER_NODE = 50;
-/** A key whose text is longer than this is split into its own keys (one level deeper). */
+/** A value whose text is longer than this is split into its entries (keys or items), one level deeper. */
 export const SPLIT_VALUE_CHARS = 4000;
 /** Keys listed in a node's summary. */
 const SUMMARY_KEYS = 12;
@@ -65,39 +66,31 @@ function rangeLines(ctx: Ctx, start: number, end: number): [number, number] {
   return [a, b];
 }
 
-async function yamlCollectionNodes(ctx: Ctx, node: YamlNode, depth: number, yaml: typeof import('yaml')): Promise<ConvertedNode[]> {
+/**
+ * A YAML collection as the outline JSON gets (json-outline.ts), so both are outlined by one builder
+ * (`structuredNodes`): entries with their character ranges, scalars with their values.
+ */
+function yamlOutline(node: YamlNode, yaml: typeof import('yaml'), depth = 0): JsonContainer | undefined {
+  const entry = (value: YamlNode | null, start: number, fallbackEnd: number, key?: string): JsonEntry => {
+    const e: JsonEntry = { start, valueStart: value?.range?.[0] ?? fallbackEnd, end: value?.range?.[2] ?? fallbackEnd };
+    if (key !== undefined) e.key = key;
+    const box = value && depth < JSON_OUTLINE_DEPTH ? yamlOutline(value, yaml, depth + 1) : undefined;
+    if (box) e.container = box;
+    else e.value = value && typeof value.toJSON === 'function' ? value.toJSON() : (value as unknown);
+    return e;
+  };
   if (yaml.isMap(node)) {
-    const out: ConvertedNode[] = [];
-    for (const p of (node as unknown as { items: YamlPair[] }).items) {
-      const key = String(p.key?.toString() ?? '');
+    const entries = (node as unknown as { items: YamlPair[] }).items.map((p) => {
       const start = p.key?.range?.[0] ?? 0;
-      const end = p.value?.range?.[2] ?? p.key?.range?.[2] ?? start;
-      const line_range = rangeLines(ctx, start, end);
-      const value = p.value && typeof p.value.toJSON === 'function' ? p.value.toJSON() : (p.value as unknown);
-      const text = slice(ctx, line_range[0], line_range[1]);
-      const n: ConvertedNode = { title: key, kind: 'key', summary: `${key}: ${describe(value)}`, line_range, children: [] };
-      if (depth < 1 && p.value && text.length > SPLIT_VALUE_CHARS && (yaml.isMap(p.value) || yaml.isSeq(p.value))) {
-        n.children = await yamlCollectionNodes(ctx, p.value, depth + 1, yaml);
-        n.content = ctx.lines[line_range[0] - 1];
-      } else n.content = text;
-      out.push(n);
-    }
-    return out;
+      return entry(p.value, start, p.key?.range?.[2] ?? start, String(p.key?.toString() ?? ''));
+    });
+    return { kind: 'object', start: node.range?.[0] ?? 0, end: node.range?.[2] ?? 0, entries, count: entries.length };
   }
   if (yaml.isSeq(node)) {
-    const items = (node as unknown as { items: YamlNode[] }).items;
-    const out: ConvertedNode[] = [];
-    for (let i = 0; i < items.length; i += ITEMS_PER_NODE) {
-      const group = items.slice(i, i + ITEMS_PER_NODE);
-      const start = group[0]?.range?.[0] ?? 0;
-      const end = group[group.length - 1]?.range?.[2] ?? start;
-      const line_range = rangeLines(ctx, start, end);
-      const first = group[0] && typeof group[0].toJSON === 'function' ? group[0].toJSON() : group[0];
-      out.push({ title: `items ${i + 1}–${i + group.length}`, kind: 'items', summary: `${group.length} items; first: ${describe(first)}`, line_range, content: slice(ctx, line_range[0], line_range[1]), children: [] });
-    }
-    return out;
+    const entries = (node as unknown as { items: YamlNode[] }).items.map((it) => entry(it, it.range?.[0] ?? 0, it.range?.[2] ?? 0));
+    return { kind: 'array', start: node.range?.[0] ?? 0, end: node.range?.[2] ?? 0, entries, count: entries.length };
   }
-  return [];
+  return undefined;
 }
 
 async function convertYaml(text: string, filename: string): Promise<ConvertResult> {
@@ -115,7 +108,8 @@ async function convertYaml(text: string, filename: string): Promise<ConvertResul
   }
   const children: ConvertedNode[] = [];
   for (const [i, d] of list.entries()) {
-    const nodes = d.contents ? await yamlCollectionNodes(ctx, d.contents as unknown as YamlNode, 0, yaml) : [];
+    const box = d.contents ? yamlOutline(d.contents as unknown as YamlNode, yaml) : undefined;
+    const nodes = box ? structuredNodes(ctx, text, box, 0) : [];
     if (list.length > 1) {
       const r = (d.contents as unknown as YamlNode | null)?.range;
       const line_range: [number, number] = r ? rangeLines(ctx, r[0], r[2]) : [1, 1];
@@ -167,7 +161,7 @@ function convertJsonl(text: string, filename: string): ConvertResult {
   };
 }
 
-/** A JSON value as a node summary says it: its kind and size, or the scalar itself. */
+/** A value as a node summary says it: its kind and size, or the scalar itself. */
 function describeEntry(text: string, e: JsonEntry): string {
   const box = e.container;
   if (box?.kind === 'array') return `array of ${box.count}`;
@@ -175,29 +169,95 @@ function describeEntry(text: string, e: JsonEntry): string {
     const keys = box.entries.map((k) => k.key ?? '');
     return `object with ${box.count} key${box.count === 1 ? '' : 's'}: ${keys.slice(0, SUMMARY_KEYS).join(', ')}${box.count > SUMMARY_KEYS ? ', …' : ''}`;
   }
-  return describe(JSON.parse(text.slice(e.valueStart, e.end)));
+  return describe(scalarOf(text, e));
 }
 
-/** A JSON object's keys (a large value split one level deeper) or an array's item windows. */
-function jsonNodes(ctx: Ctx, text: string, box: JsonContainer, depth: number): ConvertedNode[] {
+/** A scalar entry's value: as the YAML reader gave it, or read from the JSON text. */
+function scalarOf(text: string, e: JsonEntry): unknown {
+  return 'value' in e ? e.value : (JSON.parse(text.slice(e.valueStart, e.end)) as unknown);
+}
+
+/** Levels of a JSON or YAML file's structure that may become tree levels (a key, its value's keys, theirs…). */
+export const JSON_NODE_LEVELS = JSON_OUTLINE_DEPTH;
+/** Keys whose value names an array item ("name": "zlib"), in order of preference. */
+const ITEM_LABEL_KEYS = ['name', 'title', 'id', 'key', 'label'];
+/** Characters (key and value) of a key a split object keeps in its own text rather than as a node. */
+export const SMALL_VALUE_CHARS = 300;
+/** Characters of an item label kept in its node title. */
+const ITEM_LABEL_CHARS = 80;
+
+/** What an array item is called: its name-like key's value, else its position. */
+function itemTitle(text: string, e: JsonEntry, position: number): string {
+  const keys = e.container?.kind === 'object' ? e.container.entries : [];
+  for (const want of ITEM_LABEL_KEYS) {
+    const k = keys.find((x) => x.key?.toLowerCase() === want && !x.container);
+    const v = k ? scalarOf(text, k) : undefined;
+    if ((typeof v === 'string' && v.trim()) || typeof v === 'number') return String(v).replace(/\s+/g, ' ').trim().slice(0, ITEM_LABEL_CHARS);
+  }
+  return `item ${position}`;
+}
+
+/** Whether a key of a split object stays in its parent's text: a short string, number or literal. */
+function isSmallScalar(e: JsonEntry): boolean {
+  return !e.container && e.end - e.start <= SMALL_VALUE_CHARS;
+}
+
+/**
+ * A value's node: its text, or (large, with entries, above the last level) its entries as child
+ * nodes; an object split so keeps its short scalar keys ("name", "type", "version") as its own text.
+ */
+function valueNode(ctx: Ctx, text: string, e: JsonEntry, depth: number, node: Omit<ConvertedNode, 'line_range' | 'children'>): ConvertedNode {
+  const line_range = rangeLines(ctx, e.start, e.end);
+  const body = slice(ctx, line_range[0], line_range[1]);
+  const n: ConvertedNode = { ...node, line_range, children: [] };
+  const box = e.container;
+  if (depth + 1 < JSON_NODE_LEVELS && box && box.entries.length > 0 && body.length > SPLIT_VALUE_CHARS) {
+    const own = box.kind === 'object' ? box.entries.filter(isSmallScalar) : [];
+    const rest = own.length > 0 ? { ...box, entries: box.entries.filter((x) => !isSmallScalar(x)) } : box;
+    n.children = rest.entries.length > 0 ? structuredNodes(ctx, text, rest, depth + 1) : [];
+    n.content = [ctx.lines[line_range[0] - 1]!, ...own.map((x) => { const [a, b] = rangeLines(ctx, x.start, x.end); return slice(ctx, a, b); })].join('\n');
+    if (n.children.length === 0) n.content = body;
+  } else n.content = body;
+  return n;
+}
+
+/** Consecutive items in windows of at most ITEMS_PER_NODE items and (past the first) SPLIT_VALUE_CHARS characters. */
+function itemWindows(entries: JsonEntry[]): JsonEntry[][] {
+  const out: JsonEntry[][] = [];
+  let cur: JsonEntry[] = [];
+  for (const e of entries) {
+    if (cur.length > 0 && (cur.length >= ITEMS_PER_NODE || e.end - cur[0]!.start > SPLIT_VALUE_CHARS)) {
+      out.push(cur);
+      cur = [];
+    }
+    cur.push(e);
+  }
+  if (cur.length > 0) out.push(cur);
+  return out;
+}
+
+/**
+ * An object's keys or an array's items (JSON or YAML), as nodes: a large value is split into its own entries,
+ * down to JSON_NODE_LEVELS levels; small items share windows, an item alone in its window is a node
+ * titled by its name ("zlib", not "items 1–1").
+ */
+function structuredNodes(ctx: Ctx, text: string, box: JsonContainer, depth: number): ConvertedNode[] {
   if (box.kind === 'object') {
     return box.entries.map((e) => {
       const key = e.key ?? '';
-      const line_range = rangeLines(ctx, e.start, e.end);
-      const body = slice(ctx, line_range[0], line_range[1]);
-      const n: ConvertedNode = { title: key, kind: 'key', summary: `${key}: ${describeEntry(text, e)}`, line_range, children: [] };
-      if (depth < 1 && e.container && body.length > SPLIT_VALUE_CHARS) {
-        n.children = jsonNodes(ctx, text, e.container, depth + 1);
-        n.content = ctx.lines[line_range[0] - 1];
-      } else n.content = body;
-      return n;
+      return valueNode(ctx, text, e, depth, { title: key, kind: 'key', summary: `${key}: ${describeEntry(text, e)}` });
     });
   }
   const out: ConvertedNode[] = [];
-  for (let i = 0; i < box.entries.length; i += ITEMS_PER_NODE) {
-    const group = box.entries.slice(i, i + ITEMS_PER_NODE);
-    const line_range = rangeLines(ctx, group[0]!.start, group[group.length - 1]!.end);
-    out.push({ title: `items ${i + 1}–${i + group.length}`, kind: 'items', summary: `${group.length} items; first: ${describeEntry(text, group[0]!)}`, line_range, content: slice(ctx, line_range[0], line_range[1]), children: [] });
+  let done = 0;
+  for (const group of itemWindows(box.entries)) {
+    const first = group[0]!;
+    if (group.length === 1) out.push(valueNode(ctx, text, first, depth, { title: itemTitle(text, first, done + 1), kind: 'item', summary: `item ${done + 1}: ${describeEntry(text, first)}` }));
+    else {
+      const line_range = rangeLines(ctx, first.start, group[group.length - 1]!.end);
+      out.push({ title: `items ${done + 1}–${done + group.length}`, kind: 'items', summary: `${group.length} items; first: ${describeEntry(text, first)}`, line_range, content: slice(ctx, line_range[0], line_range[1]), children: [] });
+    }
+    done += group.length;
   }
   return out;
 }
@@ -212,7 +272,7 @@ function convertJson(text: string, filename: string): ConvertResult {
   const ctx: Ctx = { lines, idx: new LineIndex(text) };
   const title = basename(filename, extname(filename));
   const outline = jsonOutline(text);
-  const children = outline ? jsonNodes(ctx, text, outline, 0) : [];
+  const children = outline ? structuredNodes(ctx, text, outline, 0) : [];
   const root: ConvertedNode = { title, kind: 'document', line_range: [1, Math.max(1, lines.length)], children };
   if (children.length === 0) root.content = text;
   const topKeys = children.map((c) => c.title);
@@ -323,7 +383,7 @@ const STRUCTURED_CAPS: Capabilities = {
 
 export const structuredConverter: Converter = {
   name: 'structured',
-  version: 2,
+  version: 3,
   async convert({ bytes, card, options }) {
     const result = await convertStructured(bytes, card);
     return followPlan(result, options.plan, STRUCTURED_CAPS, `${card.type.toUpperCase()} data`);

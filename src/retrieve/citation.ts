@@ -33,10 +33,15 @@ function span(label1: string, labelN: string, r: [number, number]): string {
   return r[0] === r[1] ? `${label1} ${r[0]}` : `${labelN} ${r[0]}-${r[1]}`;
 }
 
+/** How a source's pages are named in a citation: a slide deck's pages are its slides. */
+function pageLabels(entry: CatalogEntry): [string, string] {
+  return entry.type === 'pptx' ? ['slide', 'slides'] : ['p.', 'pp.'];
+}
+
 export function makeCitation(entry: CatalogEntry, parts: CitationParts): Citation {
   const where: string[] = [];
   if (parts.sheet) where.push(`sheet "${parts.sheet}"`);
-  if (parts.pages) where.push(span('p.', 'pp.', parts.pages));
+  if (parts.pages) where.push(span(...pageLabels(entry), parts.pages));
   if (parts.rows) where.push(span('row', 'rows', parts.rows));
   if (parts.lines) where.push(span('line', 'lines', parts.lines));
   const ids = [entry.id, ...(parts.node_id ? [`node ${parts.node_id}`] : [])].join(', ');

@@ -19,14 +19,17 @@ import { imageRegistration } from './ocr.js';
 import { archiveRegistration } from './archive.js';
 import { manRegistration } from './man.js';
 import { postscriptRegistration } from './postscript.js';
+import { legacyPptRegistration, pptxRegistration } from './pptx.js';
 
 /** Registration order breaks ties between equal priorities. */
 export const REGISTRATIONS: readonly ConverterRegistration[] = [
   pdfRegistration,
   docxRegistration,
   xlsxRegistration,
+  pptxRegistration,
   legacyDocRegistration,
   legacyXlsRegistration,
+  legacyPptRegistration,
   postscriptRegistration,
   imageRegistration,
   archiveRegistration,

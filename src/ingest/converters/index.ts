@@ -20,6 +20,8 @@ import { archiveRegistration } from './archive.js';
 import { manRegistration } from './man.js';
 import { postscriptRegistration } from './postscript.js';
 import { legacyPptRegistration, pptxRegistration } from './pptx.js';
+import { epubRegistration } from './epub.js';
+import { odfOtherRegistration, odtRegistration } from './odt.js';
 
 /** Registration order breaks ties between equal priorities. */
 export const REGISTRATIONS: readonly ConverterRegistration[] = [
@@ -27,6 +29,9 @@ export const REGISTRATIONS: readonly ConverterRegistration[] = [
   docxRegistration,
   xlsxRegistration,
   pptxRegistration,
+  epubRegistration,
+  odtRegistration,
+  odfOtherRegistration,
   legacyDocRegistration,
   legacyXlsRegistration,
   legacyPptRegistration,

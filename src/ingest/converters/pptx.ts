@@ -10,12 +10,10 @@ import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import type { Converter, ConvertedNode, ConvertResult } from './types.js';
 import { ConvertError, PRIORITY_SPECIFIC, type ConverterRegistration } from './types.js';
-import { ooxmlPartNames } from './zip-sniff.js';
-import { openZip, readEntry, type OpenZip } from './zip-reader.js';
+import type { OpenZip } from './zip-reader.js';
+import { packageFormat, partText, withPackage } from './zip-package.js';
 import { DOCUMENT_CAPS, followPlan } from './plan-shape.js';
 
-/** Inflated bytes read from one part of the package at most (a zip bomb stops here). */
-export const MAX_PART_BYTES = 32 << 20;
 /** Characters of a slide's first line used as its title when it has no title placeholder. */
 export const UNTITLED_SLIDE_CHARS = 80;
 /** Characters of the deck's summary (its slide titles). */
@@ -24,13 +22,9 @@ const ROOT_SUMMARY_CHARS = 400;
 const PLACEHOLDER_DECK_TITLES = /^(?:powerpoint presentation|presentation\d*|slide \d+|untitled)$/i;
 
 const TITLE_PLACEHOLDERS = new Set(['title', 'ctrTitle']);
+const REPAIR_HINT = 'Open it in PowerPoint or LibreOffice Impress and save it again as .pptx.';
 
 type Xml = CheerioAPI;
-
-async function partText(zip: OpenZip, name: string): Promise<string | null> {
-  if (!zip.entries.some((e) => e.name === name)) return null;
-  return (await readEntry(zip, name, MAX_PART_BYTES)).toString('utf8');
-}
 
 /** A part's relationships: id → the target's path inside the package. */
 function relationships(cheerio: typeof import('cheerio'), xml: string | null, partPath: string): Map<string, { target: string; type: string }> {
@@ -175,7 +169,7 @@ async function readSlide(cheerio: typeof import('cheerio'), zip: OpenZip, path: 
 /** The slides' part paths in the deck's order (presentation.xml's slide list). */
 async function slidePaths(cheerio: typeof import('cheerio'), zip: OpenZip): Promise<string[]> {
   const pres = await partText(zip, 'ppt/presentation.xml');
-  if (pres === null) throw new ConvertError('The PowerPoint file has no presentation part (ppt/presentation.xml).', 'Open it in PowerPoint or LibreOffice Impress and save it again as .pptx.');
+  if (pres === null) throw new ConvertError('The PowerPoint file has no presentation part (ppt/presentation.xml).', REPAIR_HINT);
   const rels = relationships(cheerio, await partText(zip, 'ppt/_rels/presentation.xml.rels'), 'ppt/presentation.xml');
   const $ = cheerio.load(pres, { xml: true });
   return $('p\\:sldIdLst > p\\:sldId').toArray().map((el) => rels.get((el as Element).attribs['r:id'] ?? '')?.target).filter((p): p is string => !!p);
@@ -194,13 +188,7 @@ export const pptxConverter: Converter = {
   version: 1,
   async convert({ bytes, card, options }) {
     const cheerio = await import('cheerio');
-    let zip: OpenZip;
-    try {
-      zip = await openZip(bytes);
-    } catch (err) {
-      throw new ConvertError(`The PowerPoint file could not be opened: ${err instanceof Error ? err.message : String(err)}`, 'Open it in PowerPoint or LibreOffice Impress and save it again as .pptx.');
-    }
-    try {
+    return withPackage(bytes, 'PowerPoint file', REPAIR_HINT, async (zip) => {
       const paths = await slidePaths(cheerio, zip);
       if (paths.length === 0) throw new ConvertError('The deck has no slides.', 'Add slides or remove the file from the folder.');
       const slides: Slide[] = [];
@@ -218,21 +206,14 @@ export const pptxConverter: Converter = {
         meta: { slides: String(slides.length) },
       };
       return followPlan(result, options.plan, DOCUMENT_CAPS, 'a slide deck');
-    } finally {
-      zip.close();
-    }
+    });
   },
 };
 
 /** A ZIP package whose main part is a PowerPoint presentation. */
 export const pptxRegistration: ConverterRegistration = {
   converter: pptxConverter,
-  formats: [
-    {
-      type: 'pptx', mime: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', extensions: ['.pptx', '.pptm'],
-      magic: [[0x50, 0x4b, 0x03, 0x04], [0x50, 0x4b, 0x05, 0x06]], contains: (b) => ooxmlPartNames(b).includes('ppt/presentation.xml'), priority: PRIORITY_SPECIFIC,
-    },
-  ],
+  formats: [packageFormat('pptx', 'application/vnd.openxmlformats-officedocument.presentationml.presentation', ['.pptx', '.pptm'], 'ppt/presentation.xml')],
 };
 
 export const LEGACY_PPT_REASON =

@@ -16,7 +16,7 @@ export const MIN_HEADINGS_FOR_TREE = 2;
 
 const NATURE: Record<string, string> = {
   pdf: 'paged document', markdown: 'structured text document', text: 'plain text', docx: 'word-processor document',
-  doc: 'legacy Word document', xlsx: 'spreadsheet workbook', xls: 'legacy Excel workbook', pptx: 'slide deck', ppt: 'legacy PowerPoint deck', csv: 'tabular data',
+  doc: 'legacy Word document', xlsx: 'spreadsheet workbook', xls: 'legacy Excel workbook', pptx: 'slide deck', ppt: 'legacy PowerPoint deck', epub: 'e-book', odt: 'word-processor document', csv: 'tabular data',
   tsv: 'tabular data', html: 'web page', code: 'source code', json: 'structured data', yaml: 'structured data',
   xml: 'structured data', log: 'log file', image: 'image', zip: 'archive', unknown: 'unknown binary',
 };
@@ -138,7 +138,7 @@ export async function planOffline(sample: Sample): Promise<Strategy> {
     doc_nature: NATURE[card.type] ?? 'document',
     has_structure: c.has_structure,
     recommended_approach: c.approach,
-    convert_to_plaintext: ['pdf', 'docx', 'pptx', 'html'].includes(card.type),
+    convert_to_plaintext: ['pdf', 'docx', 'odt', 'pptx', 'epub', 'html'].includes(card.type),
     key_sections: c.key_sections,
     ...(c.estimated_nodes ? { estimated_nodes: c.estimated_nodes } : {}),
     special_handling: c.special,

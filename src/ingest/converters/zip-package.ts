@@ -1,0 +1,42 @@
+/**
+ * What the converters of ZIP-packaged documents share (PowerPoint, EPUB, OpenDocument): opening the
+ * package with a clear error, reading one part within a size limit, and the format entry that
+ * recognises the package by a marker among its part names or its stored mimetype part.
+ */
+import { ConvertError, PRIORITY_SPECIFIC, type FormatSpec } from './types.js';
+import type { SourceType } from '../../store/schemas.js';
+import { ooxmlPartNames } from './zip-sniff.js';
+import { openZip, readEntry, type OpenZip } from './zip-reader.js';
+
+/** Inflated bytes read from one part of a package at most (a zip bomb stops here). */
+export const MAX_PART_BYTES = 64 << 20;
+const ZIP_LOCAL_HEADER = [0x50, 0x4b, 0x03, 0x04];
+
+/** One part's text (UTF-8), or null when the package has no such part. */
+export async function partText(zip: OpenZip, name: string): Promise<string | null> {
+  if (!zip.entries.some((e) => e.name === name)) return null;
+  return (await readEntry(zip, name, MAX_PART_BYTES)).toString('utf8');
+}
+
+/**
+ * Opens the package, runs `read` on it and closes it. A package that cannot be opened fails as
+ * "The <what> could not be opened: …" with `hint` (what to do about it).
+ */
+export async function withPackage<T>(bytes: Uint8Array, what: string, hint: string, read: (zip: OpenZip) => Promise<T>): Promise<T> {
+  let zip: OpenZip;
+  try {
+    zip = await openZip(bytes);
+  } catch (err) {
+    throw new ConvertError(`The ${what} could not be opened: ${err instanceof Error ? err.message : String(err)}`, hint);
+  }
+  try {
+    return await read(zip);
+  } finally {
+    zip.close();
+  }
+}
+
+/** A ZIP-packaged format recognised by `marker` in its leading or trailing bytes (a part name or its mimetype part). */
+export function packageFormat(type: SourceType, mime: string, extensions: readonly string[], marker: string): FormatSpec {
+  return { type, mime, extensions, magic: [ZIP_LOCAL_HEADER], contains: (b) => ooxmlPartNames(b).includes(marker), priority: PRIORITY_SPECIFIC };
+}

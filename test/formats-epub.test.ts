@@ -28,7 +28,7 @@ function book(opts: { toc: 'nav' | 'ncx' | 'none'; title?: string; encrypted?: b
     ...(opts.toc === 'nav' ? ['<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>'] : []),
     ...(opts.toc === 'ncx' ? ['<item id="ncx" href="toc.ncx" media-type="application/x-dtbncx+xml"/>'] : []),
   ];
-  const opf = `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/">${opts.title === undefined ? '<dc:title>Keepers of the Light</dc:title>' : opts.title}<dc:creator>Ann Example</dc:creator><dc:creator>Bo Sample</dc:creator></metadata>
+  const opf = `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/">${opts.title === undefined ? '<dc:title>Keepers of the Light</dc:title>' : opts.title}<dc:creator>Ann Example</dc:creator><dc:creator>Unknown Author</dc:creator><dc:creator>Bo Sample</dc:creator></metadata>
     <manifest>${opfItems.join('')}</manifest><spine${opts.toc === 'ncx' ? ' toc="ncx"' : ''}><itemref idref="ch1"/><itemref idref="ch2"/><itemref idref="notes"/></spine></package>`;
   const nav = xhtml('<nav epub:type="toc"><ol><li><a href="text/ch%201.xhtml#c1">1. The Lighthouse</a></li><li><a href="text/ch2.xhtml">2. Leaving the Island</a></li></ol></nav>');
   const ncx = '<?xml version="1.0"?><ncx xmlns="http://www.daisy.org/z3986/2005/ncx/"><navMap><navPoint id="n1"><navLabel><text>One: The Lighthouse</text></navLabel><content src="text/ch%201.xhtml"/></navPoint><navPoint id="n2"><navLabel><text>Two: Leaving</text></navLabel><content src="text/ch2.xhtml"/></navPoint></navMap></ncx>';

@@ -20,6 +20,8 @@ import { DOCUMENT_CAPS, followPlan } from './plan-shape.js';
 const ROOT_SUMMARY_CHARS = 400;
 const EPUB_MIMETYPE = 'application/epub+zip';
 const XHTML_TYPES = new Set(['application/xhtml+xml', 'text/html']);
+/** Creators e-book tools write when nobody set one (LibreOffice: "Unknown Author"): not an author. */
+const PLACEHOLDER_AUTHORS = /^(?:unknown(?: author)?|anonymous|author)$/i;
 const REPAIR_HINT = 'Open it in an e-book editor such as Calibre or Sigil and save it again.';
 
 function xml(cheerio: typeof import('cheerio'), text: string): CheerioAPI {
@@ -70,7 +72,7 @@ async function readPackage(cheerio: typeof import('cheerio'), zip: OpenZip): Pro
   return {
     opfPath,
     title: clean(elementText(byName($, 'title')[0])),
-    authors: byName($, 'creator').map((c) => clean(elementText(c))).filter(Boolean),
+    authors: byName($, 'creator').map((c) => clean(elementText(c))).filter((a) => a && !PLACEHOLDER_AUTHORS.test(a)),
     spine,
     tocTitles,
   };

@@ -139,12 +139,20 @@ describe('hybrid search with a real (tiny) transformers.js model and FAISS files
     const nv = loadNodeVectors(root, cv.meta.model)!;
     const whole = readFlatIndex(join(root, 'vector_store', 'nodes.faiss'));
     const q = new Float32Array(whole.dims).fill(1 / Math.sqrt(whole.dims));
-    for (const [id, rows] of nv.rowsBySource) {
+    // located by nodes.rows.json, which agrees with nodes.metadata.json row for row
+    const { readNodeMetadata, readNodeRowIndex } = await import('../src/vector/metadata.js');
+    const meta = readNodeMetadata(root)!;
+    expect(readNodeRowIndex(root)?.rows_sha).toBe(meta.rows_sha);
+    const sources = [...new Set(meta.rows.map((r) => r[0]))];
+    expect(sources.length).toBeGreaterThan(1);
+    for (const id of sources) {
       const got = nodeScores(nv, id, q);
+      const rows = meta.rows.flatMap((r, i) => (r[0] === id ? [i] : []));
+      expect(got.size).toBe(rows.length);
       for (const r of rows) {
         let s = 0;
         for (let j = 0; j < whole.dims; j++) s += whole.data[r * whole.dims + j]! * q[j]!;
-        expect(got.get(nv.meta.rows[r]![1])).toBeCloseTo(s, 6);
+        expect(got.get(meta.rows[r]![1])).toBeCloseTo(s, 6);
       }
     }
     const query = 'capital expenditure of Acme in FY2018';

@@ -11,7 +11,6 @@ import { recordField } from '../src/search/bm25.js';
 import type { NodeKeywords } from '../src/search/keyword-index.js';
 import type { NodeRow } from '../src/model/keyword-format.js';
 import type { NodeVectors } from '../src/search/vectors.js';
-import type { NodeMetadata } from '../src/vector/metadata.js';
 import { NODE_SURE_LEAD } from '../src/search/node-confidence.js';
 
 /** An in-memory node index: per node its title and text terms (postings built from them). */
@@ -81,8 +80,8 @@ function vectors(ix: NodeKeywords, cos: number[]): NodeVectors {
   const rows = ix.nodes.map((r) => [ix.id, r[0]]);
   const data = new Float32Array(cos.flatMap((c) => [c, Math.sqrt(1 - c * c)]));
   return {
-    meta: { rows } as unknown as NodeMetadata, dims: 2, rowsBySource: new Map([[ix.id, rows.map((_, i) => i)]]),
-    rowsOf: () => ({ rows: rows.map((_, i) => i), data }),
+    model: { name: 'test', dims: 2, fingerprint: '0' }, dims: 2,
+    rowsOf: () => ({ rows: rows.map((_, i) => i), nodeIds: rows.map((r) => r[1]!), data }),
   };
 }
 

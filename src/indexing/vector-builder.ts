@@ -14,7 +14,7 @@ import { sameModel, type Embedder, type ModelIdentity } from '../embed/types.js'
 import { readFlatIndex, writeVectorIndex, faissLoadError, loadFaiss } from '../vector/faiss.js';
 import { chooseIndex } from '../vector/index-choice.js';
 import {
-  CARD_INDEX_FILE, CARD_METADATA_FILE, NODE_INDEX_FILE, NODE_METADATA_FILE, VECTOR_FORMAT_VERSION,
+  CARD_INDEX_FILE, CARD_METADATA_FILE, NODE_INDEX_FILE, NODE_METADATA_FILE, NODE_ROWS_FILE, VECTOR_FORMAT_VERSION, nodeRowIndex, rowsSha,
   readCardMetadata, readNodeMetadata, type CardMetadata, type NodeMetadata,
 } from '../vector/metadata.js';
 import { cardText, nodeTexts, nodeVectorText } from './source-text.js';
@@ -125,7 +125,14 @@ async function embedAll(items: Item[], prev: Map<string, Float32Array>, er: Embe
 }
 
 function removeVectorFiles(root: string): void {
-  for (const f of [CARD_INDEX_FILE, CARD_METADATA_FILE, NODE_INDEX_FILE, NODE_METADATA_FILE]) rmSync(join(root, f), { force: true });
+  for (const f of [CARD_INDEX_FILE, CARD_METADATA_FILE, NODE_INDEX_FILE, NODE_METADATA_FILE, NODE_ROWS_FILE]) rmSync(join(root, f), { force: true });
+}
+
+/** nodes.rows.json beside nodes.metadata.json (queries read it instead); removed when the rows cannot be indexed so. */
+function writeNodeRowIndex(root: string, meta: NodeMetadata): void {
+  const index = nodeRowIndex(meta);
+  if (index) writeIfChanged(join(root, NODE_ROWS_FILE), JSON.stringify(index) + '\n');
+  else rmSync(join(root, NODE_ROWS_FILE), { force: true });
 }
 
 /** Card texts, one per indexed source in id order. */
@@ -185,8 +192,8 @@ function sourcePreparer(): NonNullable<IndexBuilder['prepareSource']> {
   };
 }
 
-/** Version of how the vector files are laid out (2: index type chosen by size and recorded); a new one rebuilds them. */
-const VECTOR_LAYOUT = 2;
+/** Version of how the vector files are laid out (2: index type chosen by size and recorded; 3: nodes.rows.json); a new one rebuilds them. */
+const VECTOR_LAYOUT = 3;
 
 export function vectorIndexBuilder(): IndexBuilder {
   return {
@@ -232,10 +239,11 @@ export function vectorIndexBuilder(): IndexBuilder {
       };
       const nodeMeta: NodeMetadata = {
         schema_version: VECTOR_FORMAT_VERSION, kind: 'nodes', index_file: 'nodes.faiss', metric: 'inner_product', index_type: 'flat',
-        model: cardMeta.model, dims: id.dims, count: n.rows.length, rows: n.rows,
+        model: cardMeta.model, dims: id.dims, count: n.rows.length, rows_sha: rowsSha(n.rows), rows: n.rows,
       };
       writeIfChanged(join(ctx.root, CARD_METADATA_FILE), canonicalJson(cardMeta));
       writeIfChanged(join(ctx.root, NODE_METADATA_FILE), JSON.stringify(nodeMeta) + '\n');
+      writeNodeRowIndex(ctx.root, nodeMeta);
       clearEmbedCheckpoints(ctx.root);
       const faiss = await loadFaiss();
       const rate = (k: number, s: number) => (k > 0 && s > 0 ? Math.round((k / s) * 10) / 10 : 0);

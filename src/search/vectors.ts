@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import type { Config } from '../store/schemas.js';
 import { indexHeader, openIndex } from '../vector/faiss.js';
 import {
-  CARD_INDEX_FILE, NODE_INDEX_FILE, readCardMetadata, readNodeMetadata, type CardMetadata, type NodeMetadata,
+  CARD_INDEX_FILE, NODE_INDEX_FILE, readCardMetadata, readNodeMetadata, readNodeRowIndex, type CardMetadata, type NodeMetadata, type NodeRowIndex,
 } from '../vector/metadata.js';
 import type { Embedder } from '../embed/types.js';
-import { sameModel } from '../embed/types.js';
+import { sameModel, type ModelIdentity } from '../embed/types.js';
 import { cachedQueryVector, rememberQueryVector } from './query-vectors.js';
 
 /** The card index of a store, opened once per process (see `cardIndex`). */
@@ -20,8 +20,11 @@ export interface CardVectors { meta: CardMetadata; path: string }
  * Node vectors, read per source: `rowsOf(id)` reads only that source's rows from nodes.faiss (one
  * positioned read when they are contiguous, as the builder writes them), cached per process.
  */
-export interface NodeVectors { meta: NodeMetadata; dims: number; rowsBySource: Map<string, number[]>; rowsOf(sourceId: string): SourceRows }
-export interface SourceRows { rows: number[]; data: Float32Array }
+export interface NodeVectors { model: ModelIdentity; dims: number; rowsOf(sourceId: string): SourceRows }
+/** A source's rows of nodes.faiss, the node each holds, and their vectors. */
+export interface SourceRows { rows: number[]; nodeIds: string[]; data: Float32Array }
+/** Which rows and nodes each source has (from nodes.rows.json, else nodes.metadata.json). */
+type RowsBySource = (sourceId: string) => { rows: number[]; nodeIds: string[] };
 
 const fileCache = new Map<string, { mtime: number; value: unknown }>();
 
@@ -80,34 +83,59 @@ function readSourceRows(fd: number, dims: number, rows: number[]): Float32Array 
   return data;
 }
 
-function openNodeVectors(path: string, meta: NodeMetadata): NodeVectors {
+function openNodeVectors(path: string, model: ModelIdentity, expectedCount: number, rowsBy: RowsBySource): NodeVectors {
   const fd = openSync(path, 'r');
   const { dims, count } = flatHeader(fd, fstatSync(fd).size);
-  if (count !== meta.rows.length) throw new Error('nodes.faiss does not match nodes.metadata.json');
-  const rowsBySource = new Map<string, number[]>();
-  meta.rows.forEach((r, i) => {
-    let a = rowsBySource.get(r[0]);
-    if (!a) rowsBySource.set(r[0], (a = []));
-    a.push(i);
-  });
+  if (count !== expectedCount) throw new Error('nodes.faiss does not match its metadata');
   const perSource = new Map<string, SourceRows>();
   const rowsOf = (id: string): SourceRows => {
     let got = perSource.get(id);
     if (!got) {
-      const rows = rowsBySource.get(id) ?? [];
-      perSource.set(id, (got = { rows, data: readSourceRows(fd, dims, rows) }));
+      const { rows, nodeIds } = rowsBy(id);
+      perSource.set(id, (got = { rows, nodeIds, data: readSourceRows(fd, dims, rows) }));
     }
     return got;
   };
-  return { meta, dims, rowsBySource, rowsOf };
+  return { model, dims, rowsOf };
 }
 
+/** Rows by source from the full metadata (stores without nodes.rows.json, or when it is stale). */
+function rowsFromMetadata(meta: NodeMetadata): RowsBySource {
+  const by = new Map<string, { rows: number[]; nodeIds: string[] }>();
+  meta.rows.forEach(([source, node], i) => {
+    let a = by.get(source);
+    if (!a) by.set(source, (a = { rows: [], nodeIds: [] }));
+    a.rows.push(i);
+    a.nodeIds.push(node);
+  });
+  return (id) => by.get(id) ?? { rows: [], nodeIds: [] };
+}
+
+/** Rows by source from the row index: a source's rows are one run from its first. */
+function rowsFromIndex(index: NodeRowIndex): RowsBySource {
+  return (id) => {
+    const e = index.sources[id];
+    if (!e) return { rows: [], nodeIds: [] };
+    const nodeIds = e[1] ? e[1].split(' ') : [];
+    return { rows: nodeIds.map((_, k) => e[0] + k), nodeIds };
+  };
+}
+
+/**
+ * The store's node vectors when they were made by `model`: located by nodes.rows.json (one line a
+ * source) when it matches nodes.metadata.json, else by the metadata itself; null when absent or unreadable.
+ */
 export function loadNodeVectors(root: string, model: CardMetadata['model']): NodeVectors | null {
-  const meta = readNodeMetadata(root);
   const path = join(root, NODE_INDEX_FILE);
-  if (!meta || !existsSync(path) || !sameModel(meta.model, model)) return null;
+  if (!existsSync(path)) return null;
   try {
-    return cached(path, 'nodes:' + path, () => openNodeVectors(path, meta));
+    return cached(path, 'nodes:' + path, () => {
+      const index = readNodeRowIndex(root);
+      if (index) return sameModel(index.model, model) ? openNodeVectors(path, index.model, index.count, rowsFromIndex(index)) : null;
+      const meta = readNodeMetadata(root);
+      if (!meta || !sameModel(meta.model, model)) return null;
+      return openNodeVectors(path, meta.model, meta.rows.length, rowsFromMetadata(meta));
+    });
   } catch {
     return null;
   }
@@ -166,12 +194,12 @@ export async function cardScores(cv: CardVectors, q: Float32Array): Promise<Map<
 /** Cosine of the query with each node of a source: node id → score (reads only that source's rows). */
 export function nodeScores(nv: NodeVectors, sourceId: string, q: Float32Array): Map<string, number> {
   const out = new Map<string, number>();
-  const { rows, data } = nv.rowsOf(sourceId);
-  rows.forEach((r, k) => {
+  const { nodeIds, data } = nv.rowsOf(sourceId);
+  nodeIds.forEach((node, k) => {
     let s = 0;
     const off = k * nv.dims;
     for (let j = 0; j < nv.dims; j++) s += data[off + j]! * q[j]!;
-    out.set(nv.meta.rows[r]![1], s);
+    out.set(node, s);
   });
   return out;
 }

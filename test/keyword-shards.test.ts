@@ -6,7 +6,9 @@ import {
   KEYWORD_DIR, KEYWORD_SOURCES_FILE, SHARD_TARGET_BYTES, findTermLine, termsWithPrefix, readKeywordFile, readSourcesMeta, termLine, useKeywordReader,
   type KeywordSourcesIndex,
 } from '../src/model/keyword-format.js';
-import { writeSourcesIndex } from '../src/indexing/keyword-shards.js';
+import { recordPostings, writeSourcesIndex as writeRecords } from '../src/indexing/keyword-shards.js';
+
+const writeSourcesIndex = (root: string, ix: KeywordSourcesIndex) => writeRecords(root, recordPostings(ix));
 import { nodeKeywords, resetKeywordCache, sourceKeywords } from '../src/search/keyword-index.js';
 import { searchStore } from '../src/search/search.js';
 import { readCatalogForQuery } from '../src/store/catalog.js';

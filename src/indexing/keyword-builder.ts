@@ -13,10 +13,10 @@ import type { IndexBuilder, IndexBuildContext } from '../model/stages.js';
 import { TOKENIZER_VERSION, termFrequencies, tokenize } from '../model/tokenize.js';
 import {
   KEYWORD_DIR, KEYWORD_FORMAT_VERSION, KEYWORD_NODES_EXT, keywordNodesFile, nodesIndexPiecesOf, readNodesSummary,
-  type KeywordNodesHeader, type KeywordNodesIndex, type KeywordSourcesIndex, type NodeRow, type NodesIndexSummary, type NodesIndexTerms,
+  type KeywordNodesHeader, type KeywordNodesIndex, type NodeRow, type NodesIndexSummary, type NodesIndexTerms, type SourceField,
 } from '../model/keyword-format.js';
 import { CompactPostings } from './postings.js';
-import { writeSourcesIndex } from './keyword-shards.js';
+import { writeSourcesIndex, type SourcePostings } from './keyword-shards.js';
 import { aboutText, fileNameText, identityText, nodeTexts, rowTexts } from './source-text.js';
 import { summaryWithoutSample } from '../model/column-summary.js';
 
@@ -35,14 +35,6 @@ function sortedPostings(map: Map<string, number[]>): Record<string, number[]> {
   const out: Record<string, number[]> = {};
   for (const k of [...map.keys()].sort(compareStrings)) out[k] = map.get(k)!;
   return out;
-}
-
-function addPostings(map: Map<string, number[]>, doc: number, tf: Map<string, number>): void {
-  for (const [t, n] of tf) {
-    let arr = map.get(t);
-    if (!arr) map.set(t, (arr = []));
-    arr.push(doc, n);
-  }
 }
 
 function addCompact(map: Map<string, CompactPostings>, doc: number, tf: Map<string, number>): void {
@@ -148,11 +140,11 @@ function bodyOf(s: NodesIndexSummary): { tf: Map<string, number>; length: number
   return { tf: s.bodyTf, length: sum(s.header.len) + sum(s.header.title_len) };
 }
 
-/** Source-level postings being accumulated, one document per indexed source. */
+/** Source-level postings being accumulated, one document per indexed source (varint lists: postings.ts). */
 class SourcesAccumulator {
   readonly ids: string[] = [];
-  readonly postings = { identity: new Map<string, number[]>(), opening: new Map<string, number[]>(), card: new Map<string, number[]>(), body: new Map<string, number[]>() };
-  readonly lengths = { identity: [] as number[], opening: [] as number[], card: [] as number[], body: [] as number[] };
+  readonly postings: Record<SourceField, Map<string, CompactPostings>> = { identity: new Map(), opening: new Map(), card: new Map(), body: new Map() };
+  readonly lengths: Record<SourceField, number[]> = { identity: [], opening: [], card: [], body: [] };
 
   add(e: CatalogEntry, nodes: NodesIndexSummary): void {
     const doc = this.ids.length;
@@ -169,17 +161,15 @@ class SourcesAccumulator {
     this.put('body', doc, b.tf, b.length);
   }
 
-  private put(field: keyof SourcesAccumulator['lengths'], doc: number, tf: Map<string, number>, length: number): void {
-    addPostings(this.postings[field], doc, tf);
+  private put(field: SourceField, doc: number, tf: Map<string, number>, length: number): void {
+    addCompact(this.postings[field], doc, tf);
     this.lengths[field].push(length);
   }
 
-  index(): KeywordSourcesIndex {
+  /** What the shard writer reads (keyword-shards.ts): postings decoded one term at a time. */
+  source(): SourcePostings {
     const p = this.postings;
-    return {
-      ids: this.ids, lengths: this.lengths,
-      fields: { identity: sortedPostings(p.identity), opening: sortedPostings(p.opening), card: sortedPostings(p.card), body: sortedPostings(p.body) },
-    };
+    return { ids: this.ids, lengths: this.lengths, terms: (f) => p[f].keys(), postings: (f, t) => p[f].get(t)?.toArray() };
   }
 }
 
@@ -239,7 +229,7 @@ export function keywordIndexBuilder(): IndexBuilder {
         if (n.rebuilt || prepared.has(e.id)) rebuilt++;
         acc.add(e, n.summary);
       }
-      const meta = writeSourcesIndex(ctx.root, acc.index());
+      const meta = writeSourcesIndex(ctx.root, acc.source());
       const removed = removeStaleNodeFiles(ctx.root, acc.ids);
       return {
         name: 'keyword',

@@ -121,6 +121,29 @@ describe('mhub doctor', () => {
     }
   });
 
+  it.skipIf(!hasEmbedder())('warns when nodes.rows.json is missing or stale (queries fall back to the node metadata) and rebuilds it', async () => {
+    const root = copy();
+    try {
+      const rowsFile = join(root, 'vector_store/nodes.rows.json');
+      const saved = readFileSync(rowsFile);
+      const warnings = (r: Awaited<ReturnType<typeof doctor>>) => r.problems.filter((p) => p.severity === 'warning').map((p) => `${p.code} ${p.subject}`);
+      expect(warnings(await doctor(root))).not.toContain('node_rows_stale vector_store/nodes.rows.json');
+      writeFileSync(rowsFile, saved.toString('utf8').replace(/"rows_sha":"[0-9a-f]+"/, '"rows_sha":"0000000000000000"'));
+      const stale = await doctor(root);
+      expect(stale.healthy).toBe(true);
+      expect(warnings(stale)).toContain('node_rows_stale vector_store/nodes.rows.json');
+      expect(stale.problems.find((p) => p.code === 'node_rows_stale')!.message).toMatch(/does not match nodes.metadata.json/);
+      rmSync(rowsFile);
+      expect((await doctor(root)).problems.find((p) => p.code === 'node_rows_stale')!.message).toMatch(/is missing/);
+      const fixed = await doctorFix(root);
+      expect(fixed.actions.map((a) => a.action)).toEqual(['reindex']);
+      expect(readFileSync(rowsFile).equals(saved)).toBe(true);
+      expect(warnings(fixed.after)).not.toContain('node_rows_stale vector_store/nodes.rows.json');
+    } finally {
+      cleanup(root);
+    }
+  });
+
   it('drops entries whose source file was deleted', async () => {
     const root = copy();
     try {

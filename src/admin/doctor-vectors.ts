@@ -12,6 +12,7 @@ import type { CatalogEntry, Config } from '../store/schemas.js';
 import { FaissFileError, faissNodeReads, inspectFaissFile } from './faiss-file.js';
 import { modelLabel, readVectorLayout, type VectorSet } from './vector-layout.js';
 import { sameModel } from '../embed/types.js';
+import { NODE_ROWS_FILE, readNodeMetadata, readNodeRowIndex } from '../vector/metadata.js';
 import { namedList as named, problem, type Problem } from './problems.js';
 
 const REINDEX_FIX = 'run `mhub doctor --fix` (rebuilds the vector indexes from the trees and cards)';
@@ -97,6 +98,17 @@ function auditModels(config: Config, sets: VectorSet[], out: VectorAudit): void 
   }
 }
 
+/**
+ * nodes.rows.json agrees with nodes.metadata.json (same rows_sha). When it is missing or stale,
+ * queries still work: they read the whole node metadata, slower on a large store (a warning).
+ */
+function auditNodeRows(root: string, out: VectorAudit): void {
+  const meta = readNodeMetadata(root);
+  if (!meta?.rows_sha || readNodeRowIndex(root)) return;
+  const why = existsSync(join(root, NODE_ROWS_FILE)) ? 'does not match nodes.metadata.json' : 'is missing';
+  out.problems.push(problem('node_rows_stale', 'warning', NODE_ROWS_FILE, `${NODE_ROWS_FILE} ${why}: queries read the whole node metadata instead (slower on a large store).`, REINDEX_FIX, { kind: 'reindex' }));
+}
+
 /** Every FAISS file under vector_store/ checked for readability: store-relative path → row count (null: unreadable). */
 async function faissRowCounts(root: string, problems: Problem[]): Promise<Map<string, number | null>> {
   const dir = join(root, VECTOR_DIR);
@@ -126,5 +138,6 @@ export async function auditVectors(root: string, config: Config, entries: Catalo
   }
   for (const set of layout.sets) auditSet(root, set, ntotals, indexed, nodeCounts, out);
   auditModels(config, layout.sets, out);
+  auditNodeRows(root, out);
   return out;
 }

@@ -11,7 +11,7 @@ import type { Element } from 'domhandler';
 import type { Converter, ConvertedNode, ConvertResult } from './types.js';
 import { ConvertError, type ConverterRegistration } from './types.js';
 import type { OpenZip } from './zip-reader.js';
-import { packageFormat, partText, withPackage } from './zip-package.js';
+import { elementText, loadXml, packageFormat, partText, withPackage } from './zip-package.js';
 import { htmlSections, loadHtml } from './html-tree.js';
 import { DROP_SELECTORS } from './html.js';
 import { DOCUMENT_CAPS, followPlan } from './plan-shape.js';
@@ -23,10 +23,6 @@ const XHTML_TYPES = new Set(['application/xhtml+xml', 'text/html']);
 /** Creators e-book tools write when nobody set one (LibreOffice: "Unknown Author"): not an author. */
 const PLACEHOLDER_AUTHORS = /^(?:unknown(?: author)?|anonymous|author)$/i;
 const REPAIR_HINT = 'Open it in an e-book editor such as Calibre or Sigil and save it again.';
-
-function xml(cheerio: typeof import('cheerio'), text: string): CheerioAPI {
-  return cheerio.load(text, { xml: true });
-}
 
 /** A path inside the package from an href relative to a part (fragment and query dropped, %-escapes read). */
 function resolveHref(fromPart: string, href: string): string {
@@ -57,10 +53,10 @@ interface Package {
 
 async function readPackage(cheerio: typeof import('cheerio'), zip: OpenZip): Promise<Package> {
   const container = await partText(zip, 'META-INF/container.xml');
-  const opfPath = container ? byName(xml(cheerio, container), 'rootfile')[0]?.attribs['full-path'] : undefined;
+  const opfPath = container ? byName(loadXml(cheerio, container), 'rootfile')[0]?.attribs['full-path'] : undefined;
   const opfText = opfPath ? await partText(zip, opfPath) : null;
   if (!opfPath || opfText === null) throw new ConvertError('The e-book has no package document (META-INF/container.xml names none, or it is missing).', REPAIR_HINT);
-  const $ = xml(cheerio, opfText);
+  const $ = loadXml(cheerio, opfText);
   const manifest = new Map<string, { href: string; type: string; props: string }>();
   for (const it of byName($, 'item')) manifest.set(it.attribs.id ?? '', { href: resolveHref(opfPath, it.attribs.href ?? ''), type: it.attribs['media-type'] ?? '', props: it.attribs.properties ?? '' });
   const spineEl = byName($, 'spine')[0];
@@ -94,12 +90,6 @@ async function navTitles(cheerio: typeof import('cheerio'), zip: OpenZip, path: 
   return out;
 }
 
-/** An element's text (its text nodes, depth first); '' for none. */
-function elementText(el: Element | undefined): string {
-  if (!el) return '';
-  return el.children.map((c) => (c.type === 'text' ? (c as unknown as { data: string }).data : c.type === 'tag' ? elementText(c as Element) : '')).join('');
-}
-
 /** The first element below `el` (depth first) with that local name. */
 function firstDescendant(el: Element, local: string): Element | undefined {
   for (const c of el.children) {
@@ -117,7 +107,7 @@ async function ncxTitles(cheerio: typeof import('cheerio'), zip: OpenZip, path: 
   const out = new Map<string, string>();
   const text = await partText(zip, path);
   if (text === null) return out;
-  const $ = xml(cheerio, text);
+  const $ = loadXml(cheerio, text);
   for (const point of byName($, 'navPoint')) {
     const label = elementText(firstDescendant(point, 'text')).replace(/\s+/g, ' ').trim();
     const src = firstDescendant(point, 'content')?.attribs.src;

@@ -9,7 +9,7 @@ import { basename, extname } from 'node:path';
 import type { Element, AnyNode } from 'domhandler';
 import type { Converter, ConvertResult } from './types.js';
 import { ConvertError, type ConverterRegistration } from './types.js';
-import { packageFormat, partText, withPackage } from './zip-package.js';
+import { loadXml, packageFormat, partText, withPackage } from './zip-package.js';
 import { htmlSections, loadHtml } from './html-tree.js';
 import { DOCUMENT_CAPS, followPlan } from './plan-shape.js';
 
@@ -81,13 +81,13 @@ export const odtConverter: Converter = {
     return withPackage(bytes, 'OpenDocument file', REPAIR_HINT, async (zip) => {
       const content = await partText(zip, 'content.xml');
       if (content === null) throw new ConvertError('The OpenDocument file has no content part (content.xml).', REPAIR_HINT);
-      const $ = cheerio.load(content, { xml: true });
+      const $ = loadXml(cheerio, content);
       const body = $('office\\:body > office\\:text').toArray()[0] as Element | undefined;
       if (!body) throw new ConvertError('The OpenDocument file holds no text document (a spreadsheet or presentation named .odt?).', 'Check the file type: .ods and .odp are not read; export them as .xlsx or .pptx.');
       const html = loadHtml(cheerio, `<body>${blocks(body.children)}</body>`);
       const t = htmlSections(html, html('body'));
       const meta = await partText(zip, 'meta.xml');
-      const propsTitle = meta ? cheerio.load(meta, { xml: true })('dc\\:title').first().text().replace(/\s+/g, ' ').trim() : '';
+      const propsTitle = meta ? loadXml(cheerio, meta)('dc\\:title').first().text().replace(/\s+/g, ' ').trim() : '';
       const title = propsTitle || t.sections[0]?.title || basename(card.filename, extname(card.filename));
       if (!t.lead && t.sections.length === 0) throw new ConvertError('The document has no text.', 'Add content or remove the file from the folder.');
       const result: ConvertResult = {

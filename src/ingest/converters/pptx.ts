@@ -11,7 +11,7 @@ import type { AnyNode, Element } from 'domhandler';
 import type { Converter, ConvertedNode, ConvertResult } from './types.js';
 import { ConvertError, PRIORITY_SPECIFIC, type ConverterRegistration } from './types.js';
 import type { OpenZip } from './zip-reader.js';
-import { packageFormat, partText, withPackage } from './zip-package.js';
+import { elementText, loadXml, packageFormat, partText, withPackage } from './zip-package.js';
 import { DOCUMENT_CAPS, followPlan } from './plan-shape.js';
 
 /** Characters of a slide's first line used as its title when it has no title placeholder. */
@@ -24,13 +24,11 @@ const PLACEHOLDER_DECK_TITLES = /^(?:powerpoint presentation|presentation\d*|sli
 const TITLE_PLACEHOLDERS = new Set(['title', 'ctrTitle']);
 const REPAIR_HINT = 'Open it in PowerPoint or LibreOffice Impress and save it again as .pptx.';
 
-type Xml = CheerioAPI;
-
 /** A part's relationships: id → the target's path inside the package. */
 function relationships(cheerio: typeof import('cheerio'), xml: string | null, partPath: string): Map<string, { target: string; type: string }> {
   const out = new Map<string, { target: string; type: string }>();
   if (!xml) return out;
-  const $ = cheerio.load(xml, { xml: true });
+  const $ = loadXml(cheerio, xml);
   const dir = posix.dirname(partPath);
   $('Relationship').each((_, el) => {
     const a = (el as Element).attribs;
@@ -60,17 +58,13 @@ function paragraphText(p: Element): string {
   const visit = (el: Element): void => {
     for (const c of kids(el)) {
       const t = tag(c);
-      if (t === 'a:t') out += textOf(c);
+      if (t === 'a:t') out += elementText(c);
       else if (t === 'a:br') out += '\n';
       else if (t === 'a:r' || t === 'a:fld') visit(c);
     }
   };
   visit(p);
   return out.replace(/[ \t\u00a0]+/g, ' ').trim();
-}
-
-function textOf(el: Element): string {
-  return el.children.map((c) => (c.type === 'text' ? (c as unknown as { data: string }).data : c.type === 'tag' ? textOf(c as Element) : '')).join('');
 }
 
 /** The paragraphs of a text body, list levels as indentation. */
@@ -126,12 +120,12 @@ function readShapes(tree: Element, into: SlideText): void {
   }
 }
 
-function shapeTree($: Xml): Element | undefined {
+function shapeTree($: CheerioAPI): Element | undefined {
   return $('p\\:cSld > p\\:spTree').toArray()[0] as Element | undefined;
 }
 
 /** Speaker notes: the notes page's body placeholder. */
-function notesLines($: Xml): string[] {
+function notesLines($: CheerioAPI): string[] {
   const out: string[] = [];
   $('p\\:sp').each((_, sp) => {
     const ph = $(sp).find('p\\:nvSpPr p\\:ph').first();
@@ -151,14 +145,14 @@ interface Slide {
 async function readSlide(cheerio: typeof import('cheerio'), zip: OpenZip, path: string, number: number): Promise<Slide> {
   const xml = await partText(zip, path);
   if (xml === null) return { number, title: `Slide ${number}`, text: '', hidden: false };
-  const $ = cheerio.load(xml, { xml: true });
+  const $ = loadXml(cheerio, xml);
   const got: SlideText = { title: '', lines: [] };
   const tree = shapeTree($);
   if (tree) readShapes(tree, got);
   const rels = relationships(cheerio, await partText(zip, relsPath(path)), path);
   const notesPart = [...rels.values()].find((r) => r.type.endsWith('/notesSlide'))?.target;
   const notesXml = notesPart ? await partText(zip, notesPart) : null;
-  const notes = notesXml ? notesLines(cheerio.load(notesXml, { xml: true })) : [];
+  const notes = notesXml ? notesLines(loadXml(cheerio, notesXml)) : [];
   const body = got.lines.join('\n').replace(/\n{3,}/g, '\n\n').trim();
   const firstLine = body.split('\n').find((l) => l.trim() && !l.startsWith('|') && !l.startsWith('[image:'))?.trim() ?? '';
   const title = got.title || (firstLine ? firstLine.slice(0, UNTITLED_SLIDE_CHARS) : `Slide ${number}`);
@@ -171,7 +165,7 @@ async function slidePaths(cheerio: typeof import('cheerio'), zip: OpenZip): Prom
   const pres = await partText(zip, 'ppt/presentation.xml');
   if (pres === null) throw new ConvertError('The PowerPoint file has no presentation part (ppt/presentation.xml).', REPAIR_HINT);
   const rels = relationships(cheerio, await partText(zip, 'ppt/_rels/presentation.xml.rels'), 'ppt/presentation.xml');
-  const $ = cheerio.load(pres, { xml: true });
+  const $ = loadXml(cheerio, pres);
   return $('p\\:sldIdLst > p\\:sldId').toArray().map((el) => rels.get((el as Element).attribs['r:id'] ?? '')?.target).filter((p): p is string => !!p);
 }
 
@@ -179,7 +173,7 @@ async function slidePaths(cheerio: typeof import('cheerio'), zip: OpenZip): Prom
 async function deckTitle(cheerio: typeof import('cheerio'), zip: OpenZip): Promise<string> {
   const core = await partText(zip, 'docProps/core.xml');
   if (!core) return '';
-  const t = cheerio.load(core, { xml: true })('dc\\:title').first().text().replace(/\s+/g, ' ').trim();
+  const t = loadXml(cheerio, core)('dc\\:title').first().text().replace(/\s+/g, ' ').trim();
   return PLACEHOLDER_DECK_TITLES.test(t) ? '' : t;
 }
 

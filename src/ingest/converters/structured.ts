@@ -177,8 +177,6 @@ function scalarOf(text: string, e: JsonEntry): unknown {
   return 'value' in e ? e.value : (JSON.parse(text.slice(e.valueStart, e.end)) as unknown);
 }
 
-/** Levels of a JSON or YAML file's structure that may become tree levels (a key, its value's keys, theirs…). */
-export const JSON_NODE_LEVELS = JSON_OUTLINE_DEPTH;
 /** Keys whose value names an array item ("name": "zlib"), in order of preference. */
 const ITEM_LABEL_KEYS = ['name', 'title', 'id', 'key', 'label'];
 /** Characters (key and value) of a key a split object keeps in its own text rather than as a node. */
@@ -211,7 +209,8 @@ function valueNode(ctx: Ctx, text: string, e: JsonEntry, depth: number, node: Om
   const body = slice(ctx, line_range[0], line_range[1]);
   const n: ConvertedNode = { ...node, line_range, children: [] };
   const box = e.container;
-  if (depth + 1 < JSON_NODE_LEVELS && box && box.entries.length > 0 && body.length > SPLIT_VALUE_CHARS) {
+  // as deep as the outline lists entries (json-outline.ts JSON_OUTLINE_DEPTH), the levels that may become tree levels
+  if (depth + 1 < JSON_OUTLINE_DEPTH && box && box.entries.length > 0 && body.length > SPLIT_VALUE_CHARS) {
     const own = box.kind === 'object' ? box.entries.filter(isSmallScalar) : [];
     const rest = own.length > 0 ? { ...box, entries: box.entries.filter((x) => !isSmallScalar(x)) } : box;
     n.children = rest.entries.length > 0 ? structuredNodes(ctx, text, rest, depth + 1) : [];
@@ -238,7 +237,7 @@ function itemWindows(entries: JsonEntry[]): JsonEntry[][] {
 
 /**
  * An object's keys or an array's items (JSON or YAML), as nodes: a large value is split into its own entries,
- * down to JSON_NODE_LEVELS levels; small items share windows, an item alone in its window is a node
+ * down to JSON_OUTLINE_DEPTH levels; small items share windows, an item alone in its window is a node
  * titled by its name ("zlib", not "items 1–1").
  */
 function structuredNodes(ctx: Ctx, text: string, box: JsonContainer, depth: number): ConvertedNode[] {

@@ -1,8 +1,10 @@
 /**
  * What the converters of ZIP-packaged documents share (PowerPoint, EPUB, OpenDocument): opening the
- * package with a clear error, reading one part within a size limit, and the format entry that
- * recognises the package by a marker among its part names or its stored mimetype part.
+ * package with a clear error, reading one part within a size limit, reading an XML part, and the
+ * format entry that recognises the package by a marker among its part names or its stored mimetype part.
  */
+import type { CheerioAPI } from 'cheerio';
+import type { Element } from 'domhandler';
 import { ConvertError, PRIORITY_SPECIFIC, type FormatSpec } from './types.js';
 import type { SourceType } from '../../store/schemas.js';
 import { ooxmlPartNames } from './zip-sniff.js';
@@ -39,4 +41,15 @@ export async function withPackage<T>(bytes: Uint8Array, what: string, hint: stri
 /** A ZIP-packaged format recognised by `marker` in its leading or trailing bytes (a part name or its mimetype part). */
 export function packageFormat(type: SourceType, mime: string, extensions: readonly string[], marker: string): FormatSpec {
   return { type, mime, extensions, magic: [ZIP_LOCAL_HEADER], contains: (b) => ooxmlPartNames(b).includes(marker), priority: PRIORITY_SPECIFIC };
+}
+
+/** An XML part as cheerio reads it (XML mode: tags as written, prefixes kept: `p:sp`, `dc:title`). */
+export function loadXml(cheerio: typeof import('cheerio'), text: string): CheerioAPI {
+  return cheerio.load(text, { xml: true });
+}
+
+/** An element's text (its text nodes, depth first); '' for none. */
+export function elementText(el: Element | undefined): string {
+  if (!el) return '';
+  return el.children.map((c) => (c.type === 'text' ? (c as unknown as { data: string }).data : c.type === 'tag' ? elementText(c as Element) : '')).join('');
 }

@@ -254,6 +254,11 @@ export function makeBadInputs(base = mkdtempSync(join(tmpdir(), 'mhub-bad-'))) {
   add('truncated PDF', 'truncated.pdf', { where: 'source', status: 'failed', message: /.+/ });
   writeFileSync(I('report.txt.pdf'), '%PDF-1.4\n%%EOF\n');
   add('PDF header with no body', 'report.txt.pdf', { where: 'source', status: 'failed', message: /.+/ });
+  // nesting deeper than a recursive reader's stack
+  writeFileSync(I('unclosed.html'), `<html><body><h1>Unclosed tags</h1><p>Before.</p>${'<div><font>'.repeat(10000)}<p>deep words survive</p></body></html>`);
+  add('HTML page of 20,000 unclosed tags', 'unclosed.html', { where: 'source', status: 'indexed', type: 'html' });
+  writeFileSync(I('deep.yaml'), Array.from({ length: 3000 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n') + ' 1\n');
+  add('YAML nested 3,000 levels deep', 'deep.yaml', { where: 'source', status: 'failed', message: /nests more levels deep than the YAML reader can follow/ });
   writeFileSync(I('fake.docx'), makeZip([{ name: 'hello.txt', data: 'not a word document' }]));
   add('.docx that is a plain zip', 'fake.docx', { where: 'source', status: ['indexed', 'failed', 'skipped'] });
 

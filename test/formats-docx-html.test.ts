@@ -130,6 +130,25 @@ describe('html (cheerio)', () => {
   });
 });
 
+describe('html nested deeper than the walk can follow', () => {
+  it('reads a page of thousands of unclosed tags: the text below the depth bound kept in order, and one warning', async () => {
+    const n = 20_000;
+    const page = `<html><body><h1>Deep</h1><p>Intro.</p>${'<div>'.repeat(n)}<p>first inside</p><p>second inside</p>${'</div>'.repeat(n)}<h2>After</h2><p>Tail ${'<font>'.repeat(n)}fonted words</p></body></html>`;
+    const r = await htmlConverter.convert({ absPath: 'd.html', card: card('d.html', 'html'), bytes: Buffer.from(page), plan: {} as never, options: { maxLeafPages: 5 } });
+    expect(outline(r.root)).toEqual(['Deep', '  After']);
+    expect(r.root.content).toMatch(/Intro\.\s+first inside second inside/);
+    expect(r.root.children[0]!.content).toMatch(/Tail\s+fonted words/);
+    expect(r.warnings).toEqual([expect.stringMatching(/nests elements more than 256 deep \(unclosed tags\?\) in 2 place\(s\)/)]);
+  });
+
+  it('leaves an ordinary page untouched and says nothing', async () => {
+    const page = '<html><body><h1>T</h1><div><div><p>a <b><i>b</i></b></p></div></div></body></html>';
+    const r = await htmlConverter.convert({ absPath: 'o.html', card: card('o.html', 'html'), bytes: Buffer.from(page), plan: {} as never, options: { maxLeafPages: 5 } });
+    expect(r.root.content).toBe('# T\n\na b');
+    expect(r.warnings).toBeUndefined();
+  });
+});
+
 describe('html outlines (issue 14)', () => {
   it('strips permalink marks from headings and makes a long definition list one node per term', async () => {
     const def = (t: string) => `<dt><code>--${t}</code></dt><dd><p>The ${t} option ${'changes how the tool behaves in this case. '.repeat(10)}</p></dd>`;

@@ -120,4 +120,9 @@ describe('structured data', () => {
     await expect(conv('bad.xml', 'xml', Buffer.from('<a><b></a>'))).rejects.toThrow(/not well-formed at line 1/);
     await expect(conv('bad.yaml', 'yaml', Buffer.from('a: [1, 2\nb: 3\n'))).rejects.toThrow(/YAML file is not valid/);
   });
+
+  it('a YAML file nested deeper than the reader can follow fails saying so, not as a syntax error', async () => {
+    const deep = Array.from({ length: 3000 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n') + ' 1\n';
+    await expect(conv('deep.yaml', 'yaml', Buffer.from(deep))).rejects.toMatchObject({ message: expect.stringMatching(/nests more levels deep than the YAML reader can follow/), hint: expect.stringMatching(/JSON Lines/) });
+  });
 });

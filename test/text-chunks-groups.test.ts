@@ -45,4 +45,11 @@ describe('text without blank lines', () => {
     const byLines = paragraphNodes(text.split('\n').slice(0, -1), GROUP_TARGET_CHARS);
     expect(byLines.map((n) => n.line_range)).toEqual(kids.map((n) => n.line_range));
   });
+  it('titles a group by its first words however deeply it is indented, and never leaves a title empty', () => {
+    const deep = ['Heading line for the file.', '', `${' '.repeat(9000)}- item deep inside`, `${' '.repeat(9002)}- item deeper still`, '', 'Closing words here.'].join('\n');
+    const titles = convertPlainText(deep, 'deep.txt', 30).root.children.map((c) => c.title);
+    expect(titles).toContain('item deep inside');
+    // a group of comment lines only has no title line of its own: it is named by its lines
+    expect(paragraphNodes(['<!-- generated -->', '<!-- do not edit -->'], 10_000).map((n) => n.title)).toEqual(['lines 1–2']);
+  });
 });

@@ -35,7 +35,7 @@ function span(label1: string, labelN: string, r: [number, number]): string {
 
 /** How a source's pages are named in a citation: a slide deck's pages are its slides. */
 function pageLabels(entry: CatalogEntry): [string, string] {
-  return entry.type === 'pptx' ? ['slide', 'slides'] : ['p.', 'pp.'];
+  return entry.type === 'pptx' || entry.type === 'odp' ? ['slide', 'slides'] : ['p.', 'pp.'];
 }
 
 export function makeCitation(entry: CatalogEntry, parts: CitationParts): Citation {

@@ -96,7 +96,7 @@ export async function convertDocxBytes(bytes: Uint8Array, filename: string, opts
   } catch (err) {
     throw new ConvertError(`The Word file could not be read: ${err instanceof Error ? err.message : String(err)}`, 'Open it in Word or LibreOffice and save it again as .docx (password-protected files must be saved without the password).');
   }
-  const $ = loadHtml(cheerio, `<body>${html}</body>`);
+  const $ = loadHtml(cheerio, `<body>${html}</body>`, warnings);
   const docTitle = $('h1.doc-title').first().text().replace(/\s+/g, ' ').trim();
   $('h1.doc-title').remove();
   let headingIndex = 0;
@@ -124,7 +124,7 @@ export async function convertDocxBytes(bytes: Uint8Array, filename: string, opts
 
 export const docxConverter: Converter = {
   name: 'docx',
-  version: 7,
+  version: 8,
   async convert({ bytes, card, options }) {
     const result = await convertDocxBytes(bytes, card.filename, { tablesAsRows: options.plan?.tablesAsRows ?? false });
     return followPlan(result, options.plan, DOCUMENT_CAPS, 'a Word document');

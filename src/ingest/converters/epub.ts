@@ -119,8 +119,8 @@ async function ncxTitles(cheerio: typeof import('cheerio'), zip: OpenZip, path: 
 }
 
 /** One chapter file as a node: its headings' sections below it (a single top heading is the chapter itself). */
-function chapterNode(cheerio: typeof import('cheerio'), text: string, tocTitle: string | undefined, number: number): ConvertedNode | null {
-  const $ = loadHtml(cheerio, text);
+function chapterNode(cheerio: typeof import('cheerio'), text: string, tocTitle: string | undefined, number: number, warnings: string[]): ConvertedNode | null {
+  const $ = loadHtml(cheerio, text, warnings);
   $(DROP_SELECTORS).remove();
   const body = $('body').length ? $('body') : $.root();
   const t = htmlSections($, body, undefined, { anchors: true });
@@ -135,7 +135,7 @@ function chapterNode(cheerio: typeof import('cheerio'), text: string, tocTitle: 
 
 export const epubConverter: Converter = {
   name: 'epub',
-  version: 1,
+  version: 2,
   async convert({ bytes, card, options }) {
     const cheerio = await import('cheerio');
     return withPackage(bytes, 'e-book', REPAIR_HINT, async (zip) => {
@@ -144,9 +144,10 @@ export const epubConverter: Converter = {
       }
       const pkg = await readPackage(cheerio, zip);
       const children: ConvertedNode[] = [];
+      const warnings: string[] = [];
       for (const path of pkg.spine) {
         const text = await partText(zip, path);
-        const node = text === null ? null : chapterNode(cheerio, text, pkg.tocTitles.get(path), children.length + 1);
+        const node = text === null ? null : chapterNode(cheerio, text, pkg.tocTitles.get(path), children.length + 1, warnings);
         if (node) children.push(node);
       }
       if (children.length === 0) throw new ConvertError('The e-book has no readable chapters in its reading order.', 'Check that the file is a complete EPUB (its spine lists the chapter files).');
@@ -158,6 +159,7 @@ export const epubConverter: Converter = {
         root: { title, kind: 'document', summary: `${title}${byline}. ${children.length} chapters: ${children.map((c) => c.title).join('; ')}`.slice(0, ROOT_SUMMARY_CHARS), children },
         card: { sections_overview: children.map((c) => c.title).slice(0, 20), ...(byline ? { summary: `${title}${byline}.` } : {}) },
         meta: { chapters: String(children.length), ...(pkg.authors.length ? { author: pkg.authors.join('; ') } : {}) },
+        ...(warnings.length ? { warnings: [...new Set(warnings)] } : {}),
       };
       return followPlan(result, options.plan, DOCUMENT_CAPS, 'an e-book');
     });

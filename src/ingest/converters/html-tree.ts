@@ -8,6 +8,7 @@ import type { AnyNode, Element } from 'domhandler';
 import type { ConvertedNode } from './types.js';
 import { groupTitle, TITLE_SCAN_LINES } from './titles.js';
 import { groupParagraphs } from './text-chunks.js';
+import { capDepth, depthWarning } from './dom-depth.js';
 
 /**
  * How pages are parsed: htmlparser2 (cheerio's `xml` option in HTML mode), not parse5. Measured on
@@ -17,9 +18,15 @@ import { groupParagraphs } from './text-chunks.js';
  */
 const PARSE_OPTIONS = { xml: { xmlMode: false, decodeEntities: true } } as const;
 
-/** An HTML text as the converters walk it (`htmlSections`). */
-export function loadHtml(cheerio: typeof import('cheerio'), html: string): CheerioAPI {
-  return cheerio.load(html, PARSE_OPTIONS);
+/**
+ * An HTML text as the converters walk it (`htmlSections`), nested at most `MAX_DOM_DEPTH` deep; when
+ * it had to be flattened, `warnings` (the converter's) says so.
+ */
+export function loadHtml(cheerio: typeof import('cheerio'), html: string, warnings?: string[]): CheerioAPI {
+  const $ = cheerio.load(html, PARSE_OPTIONS);
+  const w = depthWarning(capDepth($.root()[0]!), 'page');
+  if (w) warnings?.push(w);
+  return $;
 }
 
 /** Tags whose children are walked as blocks. */

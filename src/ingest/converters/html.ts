@@ -25,7 +25,8 @@ export const DROP_SELECTORS = [
 const MAIN_SELECTORS = ['main', '[role=main]', 'article'];
 
 export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string, filename: string, opts: { tablesAsRows?: boolean } = {}): ConvertResult {
-  const $ = loadHtml(cheerio, html);
+  const warnings: string[] = [];
+  const $ = loadHtml(cheerio, html, warnings);
   // (htmlparser2 adds no <head> a page left out)
   const docTitle = $('title').filter((_, e) => $(e).closest('svg').length === 0).first().text().replace(/\s+/g, ' ').trim();
   const description = $('meta[name=description]').attr('content')?.trim() ?? '';
@@ -59,12 +60,13 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
       sections_overview: root.children.map((c) => c.title).slice(0, 20),
     },
     meta: { headings: String(t.headingCount), tables: String(t.tableCount), links: String(t.links), ...(lang ? { lang } : {}) },
+    ...(warnings.length ? { warnings } : {}),
   };
 }
 
 export const htmlConverter: Converter = {
   name: 'html',
-  version: 9,
+  version: 10,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

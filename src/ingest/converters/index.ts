@@ -21,7 +21,9 @@ import { manRegistration } from './man.js';
 import { postscriptRegistration } from './postscript.js';
 import { legacyPptRegistration, pptxRegistration } from './pptx.js';
 import { epubRegistration } from './epub.js';
-import { odfOtherRegistration, odtRegistration } from './odt.js';
+import { odtRegistration } from './odt.js';
+import { odpRegistration } from './odp.js';
+import { odsRegistration } from './spreadsheet/ods.js';
 
 /** Registration order breaks ties between equal priorities. */
 export const REGISTRATIONS: readonly ConverterRegistration[] = [
@@ -31,7 +33,8 @@ export const REGISTRATIONS: readonly ConverterRegistration[] = [
   pptxRegistration,
   epubRegistration,
   odtRegistration,
-  odfOtherRegistration,
+  odsRegistration,
+  odpRegistration,
   legacyDocRegistration,
   legacyXlsRegistration,
   legacyPptRegistration,

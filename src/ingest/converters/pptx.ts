@@ -135,17 +135,18 @@ function notesLines($: CheerioAPI): string[] {
   return out;
 }
 
-interface Slide {
+/** One slide as both deck converters (.pptx, .odp) read it. */
+export interface Slide {
   number: number;
   title: string;
   text: string;
   hidden: boolean;
 }
 
-async function readSlide(cheerio: typeof import('cheerio'), zip: OpenZip, path: string, number: number): Promise<Slide> {
+async function readSlide(cheerio: typeof import('cheerio'), zip: OpenZip, path: string, number: number, warnings: string[]): Promise<Slide> {
   const xml = await partText(zip, path);
   if (xml === null) return { number, title: `Slide ${number}`, text: '', hidden: false };
-  const $ = loadXml(cheerio, xml);
+  const $ = loadXml(cheerio, xml, warnings);
   const got: SlideText = { title: '', lines: [] };
   const tree = shapeTree($);
   if (tree) readShapes(tree, got);
@@ -153,11 +154,35 @@ async function readSlide(cheerio: typeof import('cheerio'), zip: OpenZip, path: 
   const notesPart = [...rels.values()].find((r) => r.type.endsWith('/notesSlide'))?.target;
   const notesXml = notesPart ? await partText(zip, notesPart) : null;
   const notes = notesXml ? notesLines(loadXml(cheerio, notesXml)) : [];
-  const body = got.lines.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return slideOf(number, got.title, got.lines.join('\n'), notes, $('p\\:sld').attr('show') === '0');
+}
+
+/**
+ * A slide from its title (may be empty: then its first line of text, else "Slide N"), body text and
+ * speaker notes; its text opens with its page marker (slides are the deck's pages).
+ */
+export function slideOf(number: number, titleText: string, bodyText: string, notes: string[], hidden: boolean): Slide {
+  const body = bodyText.replace(/\n{3,}/g, '\n\n').trim();
   const firstLine = body.split('\n').find((l) => l.trim() && !l.startsWith('|') && !l.startsWith('[image:'))?.trim() ?? '';
-  const title = got.title || (firstLine ? firstLine.slice(0, UNTITLED_SLIDE_CHARS) : `Slide ${number}`);
+  const title = titleText || (firstLine ? firstLine.replace(/^[-*]\s+/, '').slice(0, UNTITLED_SLIDE_CHARS) : `Slide ${number}`);
   const parts = [`<!-- page ${number} -->`, `## ${title}`, body, notes.length ? `Notes:\n${notes.join('\n')}` : ''].filter(Boolean);
-  return { number, title, text: parts.join('\n\n'), hidden: $('p\\:sld').attr('show') === '0' };
+  return { number, title, text: parts.join('\n\n'), hidden };
+}
+
+/** The converted deck: one node per slide (slides are its pages), the root summarised by the slide titles. */
+export function deckResult(title: string, slides: Slide[], warnings: string[]): ConvertResult {
+  const children: ConvertedNode[] = slides.map((s) => ({
+    title: s.title, kind: 'slide', page_range: [s.number, s.number], content: s.text, children: [], ...(s.hidden ? { meta: { hidden: true } } : {}),
+  }));
+  return {
+    title,
+    toc_source: 'detected',
+    root: { title, kind: 'document', summary: `${slides.length} slide${slides.length === 1 ? '' : 's'}: ${slides.map((s) => s.title).join('; ')}`.slice(0, ROOT_SUMMARY_CHARS), page_range: [1, slides.length], children },
+    pages: slides.length,
+    card: { sections_overview: slides.map((s) => s.title).slice(0, 20) },
+    meta: { slides: String(slides.length) },
+    ...(warnings.length ? { warnings: [...new Set(warnings)] } : {}),
+  };
 }
 
 /** The slides' part paths in the deck's order (presentation.xml's slide list). */
@@ -169,37 +194,37 @@ async function slidePaths(cheerio: typeof import('cheerio'), zip: OpenZip): Prom
   return $('p\\:sldIdLst > p\\:sldId').toArray().map((el) => rels.get((el as Element).attribs['r:id'] ?? '')?.target).filter((p): p is string => !!p);
 }
 
+/** A deck without a title in its properties is titled by its first titled slide. */
+export function deckTitleFromSlides(slides: Slide[]): string {
+  return slides.find((s) => !/^Slide \d+$/.test(s.title))?.title ?? '';
+}
+
 /** The deck's title from its document properties, when somebody set one. */
 async function deckTitle(cheerio: typeof import('cheerio'), zip: OpenZip): Promise<string> {
   const core = await partText(zip, 'docProps/core.xml');
   if (!core) return '';
-  const t = loadXml(cheerio, core)('dc\\:title').first().text().replace(/\s+/g, ' ').trim();
+  return propertiesTitle(loadXml(cheerio, core));
+}
+
+/** `dc:title` of a package's properties part, unless it is a placeholder nobody set. */
+export function propertiesTitle($: CheerioAPI): string {
+  const t = $('dc\\:title').first().text().replace(/\s+/g, ' ').trim();
   return PLACEHOLDER_DECK_TITLES.test(t) ? '' : t;
 }
 
 export const pptxConverter: Converter = {
   name: 'pptx',
-  version: 1,
+  version: 2,
   async convert({ bytes, card, options }) {
     const cheerio = await import('cheerio');
     return withPackage(bytes, 'PowerPoint file', REPAIR_HINT, async (zip) => {
       const paths = await slidePaths(cheerio, zip);
       if (paths.length === 0) throw new ConvertError('The deck has no slides.', 'Add slides or remove the file from the folder.');
       const slides: Slide[] = [];
-      for (const [i, p] of paths.entries()) slides.push(await readSlide(cheerio, zip, p, i + 1));
-      const title = (await deckTitle(cheerio, zip)) || slides.find((s) => !/^Slide \d+$/.test(s.title))?.title || basename(card.filename, extname(card.filename));
-      const children: ConvertedNode[] = slides.map((s) => ({
-        title: s.title, kind: 'slide', page_range: [s.number, s.number], content: s.text, children: [], ...(s.hidden ? { meta: { hidden: true } } : {}),
-      }));
-      const result: ConvertResult = {
-        title,
-        toc_source: 'detected',
-        root: { title, kind: 'document', summary: `${slides.length} slide${slides.length === 1 ? '' : 's'}: ${slides.map((s) => s.title).join('; ')}`.slice(0, ROOT_SUMMARY_CHARS), page_range: [1, slides.length], children },
-        pages: slides.length,
-        card: { sections_overview: slides.map((s) => s.title).slice(0, 20) },
-        meta: { slides: String(slides.length) },
-      };
-      return followPlan(result, options.plan, DOCUMENT_CAPS, 'a slide deck');
+      const warnings: string[] = [];
+      for (const [i, p] of paths.entries()) slides.push(await readSlide(cheerio, zip, p, i + 1, warnings));
+      const title = (await deckTitle(cheerio, zip)) || deckTitleFromSlides(slides) || basename(card.filename, extname(card.filename));
+      return followPlan(deckResult(title, slides, warnings), options.plan, DOCUMENT_CAPS, 'a slide deck');
     });
   },
 };

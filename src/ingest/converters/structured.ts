@@ -93,6 +93,25 @@ function yamlOutline(node: YamlNode, yaml: typeof import('yaml'), depth = 0): Js
   return undefined;
 }
 
+/** How V8 says a recursive reader ran out of stack (the yaml package reports it as a parse error). */
+const STACK_EXHAUSTED = /maximum call stack size exceeded/i;
+
+function tooDeep(): ConvertError {
+  return new ConvertError(
+    'The YAML file nests more levels deep than the YAML reader can follow (it ran out of stack); nothing of it was indexed.',
+    'Flatten the deepest structure or store it as JSON Lines; or, when the text matters more than its structure, rename the file to .txt and ingest again.',
+  );
+}
+
+function outlineOrTooDeep<T>(outline: () => T): T {
+  try {
+    return outline();
+  } catch (err) {
+    if (err instanceof RangeError && STACK_EXHAUSTED.test(err.message)) throw tooDeep();
+    throw err;
+  }
+}
+
 async function convertYaml(text: string, filename: string): Promise<ConvertResult> {
   const yaml = await import('yaml');
   const lines = splitLines(text);
@@ -101,6 +120,7 @@ async function convertYaml(text: string, filename: string): Promise<ConvertResul
   const docs = yaml.parseAllDocuments(text, { prettyErrors: false, uniqueKeys: false });
   const list = Array.isArray(docs) ? docs : [docs];
   const errors = list.flatMap((d) => d.errors);
+  if (errors.some((e) => STACK_EXHAUSTED.test(e.message))) throw tooDeep();
   if (errors.length) {
     const e = errors[0]!;
     const at = e.linePos?.[0] ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '';
@@ -108,7 +128,7 @@ async function convertYaml(text: string, filename: string): Promise<ConvertResul
   }
   const children: ConvertedNode[] = [];
   for (const [i, d] of list.entries()) {
-    const box = d.contents ? yamlOutline(d.contents as unknown as YamlNode, yaml) : undefined;
+    const box = d.contents ? outlineOrTooDeep(() => yamlOutline(d.contents as unknown as YamlNode, yaml)) : undefined;
     const nodes = box ? structuredNodes(ctx, text, box, 0) : [];
     if (list.length > 1) {
       const r = (d.contents as unknown as YamlNode | null)?.range;

@@ -124,7 +124,7 @@ function paragraphs(lines: string[]): Para[] {
 
 /** Title of a group of lines [start, end] (1-based): its first prose line (titles.ts). */
 function titleOf(lines: string[], start: number, end: number): string {
-  return groupTitle(lines.slice(start - 1, Math.min(end, start - 1 + TITLE_SCAN_LINES)));
+  return groupTitle(lines.slice(start - 1, Math.min(end, start - 1 + TITLE_SCAN_LINES))) || `lines ${start}–${end}`;
 }
 
 /** Paragraph groups of about `target` characters over lines [from, to] (1-based, inclusive). */
@@ -214,12 +214,23 @@ function detached(s: string): string {
   return s.split('').join('');
 }
 
+/** Offset of the first character at or after `from` (before `to`) that is not white space; `from` when there is none. */
+function firstVisible(text: string, from: number, to: number): number {
+  const re = /\S/g;
+  re.lastIndex = from;
+  const m = re.exec(text);
+  return m && m.index < to ? m.index : from;
+}
+
 /** paragraphNodes over the whole text, by character ranges (same nodes, no copies of the text). */
 function textParagraphNodes(text: string, paras: TextPara[], target: number): ConvertedNode[] {
   return groupParagraphs(paras, target).map((g) => {
     const first = g[0]!;
     const last = g[g.length - 1]!;
-    const title = detached(groupTitle(text.slice(first.from, Math.min(last.to, first.from + TITLE_SCAN_CHARS)).split('\n', TITLE_SCAN_LINES)));
+    // (the scan starts at the group's first visible character: a line indented by thousands of blanks still gets a title)
+    const from = firstVisible(text, first.from, last.to);
+    const found = groupTitle(text.slice(from, Math.min(last.to, from + TITLE_SCAN_CHARS)).split('\n', TITLE_SCAN_LINES));
+    const title = found ? detached(found) : `lines ${first.start}–${last.end}`;
     return { title, kind: 'paragraphs', line_range: [first.start, last.end], content: text.slice(first.from, last.to), children: [] };
   });
 }
@@ -241,7 +252,8 @@ function rootOver(title: string, lineCount: number, children: ConvertedNode[]): 
 
 export function convertPlainText(text: string, filename: string, target = GROUP_TARGET_CHARS): ConvertResult {
   const { paras, lineCount } = textParagraphs(text);
-  const firstLine = paras.length ? leadTitle(text.slice(paras[0]!.from, paras[0]!.from + TITLE_SCAN_CHARS).split('\n', TITLE_SCAN_LINES)) : '';
+  const from = paras.length ? firstVisible(text, paras[0]!.from, text.length) : 0;
+  const firstLine = paras.length ? leadTitle(text.slice(from, from + TITLE_SCAN_CHARS).split('\n', TITLE_SCAN_LINES)) : '';
   const title = firstLine && lineCount > 1 ? detached(firstLine) : basename(filename, extname(filename));
   return { title, toc_source: 'paragraphs', root: rootOver(title, lineCount, textParagraphNodes(text, paras, target)), line_count: lineCount };
 }

@@ -9,6 +9,7 @@ import { ConvertError, PRIORITY_SPECIFIC, type FormatSpec } from './types.js';
 import type { SourceType } from '../../store/schemas.js';
 import { ooxmlPartNames } from './zip-sniff.js';
 import { openZip, readEntry, type OpenZip } from './zip-reader.js';
+import { capDepth, depthWarning } from './dom-depth.js';
 
 /** Inflated bytes read from one part of a package at most (a zip bomb stops here). */
 export const MAX_PART_BYTES = 64 << 20;
@@ -43,9 +44,15 @@ export function packageFormat(type: SourceType, mime: string, extensions: readon
   return { type, mime, extensions, magic: [ZIP_LOCAL_HEADER], contains: (b) => ooxmlPartNames(b).includes(marker), priority: PRIORITY_SPECIFIC };
 }
 
-/** An XML part as cheerio reads it (XML mode: tags as written, prefixes kept: `p:sp`, `dc:title`). */
-export function loadXml(cheerio: typeof import('cheerio'), text: string): CheerioAPI {
-  return cheerio.load(text, { xml: true });
+/**
+ * An XML part as cheerio reads it (XML mode: tags as written, prefixes kept: `p:sp`, `dc:title`),
+ * nested at most `MAX_DOM_DEPTH` deep; when it had to be flattened, `warnings` says so.
+ */
+export function loadXml(cheerio: typeof import('cheerio'), text: string, warnings?: string[]): CheerioAPI {
+  const $ = cheerio.load(text, { xml: true });
+  const w = depthWarning(capDepth($.root()[0]!), 'document');
+  if (w) warnings?.push(w);
+  return $;
 }
 
 /** An element's text (its text nodes, depth first); '' for none. */

@@ -16,7 +16,7 @@ export const MIN_HEADINGS_FOR_TREE = 2;
 
 const NATURE: Record<string, string> = {
   pdf: 'paged document', markdown: 'structured text document', text: 'plain text', docx: 'word-processor document',
-  doc: 'legacy Word document', xlsx: 'spreadsheet workbook', xls: 'legacy Excel workbook', pptx: 'slide deck', ppt: 'legacy PowerPoint deck', epub: 'e-book', odt: 'word-processor document', csv: 'tabular data',
+  doc: 'legacy Word document', xlsx: 'spreadsheet workbook', xls: 'legacy Excel workbook', pptx: 'slide deck', ppt: 'legacy PowerPoint deck', epub: 'e-book', odt: 'word-processor document', ods: 'spreadsheet workbook', odp: 'slide deck', csv: 'tabular data',
   tsv: 'tabular data', html: 'web page', code: 'source code', json: 'structured data', yaml: 'structured data',
   xml: 'structured data', log: 'log file', image: 'image', zip: 'archive', unknown: 'unknown binary',
 };
@@ -109,7 +109,7 @@ function planByType(sample: Sample): PdfChoice {
   const { card } = sample;
   const base: PdfChoice = { approach: 'tree_index', has_structure: true, key_sections: [], special: [] };
   switch (card.type) {
-    case 'xlsx': case 'xls': case 'csv': case 'tsv':
+    case 'xlsx': case 'xls': case 'ods': case 'csv': case 'tsv':
       return { ...base, approach: 'schema_index', special: [SPECIAL_TABLE_ROWS, 'schema tree: header row detection, column types and stats; rows kept as JSON lines for read_source --rows'] };
     case 'code': {
       // languages with a real parser get symbol trees; others are read in line windows
@@ -138,7 +138,7 @@ export async function planOffline(sample: Sample): Promise<Strategy> {
     doc_nature: NATURE[card.type] ?? 'document',
     has_structure: c.has_structure,
     recommended_approach: c.approach,
-    convert_to_plaintext: ['pdf', 'docx', 'odt', 'pptx', 'epub', 'html'].includes(card.type),
+    convert_to_plaintext: ['pdf', 'docx', 'odt', 'pptx', 'odp', 'epub', 'html'].includes(card.type),
     key_sections: c.key_sections,
     ...(c.estimated_nodes ? { estimated_nodes: c.estimated_nodes } : {}),
     special_handling: c.special,

@@ -4,6 +4,7 @@
  * and scanned for `<mergeCell>` (the streaming row reader does not report merges).
  */
 import { readEntry, type OpenZip } from '../zip-reader.js';
+import type { CellValue, RawCell } from './schema.js';
 
 /** Largest workbook.xml / rels part read whole. */
 export const MAX_WORKBOOK_PART_BYTES = 16 << 20;
@@ -76,4 +77,22 @@ export async function readSheetParts(zip: OpenZip): Promise<SheetPart[]> {
     out.push({ name, part, merges });
   }
   return out;
+}
+
+/**
+ * Spreads each merged range's top-left value over the range, row by row as a streaming reader
+ * delivers them (`anchors` holds the top-left cells of the ranges open at this row).
+ */
+export function applyMerges(rowNo: number, cells: RawCell[], merges: MergeRange[], anchors: Map<MergeRange, RawCell>): void {
+  for (const m of merges) {
+    if (rowNo < m.top || rowNo > m.bottom) continue;
+    if (rowNo === m.top) anchors.set(m, cells[m.left - 1] ?? { value: null });
+    const anchor = anchors.get(m);
+    if (!anchor || anchor.value === null) continue;
+    for (let c = m.left; c <= m.right; c++) {
+      if (c === m.left && rowNo === m.top) continue;
+      cells[c - 1] = { value: anchor.value as CellValue, ...(anchor.hint ? { hint: anchor.hint } : {}) };
+    }
+    if (rowNo === m.bottom) anchors.delete(m);
+  }
 }

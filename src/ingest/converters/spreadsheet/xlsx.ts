@@ -10,9 +10,9 @@ import type { Converter } from '../types.js';
 import { PRIORITY_SPECIFIC, type ConverterRegistration } from '../types.js';
 import { ooxmlPartNames } from '../zip-sniff.js';
 import { ConvertError } from '../types.js';
-import { SheetBuilder, type RawCell, type CellValue, type SheetSchema } from './schema.js';
+import { SheetBuilder, type RawCell, type SheetSchema } from './schema.js';
 import { schemaResult } from './result.js';
-import { readSheetParts, type MergeRange, type SheetPart } from './xlsx-merges.js';
+import { applyMerges, readSheetParts, type MergeRange, type SheetPart } from './xlsx-merges.js';
 import { openZip, type OpenZip } from '../zip-reader.js';
 import { followPlan, type Capabilities } from '../plan-shape.js';
 
@@ -75,20 +75,6 @@ export function toRawCell(cell: CellLike): RawCell {
   } else if (typeof v === 'string') out.value = v === '' ? null : v;
   else if (typeof v === 'boolean') out.value = v;
   return out;
-}
-
-function applyMerges(rowNo: number, cells: RawCell[], merges: MergeRange[], anchors: Map<MergeRange, RawCell>): void {
-  for (const m of merges) {
-    if (rowNo < m.top || rowNo > m.bottom) continue;
-    if (rowNo === m.top) anchors.set(m, cells[m.left - 1] ?? { value: null });
-    const anchor = anchors.get(m);
-    if (!anchor || anchor.value === null) continue;
-    for (let c = m.left; c <= m.right; c++) {
-      if (c === m.left && rowNo === m.top) continue;
-      cells[c - 1] = { value: anchor.value as CellValue, ...(anchor.hint ? { hint: anchor.hint } : {}) };
-    }
-    if (rowNo === m.bottom) anchors.delete(m);
-  }
 }
 
 /** Options for exceljs's streaming parsers: cached shared strings and styles (for date/currency formats). */
@@ -162,7 +148,7 @@ async function readSheets(bytes: Uint8Array, warnings: string[]): Promise<SheetS
 }
 
 /** What this converter does with each plan field (see plan-shape.ts). */
-const XLSX_CAPS: Capabilities = {
+export const XLSX_CAPS: Capabilities = {
   approaches: ['schema_index'],
   keySections: 'a workbook is indexed by its sheets, schema and rows, not by section titles',
   tablesAsRows: null,

@@ -12,7 +12,7 @@ import { DECODE_CHUNK_BYTES, decodeBytes, decodeChunks } from '../src/ingest/enc
 import {
   NODES_READ_BYTES, nodesIndexPieces, serializeNodesIndex, KEYWORD_FORMAT_VERSION, keywordNodesFile, readNodesIndex, readNodesSummary, type KeywordNodesIndex,
 } from '../src/model/keyword-format.js';
-import { CompactPostings } from '../src/indexing/postings.js';
+import { CompactPostings, PostingsArena } from '../src/indexing/postings.js';
 import { FlatRowsReader, FlatRowsWriter } from '../src/vector/flat-file.js';
 import { encodeFlatIP } from '../src/vector/flat-codec.js';
 import { EMBED_CHUNK, streamNodeVectors, type NodeRowText, type VectorLookup } from '../src/indexing/node-vectors.js';
@@ -104,6 +104,29 @@ describe('compact postings (keyword builder)', () => {
     expect(p.tfSum).toBe(pairs.filter((_, i) => i % 2 === 1).reduce((a, b) => a + b, 0));
     expect(new CompactPostings().toArray()).toEqual([]);
     expect(() => p.add(doc - 1, 1)).toThrow(/out of order/);
+  });
+
+  it('an arena gives each term the postings a CompactPostings per term would, past its first growth', () => {
+    const arena = new PostingsArena();
+    const each = new Map<string, CompactPostings>();
+    let s = 11;
+    const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296);
+    for (let doc = 0; doc < 700; doc += 1 + Math.floor(rand() * 3)) {
+      const tf = new Map<string, number>();
+      for (let k = 0; k < 20; k++) tf.set(`t${Math.floor(rand() ** 3 * 2000)}`, 1 + Math.floor(rand() * 9));
+      arena.addDoc(doc, tf);
+      for (const [t, n] of tf) {
+        if (!each.has(t)) each.set(t, new CompactPostings());
+        each.get(t)!.add(doc, n);
+      }
+    }
+    expect(new Set(arena.terms())).toEqual(new Set(each.keys()));
+    for (const [t, p] of each) expect(arena.postings(t)).toEqual(p.toArray());
+    expect(arena.postings('absent')).toBeUndefined();
+    expect(() => arena.addDoc(10_000, new Map([['x', 1]]))).toThrow(/after read/);
+    const fresh = new PostingsArena();
+    fresh.addDoc(5, new Map([['a', 1]]));
+    expect(() => fresh.addDoc(4, new Map([['a', 1]]))).toThrow(/out of order/);
   });
 });
 

@@ -15,7 +15,7 @@ import {
   KEYWORD_DIR, KEYWORD_FORMAT_VERSION, KEYWORD_NODES_EXT, keywordNodesFile, nodesIndexPiecesOf, readNodesSummary,
   type KeywordNodesHeader, type KeywordNodesIndex, type NodeRow, type NodesIndexSummary, type NodesIndexTerms, type SourceField,
 } from '../model/keyword-format.js';
-import { CompactPostings } from './postings.js';
+import { CompactPostings, PostingsArena } from './postings.js';
 import { writeSourcesIndex, type SourcePostings } from './keyword-shards.js';
 import { aboutText, fileNameText, identityText, nodeTexts, rowTexts } from './source-text.js';
 import { summaryWithoutSample } from '../model/column-summary.js';
@@ -140,10 +140,10 @@ function bodyOf(s: NodesIndexSummary): { tf: Map<string, number>; length: number
   return { tf: s.bodyTf, length: sum(s.header.len) + sum(s.header.title_len) };
 }
 
-/** Source-level postings being accumulated, one document per indexed source (varint lists: postings.ts). */
+/** Source-level postings being accumulated, one document per indexed source (an arena per field: postings.ts). */
 class SourcesAccumulator {
   readonly ids: string[] = [];
-  readonly postings: Record<SourceField, Map<string, CompactPostings>> = { identity: new Map(), opening: new Map(), card: new Map(), body: new Map() };
+  readonly postings: Record<SourceField, PostingsArena> = { identity: new PostingsArena(), opening: new PostingsArena(), card: new PostingsArena(), body: new PostingsArena() };
   readonly lengths: Record<SourceField, number[]> = { identity: [], opening: [], card: [], body: [] };
 
   add(e: CatalogEntry, nodes: NodesIndexSummary): void {
@@ -162,14 +162,14 @@ class SourcesAccumulator {
   }
 
   private put(field: SourceField, doc: number, tf: Map<string, number>, length: number): void {
-    addCompact(this.postings[field], doc, tf);
+    this.postings[field].addDoc(doc, tf);
     this.lengths[field].push(length);
   }
 
   /** What the shard writer reads (keyword-shards.ts): postings decoded one term at a time. */
   source(): SourcePostings {
     const p = this.postings;
-    return { ids: this.ids, lengths: this.lengths, terms: (f) => p[f].keys(), postings: (f, t) => p[f].get(t)?.toArray() };
+    return { ids: this.ids, lengths: this.lengths, terms: (f) => p[f].terms(), postings: (f, t) => p[f].postings(t) };
   }
 }
 

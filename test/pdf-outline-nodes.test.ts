@@ -11,7 +11,8 @@ import type { Line, PageLayout } from '../src/ingest/converters/pdf/layout-types
 import type { Heading } from '../src/ingest/converters/pdf/headings.js';
 import { findHeadings } from '../src/ingest/converters/pdf/headings.js';
 import { findFurniture } from '../src/ingest/converters/pdf/furniture.js';
-import { buildSections, leaves, pos, type Section } from '../src/ingest/converters/pdf/sections.js';
+import { buildSections, leaves, plainTitle, pos, type Section } from '../src/ingest/converters/pdf/sections.js';
+import { outlineStyles } from '../src/ingest/converters/pdf/outline-styles.js';
 import { laterContentsPages } from '../src/ingest/converters/pdf/printed-toc.js';
 import { buildPage } from '../src/ingest/converters/pdf/lines.js';
 import { docType } from '../src/ingest/converters/pdf/card.js';
@@ -187,5 +188,42 @@ describe('titles that say what a node holds', () => {
 
   it('a headline wrapped over two lines still says an earnings release', () => {
     expect(docType('Ulta Beauty Announces First Quarter Fiscal 2023\nResults\nBOLINGBROOK, Ill.')).toBe('earnings release');
+  });
+});
+
+describe('a section of the outline is split only on headings that read as its titles do', () => {
+  const lineChars = (pages: number) => Array.from({ length: pages }, () => Array.from({ length: 40 }, () => 80));
+
+  it('keeps a listing, a board diagram and a protein sequence printed in a heading-like face out of the outline', () => {
+    const junk = [
+      heading(2, 0, '2 POPOPOPO', { kind: 'numbered', score: 0.85 }),
+      heading(3, 0, '649 \\def\\horotimetext#1{%', { score: 0.5 }),
+      heading(4, 0, '3 KNSQVWLGRHNLFEPEDTGQRVPVSHSFPHPLYNMSLLKHQSLRPDEDSSH%', { kind: 'numbered', score: 0.6 }),
+      heading(5, 0, 'In Example 3.4, only residues 650abs to 850rel are shown in the figure below', { score: 0.45 }),
+    ];
+    const styled = heading(6, 0, 'Setting graphic properties', { score: 0.6 });
+    const plain = heading(7, 0, 'Cash Flows from Operating Activities', { score: 0.5 });
+    const inStyle = new Set([styled]);
+    const entries = [{ title: 'Chess diagrams', level: 1, page: 1 }];
+    const ctx = { pageCount: 8, maxLeafPages: 5, lineChars: lineChars(8), headings: [...junk, styled, plain] };
+    const [without] = buildSections(entries, ctx);
+    expect(without!.children.map((c) => c.title)).toContain('2 POPOPOPO');
+    const [withStyles] = buildSections(entries, { ...ctx, isOutlineStyled: (h: Heading) => inStyle.has(h) });
+    // printed in the outline's style: splits; in another face: only when it reads as a title
+    expect(withStyles!.children.map((c) => c.title)).toEqual(['Chess diagrams (introduction)', 'Setting graphic properties', 'Cash Flows from Operating Activities']);
+  });
+
+  it('plainTitle: words, not code, notation or sentences', () => {
+    for (const t of ['Strengths and weaknesses', '2017 Debt Activity', 'Industrial Business (34.1% of consolidated sales)', '3.2 Rhythms', 'Eighths and twelfths']) expect(plainTitle(t), t).toBe(true);
+    for (const t of ['1 SNAQJBMR', '2 POPOPOPO', '15 C24′ uu tt v', 'A short music excerpt in MusiX\\TeX', 'The baselines of consecutive lines are separated by', '2015 acquisitions']) expect(plainTitle(t), t).toBe(false);
+  });
+
+  it('outlineStyles: the fonts and sizes of the lines the entries were found on, or null for too few', () => {
+    const body = [[line('1 Introduction', { font: 'title', size: 14 }), ...prose(3)], [line('2 Methods', { font: 'title', size: 14 }), ...prose(3), line('2.1 Sampling', { font: 'title', size: 12 })]];
+    const entries = [{ title: '1 Introduction', level: 1, page: 1, line: 0 }, { title: '2 Methods', level: 1, page: 2, line: 0 }, { title: '2.1 Sampling', level: 2, page: 2, line: 4 }];
+    expect([...outlineStyles(entries, body)!].sort()).toEqual(['title|12', 'title|14']);
+    expect(outlineStyles(entries.slice(0, 2), body)).toBeNull();
+    // an entry pointing at a line that does not hold its title teaches nothing
+    expect(outlineStyles([...entries.slice(0, 2), { title: 'Results', level: 1, page: 1, line: 2 }], body)).toBeNull();
   });
 });

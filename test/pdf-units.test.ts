@@ -281,6 +281,16 @@ describe('filing identity read from the content, not the file name (issues 14, 1
     expect(ten.card.period).toBe('quarter ended July 29, 2023; Q2 fiscal 2024');
     expect(ten.title).toBe('Best Buy Co., Inc. — Form 10-Q (quarter ended July 29, 2023)');
   });
+
+  it('a logo set as repeated text above the title is not the title', () => {
+    const sized = (text: string, size: number) => ({ ...line([text]), size });
+    const cover = { page: 1, width: 612, height: 792, twoColumn: false, lines: [
+      sized('Asymptote: the Vector Graphics', 20.5), sized('Language', 20.5), sized('For version 2.85', 12),
+      ...Array.from({ length: 4 }, () => sized('symptotesymptotesymptotesymptote', 24)), sized(times('Body text of the manual.', 6), 10),
+    ] };
+    const body = page([[times('Asymptote is a powerful descriptive vector graphics language.', 5)]], 2);
+    expect(buildCard({ layouts: [cover, body], metaTitle: undefined, fallbackTitle: 'asymptote', topTitles: [] }).title).toBe('Asymptote: the Vector Graphics Language');
+  });
 });
 
 describe('reading order and text cleanup (issue 14)', async () => {

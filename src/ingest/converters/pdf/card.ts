@@ -207,11 +207,19 @@ export function splitJoinedInitial(title: string, text: () => string): string {
   });
 }
 
+/** Text that is one unit of 3+ characters repeated 3+ times ("symptotesymptotesymptote"): a logo or a pattern, not words. */
+function repeatedUnit(text: string): boolean {
+  return /^(.{3,}?)\1{2,}$/u.test(text.replace(/\s+/g, ''));
+}
+
 function largestLines(page: PageLayout | undefined): string {
   if (!page || page.lines.length === 0) return '';
   const max = Math.max(...page.lines.map((l) => l.size));
   const out: string[] = [];
-  for (const l of page.lines.filter((x) => x.size >= max * 0.95 && /\p{L}{2}/u.test(x.text)).slice(0, 3)) {
+  const largest = page.lines.filter((x) => x.size >= max * 0.95 && /\p{L}{2}/u.test(x.text));
+  // a logo set as text ("symptote" eleven times over, the A drawn) is not the headline: the next size down is
+  if (largest.length > 0 && largest.every((x) => repeatedUnit(x.text))) return largestLines({ ...page, lines: page.lines.filter((x) => !repeatedUnit(x.text)) });
+  for (const l of largest.slice(0, 3)) {
     const glued = GLUED_CONTENTS.exec(l.text);
     if (!glued) {
       out.push(l.text);
@@ -226,6 +234,8 @@ function largestLines(page: PageLayout | undefined): string {
 /** The first page opens with a headline: its largest text is much larger than its body text. */
 function prominent(page: PageLayout | undefined): boolean {
   if (!page || page.lines.length === 0) return false;
+  page = { ...page, lines: page.lines.filter((l) => !repeatedUnit(l.text)) };
+  if (page.lines.length === 0) return false;
   const bySize = new Map<number, number>();
   for (const l of page.lines) bySize.set(l.size, (bySize.get(l.size) ?? 0) + l.text.length);
   const body = [...bySize].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];

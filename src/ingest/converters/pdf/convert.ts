@@ -12,6 +12,7 @@ import { NATIVE_ENV, NATIVE_MISSING_WARNING, nativeReadPages, pageRunTogether, r
 import { buildPage, type RawItem } from './lines.js';
 import { findFurniture, type Furniture } from './furniture.js';
 import { bodyStyle, findHeadings, type Heading } from './headings.js';
+import { outlineStyles, styleKey } from './outline-styles.js';
 import { readBookmarks } from './bookmarks.js';
 import { findTocPages, laterContentsPages, printedToc } from './printed-toc.js';
 import { detectOutline } from './detected.js';
@@ -231,6 +232,15 @@ function overview(sections: Section[]): string[] {
 }
 
 /** The conversion; `native` is the native reader's output when the caller already has it (./poppler.ts nativeReadOf). */
+/**
+ * Whether a heading is printed in a style the outline's own titles use (a field's principal sections
+ * always are); null when the outline's styles are not known (a detected outline, or too few entries found).
+ */
+function outlineStyled(layouts: PageLayout[], styles: Set<string> | null): ((h: Heading) => boolean) | undefined {
+  if (!styles) return undefined;
+  return (h) => h.kind === 'statement' || styles.has(styleKey(layouts[h.page - 1]!.lines[h.line]!));
+}
+
 export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions, native?: NativeRead): Promise<ConvertResult> {
   const { layouts, bookmarks, metaTitle, warnings } = await readLayouts(bytes, native);
   const n = layouts.length;
@@ -272,7 +282,8 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   const lineChars = lines.map((ls) => ls.map((l) => l.text.length + 1));
   const isContainer = (t: string) => isContainerTitle(t, vocab);
   const isPointer = (from: number, to: number) => pointerText(linesIn(lines, from, to).flatMap((p) => p.lines.map((l) => l.text)).slice(1).join(' '));
-  const build = (maxLeafPages: number) => buildSections(entries, { pageCount: n, maxLeafPages, lineChars, headings: planned.flat ? [] : headings, isContainer, contentsPages: tocPages, laterContentsPages: laterToc, isPointer });
+  const isOutlineStyled = outlineStyled(layouts, toc_source === 'bookmarks' || toc_source === 'printed_toc' ? outlineStyles(entries, lines) : null);
+  const build = (maxLeafPages: number) => buildSections(entries, { pageCount: n, maxLeafPages, lineChars, headings: planned.flat ? [] : headings, isContainer, contentsPages: tocPages, laterContentsPages: laterToc, isPointer, ...(isOutlineStyled ? { isOutlineStyled } : {}) });
   let sections = sectionsToEstimate(build, n, opts.plan?.targetNodes ?? null, opts.maxLeafPages);
   // one section spanning the whole document (a headline) says what the root says: show its parts
   if (sections.length === 1 && sections[0]!.children.length > 0 && sections[0]!.start === 1 && sections[0]!.end === n) sections = sections[0]!.children;

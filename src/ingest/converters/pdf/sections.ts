@@ -69,6 +69,12 @@ export interface SectionContext {
   laterContentsPages?: Map<number, number>;
   /** whether the text in [from, to) only points elsewhere ("See Item 15", "Included in Item 7"); absent: never */
   isPointer?: (from: number, to: number) => boolean;
+  /**
+   * whether a heading is printed in a style the outline's own titles use (outline-styles.ts): only
+   * such headings split a section of the outline (front matter the outline left out may split on
+   * any); absent: every heading may
+   */
+  isOutlineStyled?: (h: Heading) => boolean;
 }
 
 function section(title: string, kind: string, level: number, from: number, to: number, children: Section[] = []): Section {
@@ -250,8 +256,9 @@ function windowName(s: Section, a: number, b: number, byPage: Map<number, Headin
 }
 
 /** One sub-heading per page inside the section: a statement title, else a numbered heading, else the first strong one. */
-function subHeadings(s: Section, byPage: Map<number, Heading[]>, isContainer: (title: string) => boolean, ctx: Pick<SectionContext, 'lineChars'>): OutlineEntry[] {
+function subHeadings(s: Section, byPage: Map<number, Heading[]>, isContainer: (title: string) => boolean, ctx: Pick<SectionContext, 'lineChars' | 'isOutlineStyled'>): OutlineEntry[] {
   const out: OutlineEntry[] = [];
+  const styled = s.kind === 'preface' ? undefined : ctx.isOutlineStyled;
   let lastKey = normTitle(s.title);
   let notesLevel: number | null = null;
   // the section's own first page counts only for a financial statement printed under the section heading
@@ -261,6 +268,8 @@ function subHeadings(s: Section, byPage: Map<number, Heading[]>, isContainer: (t
       if (at <= s.from || at >= s.to) return false;
       // parts and items are the outline's top level, except in front matter the outline left out (an 8-K's items before its exhibit)
       const kindOk = !TOP_LEVEL_KINDS.has(h.kind) || s.kind === 'preface';
+      // a heading in a style the outline does not use splits it only when it reads as a title
+      if (styled && !styled(h) && !plainTitle(h.title)) return false;
       return h.score >= SPLIT_MIN_SCORE && kindOk && (p > s.start || (h.kind === 'statement' && h.top && !isContainer(h.title)));
     });
     for (const pick of pagePicks(hs, p, ctx)) {
@@ -311,6 +320,37 @@ function pagePicks(hs: Heading[], p: number, ctx: Pick<SectionContext, 'lineChar
 function wellFormed(title: string): boolean {
   const rest = title.replace(/^(?:\d{1,2}(?:\.\d{1,3})*\.?|[A-Z]\.|[IVX]{1,5}\.)\s+/, '');
   return /^\p{Lu}/u.test(rest) && !OPEN_ENDING.test(rest);
+}
+
+/** Markup of code or TeX source printed in a heading's style (a listing's `\\def\\horotimetext#1{%`). */
+const CODE_MARKUP = /\\[A-Za-z@]|[{}]/;
+/** Words such a title has at most (a sentence printed in another face is longer: "In Example 3.4, only residues … are shown"). */
+const PLAIN_TITLE_MAX_WORDS = 12;
+/** Letters of a word checked for being a word (shorter ones are abbreviations, units, symbols). */
+const WORD_CHECK_LETTERS = 5;
+/** Consonants in a row no word of a title has (board diagrams: "SNAQJBMR"; sequences: "KNSQVWLG…"). */
+const MAX_CONSONANT_RUN = 5;
+
+/** A run of letters that reads as a word: a vowel, no long consonant run, not one short unit repeated ("POPOPOPO"). */
+function wordLike(w: string): boolean {
+  if (w.length < WORD_CHECK_LETTERS) return true;
+  const lower = w.toLowerCase();
+  if (!/[aeiouy]/.test(lower)) return false;
+  // (digraphs count as one sound: "strengths", "eighths")
+  if (new RegExp(`[bcdfghjklmnpqrstvwxz]{${MAX_CONSONANT_RUN},}`).test(lower.replace(/th|ch|sh|ph|gh|ck|ng/g, 'c'))) return false;
+  return !/^(.{1,3})\1{2,}$/.test(lower);
+}
+
+/**
+ * A title as people write one (wellFormed, no code markup, its longer words words): what a heading
+ * printed in a style the outline's titles never use must be to split a section of that outline.
+ * Board diagrams, protein sequences and listings in a heading-like face are not.
+ */
+export function plainTitle(title: string): boolean {
+  // (a year opening the title is its subject, not its number: "2017 Debt Activity")
+  if (!wellFormed(title.replace(/^(?:19|20)\d\d\s+(?=\p{Lu})/u, '')) || CODE_MARKUP.test(title) || title.split(/\s+/).length > PLAIN_TITLE_MAX_WORDS) return false;
+  const words = title.match(/\p{L}+/gu) ?? [];
+  return words.some((w) => w.length >= 3) && words.every((w) => !/^[A-Za-z]+$/.test(w) || wordLike(w));
 }
 
 /** Table titles joined into one node title stay under this many characters. */

@@ -17,7 +17,7 @@ import { laterContentsPages } from '../src/ingest/converters/pdf/printed-toc.js'
 import { buildPage } from '../src/ingest/converters/pdf/lines.js';
 import { docType } from '../src/ingest/converters/pdf/card.js';
 import { pointerText } from '../src/ingest/converters/pdf/convert.js';
-import { scoreLine } from '../src/ingest/converters/pdf/headings.js';
+import { numbering, scoreLine } from '../src/ingest/converters/pdf/headings.js';
 import { compileOutline } from '../src/model/outline-vocabulary.js';
 import { readFileSync } from 'node:fs';
 
@@ -199,7 +199,7 @@ describe('a section of the outline is split only on headings that read as its ti
       heading(2, 0, '2 POPOPOPO', { kind: 'numbered', score: 0.85 }),
       heading(3, 0, '649 \\def\\horotimetext#1{%', { score: 0.5 }),
       heading(4, 0, '3 KNSQVWLGRHNLFEPEDTGQRVPVSHSFPHPLYNMSLLKHQSLRPDEDSSH%', { kind: 'numbered', score: 0.6 }),
-      heading(5, 0, 'In Example 3.4, only residues 650abs to 850rel are shown in the figure below', { score: 0.45 }),
+      heading(5, 0, 'In Example 3.4, only residues 650abs to 850rel are shown in the figure below with their domain boundaries', { score: 0.45 }),
     ];
     const styled = heading(6, 0, 'Setting graphic properties', { score: 0.6 });
     const plain = heading(7, 0, 'Cash Flows from Operating Activities', { score: 0.5 });
@@ -211,6 +211,13 @@ describe('a section of the outline is split only on headings that read as its ti
     const [withStyles] = buildSections(entries, { ...ctx, isOutlineStyled: (h: Heading) => inStyle.has(h) });
     // printed in the outline's style: splits; in another face: only when it reads as a title
     expect(withStyles!.children.map((c) => c.title)).toEqual(['Chess diagrams (introduction)', 'Setting graphic properties', 'Cash Flows from Operating Activities']);
+  });
+
+  it('labels run into their numbers ("ITEM3.", a PDF without space characters) are still numbered headings', () => {
+    expect(numbering('ITEM3. LEGALPROCEEDINGS')).toMatchObject({ kind: 'item', number: '3' });
+    expect(numbering('NOTE12 Debt')).toMatchObject({ kind: 'note', number: '12' });
+    expect(numbering('Item 7A. Quantitative Disclosures')).toMatchObject({ kind: 'item', number: '7A' });
+    for (const t of ['Partial results', 'Notes 12', 'Itemized costs 2020', 'Sections 3 and 4']) expect(numbering(t), t).toBeNull();
   });
 
   it('plainTitle: words, not code, notation or sentences', () => {

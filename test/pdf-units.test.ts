@@ -115,6 +115,16 @@ describe('printed TOC lines', () => {
     expect(items[1]).toBe('Item 5 Market for Registrant’s Common Equity, Related Stockholder Matters and Issuer Purchases of Equity Securities');
     expect(items).toHaveLength(5);
   });
+
+  it('a table whose last column is figures (acres, units) is not a contents page: its numbers do not go up', () => {
+    const at = (cells: string[], x: number, x2: number): Line => ({ ...line(cells, x), x2 });
+    const furniture = { lines: [new Set<number>()], runStart: [new Set<number>()], labels: [null], repeats: new Map() };
+    const rows = [['Bellagio', '77'], ['MGM Grand Las Vegas', '102'], ['Mandalay Bay', '124'], ['The Mirage', '77'], ['Luxor', '73'], ['Excalibur', '51'], ['Monte Carlo', '21'], ['Circus Circus Las Vegas', '102']];
+    const table = { page: 25, width: 612, height: 792, twoColumn: false, lines: rows.map((r) => at(r, 38, 552)) };
+    expect(findTocPages([table], furniture).size).toBe(0);
+    const contents = { ...table, lines: rows.map((r, i) => at([r[0]!, String(3 + i * 2)], 38, 552)) };
+    expect(findTocPages([contents], furniture).size).toBe(1);
+  });
 });
 
 describe('outline titles, ligatures, heading positions (issue 14)', async () => {

@@ -103,14 +103,19 @@ interface Pattern {
 }
 
 const REST = String.raw`(?:\s*[.:—–-]+\s*|\s+|$)(.*)$`;
+/**
+ * Between a label and its number: blanks, or none before a digit ("ITEM3.", "NOTE12": a PDF that
+ * places words by position without space characters reads them run together).
+ */
+const LABEL_GAP = String.raw`(?:\s+|(?=\d))`;
 /** A decimal-numbered title whose text may start lower-case (emphasised lines only). */
 const LOWER_NUMBERED = /^(\d{1,2}(?:\.\d{1,3}){1,4})\.?\s+(\p{L}.*)$/u;
 const PATTERNS: Pattern[] = [
-  { re: new RegExp(String.raw`^part\s+([ivx]{1,4}|\d{1,2})\b` + REST, 'i'), kind: 'part', level: () => 1 },
-  { re: new RegExp(String.raw`^item\s+(\d{1,2}[a-d]?)\b` + REST, 'i'), kind: 'item', level: () => 2 },
-  { re: new RegExp(String.raw`^(?:article|chapter)\s+(\d{1,3}|[ivxlc]{1,6})\b` + REST, 'i'), kind: 'article', level: () => 1 },
-  { re: new RegExp(String.raw`^section\s+(\d{1,3}(?:\.\d{1,3})*)\b` + REST, 'i'), kind: 'section', level: (m) => 1 + m[1]!.split('.').length },
-  { re: new RegExp(String.raw`^note\s+(\d{1,2})\b` + REST, 'i'), kind: 'note', level: () => 3 },
+  { re: new RegExp(String.raw`^part${LABEL_GAP}([ivx]{1,4}|\d{1,2})\b` + REST, 'i'), kind: 'part', level: () => 1 },
+  { re: new RegExp(String.raw`^item${LABEL_GAP}(\d{1,2}[a-d]?)\b` + REST, 'i'), kind: 'item', level: () => 2 },
+  { re: new RegExp(String.raw`^(?:article|chapter)${LABEL_GAP}(\d{1,3}|[ivxlc]{1,6})\b` + REST, 'i'), kind: 'article', level: () => 1 },
+  { re: new RegExp(String.raw`^section${LABEL_GAP}(\d{1,3}(?:\.\d{1,3})*)\b` + REST, 'i'), kind: 'section', level: (m) => 1 + m[1]!.split('.').length },
+  { re: new RegExp(String.raw`^note${LABEL_GAP}(\d{1,2})\b` + REST, 'i'), kind: 'note', level: () => 3 },
   { re: /^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+(\p{Lu}.*)$/u, kind: 'numbered', level: (m) => m[1]!.split('.').filter(Boolean).length },
   { re: /^([IVX]{1,5})\.\s+(\p{Lu}.*)$/u, kind: 'roman', level: () => 1 },
   { re: /^([A-H])\.\s+(\p{Lu}.*)$/u, kind: 'letter', level: () => 2 },

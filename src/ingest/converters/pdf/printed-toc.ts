@@ -173,7 +173,7 @@ function tidyEntryTitle(raw: string, itemColumn: boolean): string {
   // the rest of a leader the line's page cell cut off ("… in a package .", "… constructors . .")
   let t = raw.replace(/\s+/g, ' ').trim().replace(/(?:\s\.)+$/, '');
   if (itemColumn && /^\d{1,2}[A-C]?\.?\s/i.test(t)) t = `Item ${t}`;
-  const m = /^item\s+(\d{1,2}[a-d]?)\.?\s+(.*)$/i.exec(t);
+  const m = /^item(?:\s+|(?=\d))(\d{1,2}[a-d]?)\.?\s+(.*)$/i.exec(t);
   if (m) t = `Item ${m[1]!.toUpperCase()}. ${m[2]}`;
   const p = /^part\s+([ivx]{1,4})\b\.?\s*(.*)$/i.exec(t);
   const rest = p?.[2]?.replace(/^[\s.:—–-]+/, '');
@@ -193,9 +193,10 @@ export function findTocPages(pages: PageLayout[], furniture: Furniture): Map<num
   const found = new Map<number, PageTocLine[]>();
   for (let pi = 0; pi < scan; pi++) {
     const lines = tocLinesOf(pages[pi]!, furniture.lines[pi]!);
-    const numbered = lines.filter((l) => l.printed !== null && !l.loose).length;
+    const printed = lines.filter((l) => l.printed !== null && !l.loose).map((l) => l.printed!);
     const need = found.size > 0 ? TOC_MIN_LINES_CONTINUED : TOC_MIN_LINES_PER_PAGE;
-    if (numbered >= need) found.set(pages[pi]!.page, lines);
+    // a contents page's numbers go up; a table's column of figures (acres, units, years) does not
+    if (printed.length >= need && nonDecreasingShare(printed) >= LATER_TOC_MONOTONIC_SHARE) found.set(pages[pi]!.page, lines);
     else if (found.size > 0) break;
   }
   return found;

@@ -325,7 +325,7 @@ function wellFormed(title: string): boolean {
 /** Markup of code or TeX source printed in a heading's style (a listing's `\\def\\horotimetext#1{%`). */
 const CODE_MARKUP = /\\[A-Za-z@]|[{}]/;
 /** Words such a title has at most (a sentence printed in another face is longer: "In Example 3.4, only residues … are shown"). */
-const PLAIN_TITLE_MAX_WORDS = 12;
+const PLAIN_TITLE_MAX_WORDS = 14;
 /** Letters of a word checked for being a word (shorter ones are abbreviations, units, symbols). */
 const WORD_CHECK_LETTERS = 5;
 /** Consonants in a row no word of a title has (board diagrams: "SNAQJBMR"; sequences: "KNSQVWLG…"). */

@@ -93,6 +93,31 @@ describe('words of their own (r-lme4-theory "theq-dimensional", r-rcpp-modules "
   });
 });
 
+describe('bookmarks pointing pages before their headings (4ti2 manual)', () => {
+  const prose = (t: string) => line(`${t} text of the page, long enough to be read as prose and nothing else.`);
+  it('moves an entry to the later page, up to the next entry\'s, where its title is printed; a misread title stays', () => {
+    const body = [
+      [line('NEWS: Changes since version 1.2'), prose('News')], [prose('More news')], [prose('Even more news')],
+      [line('AUTHORS: The 4ti2 team'), prose('Names')], [line('THANKS'), prose('Thanks')], [prose('Nothing')], [line('Bibliography'), prose('Refs')],
+    ];
+    const out = locateEntries([
+      { title: 'NEWS: Changes since version 1.2', level: 1, page: 1, top: 700 },
+      { title: 'AUTHORS: The 4ti2 team', level: 1, page: 1, top: 700 },
+      { title: 'THANKS', level: 1, page: 4 },
+      { title: 'Bibliography', level: 1, page: 5 },
+    ], body);
+    expect(out.map((e) => [e.title, e.page, e.line])).toEqual([
+      ['NEWS: Changes since version 1.2', 1, 0], ['AUTHORS: The 4ti2 team', 4, 0], ['THANKS', 5, 0], ['Bibliography', 7, 0],
+    ]);
+    // printed on its page with a letter misread ("tt" read as "fl"): the entry stays there
+    const misread = locateEntries([{ title: '7 Formatting Labels', level: 1, page: 1, top: 500 }], [[prose('Before'), line('7 Formafling Labels', { y: 495 })], [line('7 Formatting Labels')]]);
+    expect(misread[0]!.page).toBe(1);
+    // a short title printed only deep in a later page is a mention, not the heading
+    const mention = locateEntries([{ title: 'Thanks', level: 1, page: 1 }], [[prose('A')], [prose('B'), prose('C'), prose('D'), line('Thanks')]]);
+    expect(mention[0]!.page).toBe(1);
+  });
+});
+
 describe('a heading\'s label line (maxima-book "CHAPTER 4", filings "ITEM 1B." / "NOTE 4")', () => {
   it('starts the section at the label printed right above the title', () => {
     const body = [[line('Text of the section before, ending here.'), line('ITEM 1B.'), line('Unresolved Staff Comments'), line('None.')], [line('CHAPTER 4'), line('Assignment Operators'), line('Text.')]];

@@ -10,7 +10,9 @@
  * elsewhere on the page wins over the position (a destination set on the next heading: "Item 1B"
  * pointing at "ITEM 2. PROPERTIES"), and when no line reads like it (a run-in heading: "Column The
  * column(x) function…"), the first line at the position is the heading. A label line right above
- * the title ("CHAPTER 4", "ITEM 1B.") is part of the heading. Not found: the top of the page, or the previous entry's line when that one is on the same
+ * the title ("CHAPTER 4", "ITEM 1B.") is part of the heading. A bookmark whose title is printed
+ * nowhere on its page, not even misread, but on a later page before the next entry's is moved there
+ * (a generator's off-by-some destinations). Not found: the top of the page, or the previous entry's line when that one is on the same
  * page (the two then share a node, as before).
  */
 import type { Line } from './layout-types.js';
@@ -32,6 +34,62 @@ export const DEST_ABOVE_SLACK = 6;
 export const SPECIFIC_TITLE_CHARS = 16;
 /** A bookmark's heading lies at most this far below its destination (PDF units; about four lines). */
 export const DEST_BELOW_WINDOW = 60;
+
+/** Pages after its destination searched for a bookmark whose title is not printed where it points. */
+export const MAX_BOOKMARK_DRIFT = 10;
+/** A title shorter than this (normalised) found on a later page counts only as one of the page's first lines (a chapter opening it). */
+export const DRIFT_TOP_LINES = 3;
+
+/** Share of character pairs a line must share with a title to be that title misread ("7 Formafling Labels"). */
+export const MISREAD_TITLE_SIMILARITY = 0.6;
+
+function pairs(s: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (let i = 0; i + 1 < s.length; i++) out.set(s.slice(i, i + 2), (out.get(s.slice(i, i + 2)) ?? 0) + 1);
+  return out;
+}
+
+/** Dice similarity of two normalised strings' character pairs. */
+function similarity(a: string, b: string): number {
+  if (a.length < 2 || b.length < 2) return a === b ? 1 : 0;
+  const pa = pairs(a);
+  let shared = 0;
+  for (const [k, n] of pairs(b)) shared += Math.min(n, pa.get(k) ?? 0);
+  return (2 * shared) / (a.length - 1 + b.length - 1);
+}
+
+/** True when no line of the entry's page (after the previous entry's line there) reads as its title, even misread. */
+function notOnItsPage(e: OutlineEntry, prev: OutlineEntry | undefined, body: Line[][]): boolean {
+  const lines = body[e.page - 1] ?? [];
+  const startAt = prev?.page === e.page ? (prev.line ?? 0) + 1 : 0;
+  const key = normTitle(e.title);
+  for (let i = startAt; i < lines.length; i++) {
+    if (matches(e.title, lines, i)) return false;
+    const text = normTitle(lines[i]!.text);
+    if (text.length <= key.length + LOCATE_LINE_SLACK && similarity(key, text.slice(0, key.length)) >= MISREAD_TITLE_SIMILARITY) return false;
+  }
+  return true;
+}
+
+/**
+ * A bookmark pointing a few pages before its heading (a generator that numbered pages from the wrong
+ * origin; 4ti2's manual points AUTHORS at NEWS's first page, six pages early): the entry on the first
+ * later page, up to the next entry's page, where its title is printed — anywhere on that page for a
+ * specific title, among its first lines for a short one ("THANKS"). Null when it is printed nowhere there.
+ */
+function drifted(e: OutlineEntry, next: OutlineEntry | undefined, body: Line[][]): OutlineEntry | null {
+  const last = Math.min(body.length, e.page + MAX_BOOKMARK_DRIFT, next && next.page >= e.page ? next.page : Infinity);
+  const specific = normTitle(e.title).length >= SPECIFIC_TITLE_CHARS;
+  for (let page = e.page + 1; page <= last; page++) {
+    const lines = body[page - 1] ?? [];
+    const upTo = specific ? lines.length : Math.min(lines.length, DRIFT_TOP_LINES);
+    if (lines.slice(0, upTo).some((_, i) => matches(e.title, lines, i))) {
+      const { top: _destination, ...moved } = e;
+      return { ...moved, page };
+    }
+  }
+  return null;
+}
 
 /** A section number printed before a heading's title: "4.2.", "A.1", "IV", "Chapter 3:". */
 const HEADING_NUMBER = /^\s*(?:(?:chapter|section|appendix|part)\s+)?(?:\d+(?:[.-]\d+)*|[A-Z](?:\.\d+)*|[IVXLC]+)[.:)]?\s+(?=\S)/i;
@@ -96,7 +154,7 @@ function findHeading(e: OutlineEntry, lines: Line[], startAt: number): number {
  * Operators", "ITEM 1B." over "Unresolved Staff Comments", "NOTE 4" over "Goodwill"): part of the
  * heading, so the section starts there and the label does not close the section before.
  */
-const LABEL_LINE = /^(?:chapter|part|item|note|section|article|appendix|lecture|unit|schedule)\s+(?:\d{1,3}[A-Z]?(?:\.\d{1,3})*|[IVXLC]{1,6}|[A-Z])[.:]?$/i;
+const LABEL_LINE = /^(?:chapter|part|item|note|section|article|appendix|lecture|unit|schedule)(?:\s+(?:\d{1,3}[A-Z]?(?:\.\d{1,3})*|[IVXLC]{1,6}|[A-Z])|\d{1,3}[A-Z]?(?:\.\d{1,3})*)[.:]?$/i;
 
 /** The heading's first line: `i`, or the label line right above it (not before `startAt`). */
 export function withLabelAbove(lines: Line[], i: number, startAt: number): number {
@@ -106,12 +164,13 @@ export function withLabelAbove(lines: Line[], i: number, startAt: number): numbe
 /** Sets `line` on entries that have none, from the body lines of their pages. */
 export function locateEntries(entries: OutlineEntry[], body: Line[][]): OutlineEntry[] {
   const out: OutlineEntry[] = [];
-  for (const e of entries) {
-    if (e.line !== undefined) {
-      out.push(e);
+  for (const [k, e0] of entries.entries()) {
+    if (e0.line !== undefined) {
+      out.push(e0);
       continue;
     }
     const prev = out[out.length - 1];
+    const e = notOnItsPage(e0, prev, body) ? (drifted(e0, entries[k + 1], body) ?? e0) : e0;
     const samePage = prev !== undefined && prev.page === e.page;
     const startAt = samePage ? (prev.line ?? 0) + 1 : 0;
     const lines = body[e.page - 1] ?? [];

@@ -11,6 +11,7 @@ import { findHeadings } from '../src/ingest/converters/pdf/headings.js';
 import { findFurniture } from '../src/ingest/converters/pdf/furniture.js';
 import { balanced, proseLike, sentenceRuns } from '../src/ingest/converters/pdf/summary.js';
 import { locateEntries } from '../src/ingest/converters/pdf/locate.js';
+import { mendHyphenation } from '../src/ingest/converters/pdf/hyphens.js';
 
 const BODY = { size: 10, font: 'body' };
 let y = 700;
@@ -90,6 +91,34 @@ describe('words of their own (r-lme4-theory "theq-dimensional", r-rcpp-modules "
   it('a raised small letter after a name is a mark, not the name\'s last letter', () => {
     const p = buildPage(1, 612, 792, [item('Dirk Eddelbuettel', 52, 675, 'body', 8, 68), item('a', 120.5, 677.5, 'body', 6, 3), item(' and Romain François', 124, 675, 'body', 8, 80)]);
     expect(p.lines[0]!.text).toBe('Dirk Eddelbuettel a and Romain François');
+  });
+});
+
+describe('words broken at a line\'s end', () => {
+  it('are mended on the first line, the hyphen kept only where the document writes the compound so', () => {
+    const page = [
+      line('which creates the files. You may want to group these in a subdi-'),
+      line('rectory, which must be created first, and read the two-'),
+      line('column layout, since two-column pages are common; the pro-'),
+      line('vided data are read as a two-column table.'),
+      line('Total | 12', { cells: ['Total', '12'] }),
+      line('a last word that breaks in a table-'),
+      line('Header | 3', { cells: ['Header', '3'] }),
+    ];
+    expect(mendHyphenation([page])).toBe(3);
+    expect(page.map((l) => l.text)).toEqual([
+      'which creates the files. You may want to group these in a subdirectory,',
+      'which must be created first, and read the two-column',
+      'layout, since two-column pages are common; the provided',
+      'data are read as a two-column table.',
+      'Total | 12',
+      'a last word that breaks in a table-',
+      'Header | 3',
+    ]);
+    expect(page[0]!.cells).toEqual([page[0]!.text]);
+    // a line that is only the rest of the word is not emptied
+    const short = [line('see the subdi-'), line('rectory')];
+    expect(mendHyphenation([short])).toBe(0);
   });
 });
 

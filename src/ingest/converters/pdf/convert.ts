@@ -13,6 +13,7 @@ import { buildPage, type RawItem } from './lines.js';
 import { findFurniture, type Furniture } from './furniture.js';
 import { bodyStyle, findHeadings, type Heading } from './headings.js';
 import { outlineStyles, styleKey } from './outline-styles.js';
+import { mendHyphenation } from './hyphens.js';
 import { readBookmarks } from './bookmarks.js';
 import { findTocPages, laterContentsPages, printedToc } from './printed-toc.js';
 import { detectOutline } from './detected.js';
@@ -274,6 +275,7 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
     if (entries.length) toc_source = 'detected';
   }
   const lines = bodyLines(layouts, furniture);
+  mendHyphenation(lines);
   const texts = lines.map((ls) => ls.map(renderLine).join('\n'));
   const stats = docStats(texts);
   entries = locateEntries(entries.map((e) => ({ ...e, title: tidyOutlineTitle(e.title) })), lines);

@@ -100,6 +100,13 @@ describe('OpenDocument spreadsheet (.ods)', () => {
     await expect(conv(makeZip([{ name: 'mimetype', data: 'application/vnd.oasis.opendocument.spreadsheet', method: 0 }]))).rejects.toThrow(/no content part/);
     await expect(conv(odf('application/vnd.oasis.opendocument.spreadsheet', `<office:text>${p('hello')}</office:text>`))).rejects.toThrow(/no sheets/);
     await expect(conv(Buffer.from('PK\u0003\u0004 not a zip at all'))).rejects.toThrow(/could not be opened/);
+    // saved with a password: the manifest lists encrypted parts; said so, not "no sheets"
+    const locked = makeZip([
+      { name: 'mimetype', data: 'application/vnd.oasis.opendocument.spreadsheet', method: 0 },
+      { name: 'META-INF/manifest.xml', data: '<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="content.xml"><manifest:encryption-data manifest:checksum-type="SHA1/1K"/></manifest:file-entry></manifest:manifest>' },
+      { name: 'content.xml', data: Buffer.from([0x9f, 0x12, 0x88, 0x01, 0xfe]) },
+    ]);
+    await expect(conv(locked)).rejects.toMatchObject({ message: expect.stringMatching(/password-protected/), hint: expect.stringMatching(/remove the password/) });
   });
 });
 

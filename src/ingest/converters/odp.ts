@@ -9,7 +9,7 @@ import type { CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
 import type { Converter, ConvertedNode } from './types.js';
 import { ConvertError, type ConverterRegistration } from './types.js';
-import { elementText, loadXml, packageFormat, partText, withPackage } from './zip-package.js';
+import { assertOdfNotEncrypted, elementText, loadXml, packageFormat, partText, withPackage } from './zip-package.js';
 import { htmlSections, loadHtml } from './html-tree.js';
 import { odfBlocksHtml } from './odf-html.js';
 import { deckResult, deckTitleFromSlides, propertiesTitle, slideOf, type Slide } from './pptx.js';
@@ -96,6 +96,7 @@ export const odpConverter: Converter = {
   async convert({ bytes, card, options }) {
     const cheerio = await import('cheerio');
     return withPackage(bytes, 'OpenDocument presentation', REPAIR_HINT, async (zip) => {
+      await assertOdfNotEncrypted(zip, 'presentation');
       const content = await partText(zip, 'content.xml');
       if (content === null) throw new ConvertError('The OpenDocument presentation has no content part (content.xml).', REPAIR_HINT);
       const warnings: string[] = [];

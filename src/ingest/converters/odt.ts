@@ -9,7 +9,7 @@ import { basename, extname } from 'node:path';
 import type { Element } from 'domhandler';
 import type { Converter, ConvertResult } from './types.js';
 import { ConvertError, type ConverterRegistration } from './types.js';
-import { loadXml, packageFormat, partText, withPackage } from './zip-package.js';
+import { assertOdfNotEncrypted, loadXml, packageFormat, partText, withPackage } from './zip-package.js';
 import { htmlSections, loadHtml } from './html-tree.js';
 import { odfBlocksHtml } from './odf-html.js';
 import { DOCUMENT_CAPS, followPlan } from './plan-shape.js';
@@ -23,6 +23,7 @@ export const odtConverter: Converter = {
   async convert({ bytes, card, options }) {
     const cheerio = await import('cheerio');
     return withPackage(bytes, 'OpenDocument file', REPAIR_HINT, async (zip) => {
+      await assertOdfNotEncrypted(zip, 'document');
       const content = await partText(zip, 'content.xml');
       if (content === null) throw new ConvertError('The OpenDocument file has no content part (content.xml).', REPAIR_HINT);
       const warnings: string[] = [];

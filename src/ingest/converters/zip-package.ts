@@ -39,6 +39,20 @@ export async function withPackage<T>(bytes: Uint8Array, what: string, hint: stri
   }
 }
 
+/** The package manifest of an OpenDocument file, where a password-protected file lists its encrypted parts. */
+const ODF_MANIFEST = 'META-INF/manifest.xml';
+
+/**
+ * Fails an OpenDocument package saved with a password: its parts are encrypted (the manifest gives
+ * their `encryption-data`), so its content part reads as noise, not as "no text".
+ */
+export async function assertOdfNotEncrypted(zip: OpenZip, what: string): Promise<void> {
+  const manifest = await partText(zip, ODF_MANIFEST);
+  if (manifest && /<manifest:encryption-data\b/.test(manifest)) {
+    throw new ConvertError(`The ${what} is password-protected: its content is encrypted.`, 'Open it in LibreOffice, remove the password (File > Properties > Security, or save a copy without it) and ingest again.');
+  }
+}
+
 /** A ZIP-packaged format recognised by `marker` in its leading or trailing bytes (a part name or its mimetype part). */
 export function packageFormat(type: SourceType, mime: string, extensions: readonly string[], marker: string): FormatSpec {
   return { type, mime, extensions, magic: [ZIP_LOCAL_HEADER], contains: (b) => ooxmlPartNames(b).includes(marker), priority: PRIORITY_SPECIFIC };

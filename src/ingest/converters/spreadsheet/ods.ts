@@ -14,7 +14,7 @@ import { ConvertError, type ConverterRegistration } from '../types.js';
 import { SheetBuilder, columnLetter, type RawCell, type SheetSchema } from './schema.js';
 import { schemaResult } from './result.js';
 import { applyMerges, type MergeRange } from './xlsx-merges.js';
-import { packageFormat, withPackage } from '../zip-package.js';
+import { assertOdfNotEncrypted, packageFormat, withPackage } from '../zip-package.js';
 import type { OpenZip } from '../zip-reader.js';
 import { followPlan } from '../plan-shape.js';
 import { compareStrings } from '../../../store/json.js';
@@ -190,6 +190,7 @@ export const odsConverter: Converter = {
   version: 1,
   async convert({ bytes, card, options }) {
     return withPackage(bytes, 'OpenDocument spreadsheet', REPAIR_HINT, async (zip) => {
+      await assertOdfNotEncrypted(zip, 'spreadsheet');
       let reader: OdsReader;
       try {
         reader = await readSheets(zip);

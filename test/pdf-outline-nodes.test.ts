@@ -234,3 +234,30 @@ describe('a section of the outline is split only on headings that read as its ti
     expect(outlineStyles([...entries.slice(0, 2), { title: 'Results', level: 1, page: 1, line: 2 }], body)).toBeNull();
   });
 });
+
+describe('a chapter\'s running header', () => {
+  it('is furniture on the pages of its chapter however short the chapter is next to the document', () => {
+    const header = (t: string) => line(t, { y: 770 });
+    const pages: PageLayout[] = [];
+    for (let n = 1; n <= 300; n++) {
+      const head = n >= 10 && n <= 15 ? header(`Chapter 2: Installation ${n - 5}`) : n >= 20 && n <= 23 ? header(`Chapter 3: Drawing ${n - 5}`) : header(`Asymptote manual ${n - 5}`);
+      pages.push(page(n, [head, ...prose(8), line('Once on page 30 at the top', { y: 770 })].slice(0, n === 30 ? 10 : 9)));
+    }
+    const f = findFurniture(pages);
+    // 6 and 4 pages of 300: under the document-wide share (4%: 12 pages)
+    expect(f.lines[9]!.has(0)).toBe(true);
+    expect(f.lines[14]!.has(0)).toBe(true);
+    expect(f.lines[21]!.has(0)).toBe(true);
+    // a line at the edge of one page only is text
+    expect(f.lines[29]!.has(9)).toBe(false);
+  });
+
+  it('a rare edge line makes a run only over nearby pages: three occurrences far apart are text', async () => {
+    const { findFurniture: ff, FURNITURE_MIN_SHARE } = await import('../src/ingest/converters/pdf/furniture.js');
+    expect(FURNITURE_MIN_SHARE).toBeGreaterThan(0);
+    const pages: PageLayout[] = [];
+    for (let n = 1; n <= 200; n++) pages.push(page(n, [line(n % 50 === 0 ? 'Summary of the results' : `Body heading ${n}`, { y: 770 }), ...prose(8)]));
+    const f = ff(pages);
+    expect([49, 99, 149, 199].map((pi) => f.lines[pi]!.has(0))).toEqual([false, false, false, false]);
+  });
+});

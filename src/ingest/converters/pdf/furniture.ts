@@ -18,6 +18,13 @@ export const FURNITURE_BAND = 0.12;
  * books alternate two running headers (title on odd pages, chapter on even), each absent every other page.
  */
 export const RUN_LOOKBACK_PAGES = 2;
+/**
+ * A chapter's running header recurs only over its chapter: a line at the page edge on at least
+ * FURNITURE_MIN_PAGES pages, each within this many pages of the one before (odd and even pages may
+ * carry different headers), is furniture on those pages however short the chapter is next to the
+ * whole document (Asymptote's "Chapter 2: Installation" over 6 of 196 pages).
+ */
+export const RUN_MAX_GAP = 2;
 /** Longer lines are never furniture. */
 export const FURNITURE_MAX_CHARS = 100;
 
@@ -73,9 +80,38 @@ function pageNumberInside(text: string, page: number): boolean {
 /** Printed page numbers in a running header differ from the physical page by at most this (front matter). */
 export const PAGE_NUMBER_DRIFT = 40;
 
+/**
+ * Pages where an edge line too rare for the whole document recurs as a chapter's running header:
+ * runs of at least FURNITURE_MIN_PAGES occurrences, each within RUN_MAX_GAP pages of the last.
+ */
+function chapterRuns(edgePages: Map<string, number[]>, minPages: number): Map<string, Set<number>> {
+  const out = new Map<string, Set<number>>();
+  for (const [k, at] of edgePages) {
+    if (at.length >= minPages || at.length < FURNITURE_MIN_PAGES || !/\p{L}{3}/u.test(k)) continue;
+    let run: number[] = [];
+    const flush = () => {
+      if (run.length >= FURNITURE_MIN_PAGES) {
+        const set = out.get(k) ?? new Set<number>();
+        for (const pi of run) set.add(pi);
+        out.set(k, set);
+      }
+    };
+    for (const pi of at) {
+      if (run.length && pi - run[run.length - 1]! > RUN_MAX_GAP) {
+        flush();
+        run = [];
+      }
+      run.push(pi);
+    }
+    flush();
+  }
+  return out;
+}
+
 export function findFurniture(pages: PageLayout[]): Furniture {
   const n = pages.length;
   const edgeCount = new Map<string, number>();
+  const edgePages = new Map<string, number[]>();
   const repeats = new Map<string, number>();
   const edges = pages.map(edgeIndexes);
   pages.forEach((p, pi) => {
@@ -89,10 +125,16 @@ export function findFurniture(pages: PageLayout[]): Furniture {
       const l = p.lines[i]!;
       if (l.text.length <= FURNITURE_MAX_CHARS) seenEdge.add(lineKey(l.text));
     }
-    for (const k of seenEdge) edgeCount.set(k, (edgeCount.get(k) ?? 0) + 1);
+    for (const k of seenEdge) {
+      edgeCount.set(k, (edgeCount.get(k) ?? 0) + 1);
+      const at = edgePages.get(k);
+      if (at) at.push(pi);
+      else edgePages.set(k, [pi]);
+    }
     for (const k of seenAll) repeats.set(k, (repeats.get(k) ?? 0) + 1);
   });
   const minPages = Math.max(FURNITURE_MIN_PAGES, Math.ceil(FURNITURE_MIN_SHARE * n));
+  const inRun = chapterRuns(edgePages, minPages);
   const lines: Array<Set<number>> = [];
   const runStart: Array<Set<number>> = [];
   const labels: Array<number | null> = [];
@@ -112,7 +154,7 @@ export function findFurniture(pages: PageLayout[]): Furniture {
       }
       if (l.text.length > FURNITURE_MAX_CHARS) continue;
       const k = lineKey(l.text);
-      if ((edgeCount.get(k) ?? 0) < minPages) continue;
+      if ((edgeCount.get(k) ?? 0) < minPages && !inRun.get(k)?.has(pi)) continue;
       f.add(i);
       keys.add(k);
       // a running header carrying the page number ("12 Various Versatile Variances") never starts a run

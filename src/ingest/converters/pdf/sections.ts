@@ -227,7 +227,7 @@ function windows(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>
     }
     let name = s.title;
     if (s.kind === NO_OUTLINE_KIND) name = 'Pages';
-    else if (a > s.start) name = windowName(s, a, b, byPage);
+    else if (a > s.start) name = windowName(s, a, b, byPage, s.kind === 'preface' ? undefined : ctx.isOutlineStyled);
     const span = a === b ? `page ${a}` : `pages ${a}–${b}`;
     // a window is titled as a reader sees it (its pages are its range); windows of one name are told apart by distinguishSiblings
     const title = s.kind === NO_OUTLINE_KIND ? span.charAt(0).toUpperCase() + span.slice(1) : name;
@@ -244,12 +244,14 @@ function windows(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>
  * the section), else "<section> (continued)". A heading further down would name text that is mostly
  * the section's (the next section's heading at the end of the window is not in it at all).
  */
-function windowName(s: Section, a: number, b: number, byPage: Map<number, Heading[]>): string {
+function windowName(s: Section, a: number, b: number, byPage: Map<number, Heading[]>, styled?: (h: Heading) => boolean): string {
   const from = pos(a);
   const to = Math.min(s.to, pos(b + 1));
   const opening = (byPage.get(a) ?? []).find((h) => {
     const at = pos(h.page, h.bodyLine ?? 0);
     // an index entry in bold ("EPSILON_COCIRCULAR, 196") names nothing
+    // (as for splits: in a style the outline's titles use, or reading as a title; a listing's line names nothing)
+    if (styled && !styled(h) && !plainTitle(h.title)) return false;
     return at >= from && at < to && h.top && h.score >= SPLIT_MIN_SCORE && !TOP_LEVEL_KINDS.has(h.kind) && normTitle(h.title) !== normTitle(s.title) && !/,\s*\d+\b/.test(h.title);
   });
   return opening ? opening.title : `${s.title} (continued)`;
@@ -324,6 +326,8 @@ function wellFormed(title: string): boolean {
 
 /** Markup of code or TeX source printed in a heading's style (a listing's `\\def\\horotimetext#1{%`). */
 const CODE_MARKUP = /\\[A-Za-z@]|[{}]/;
+/** A term followed by the page it is found on, as an index prints it. */
+const INDEX_ENTRY = /\p{L}[\p{L}\d_)]*,\s*\d{1,3}(?:[\s,]|$)/u;
 /** Words such a title has at most (a sentence printed in another face is longer: "In Example 3.4, only residues … are shown"). */
 const PLAIN_TITLE_MAX_WORDS = 14;
 /** Letters of a word checked for being a word (shorter ones are abbreviations, units, symbols). */
@@ -349,6 +353,8 @@ function wordLike(w: string): boolean {
 export function plainTitle(title: string): boolean {
   // (a year opening the title is its subject, not its number: "2017 Debt Activity")
   if (!wellFormed(title.replace(/^(?:19|20)\d\d\s+(?=\p{Lu})/u, '')) || CODE_MARKUP.test(title) || title.split(/\s+/).length > PLAIN_TITLE_MAX_WORDS) return false;
+  // an index entry in bold ("compute_active_areas, 9") points at a page: it titles nothing
+  if (INDEX_ENTRY.test(title)) return false;
   const words = title.match(/\p{L}+/gu) ?? [];
   return words.some((w) => w.length >= 3) && words.every((w) => !/^[A-Za-z]+$/.test(w) || wordLike(w));
 }

@@ -232,7 +232,6 @@ function overview(sections: Section[]): string[] {
   return out;
 }
 
-/** The conversion; `native` is the native reader's output when the caller already has it (./poppler.ts nativeReadOf). */
 /**
  * Whether a heading is printed in a style the outline's own titles use (a field's principal sections
  * always are); null when the outline's styles are not known (a detected outline, or too few entries found).
@@ -242,6 +241,7 @@ function outlineStyled(layouts: PageLayout[], styles: Set<string> | null): ((h: 
   return (h) => h.kind === 'statement' || styles.has(styleKey(layouts[h.page - 1]!.lines[h.line]!));
 }
 
+/** The conversion; `native` is the native reader's output when the caller already has it (./poppler.ts nativeReadOf). */
 export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions, native?: NativeRead): Promise<ConvertResult> {
   const { layouts, bookmarks, metaTitle, warnings } = await readLayouts(bytes, native);
   const n = layouts.length;

@@ -23,7 +23,7 @@ function documentWords(pages: readonly Line[][]): Set<string> {
 
 /** Mends the broken words of every page in place (each line's text and its one cell); returns how many. */
 export function mendHyphenation(pages: Line[][]): number {
-  const words = documentWords(pages);
+  let words: Set<string> | null = null;
   let mended = 0;
   for (const lines of pages) {
     for (let i = 0; i + 1 < lines.length; i++) {
@@ -36,6 +36,8 @@ export function mendHyphenation(pages: Line[][]): number {
       const head = end[1]!;
       const tail = rest[1]!;
       const closed = `${head}${tail}`.toLowerCase();
+      // (read once, and only for a document that breaks a word)
+      words ??= documentWords(pages);
       const keep = !words.has(closed) && words.has(`${head}-${tail}`.toLowerCase());
       a.text = `${a.text.trimEnd().slice(0, -1)}${keep ? '-' : ''}${tail}${rest[2]}`;
       b.text = b.text.trimStart().slice(rest[0].length);

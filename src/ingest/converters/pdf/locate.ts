@@ -49,10 +49,9 @@ function pairs(s: string): Map<string, number> {
   return out;
 }
 
-/** Dice similarity of two normalised strings' character pairs. */
-function similarity(a: string, b: string): number {
+/** Dice similarity of a normalised title (its character pairs `pa`) and a normalised line's start `b`. */
+function similarity(a: string, pa: Map<string, number>, b: string): number {
   if (a.length < 2 || b.length < 2) return a === b ? 1 : 0;
-  const pa = pairs(a);
   let shared = 0;
   for (const [k, n] of pairs(b)) shared += Math.min(n, pa.get(k) ?? 0);
   return (2 * shared) / (a.length - 1 + b.length - 1);
@@ -63,10 +62,11 @@ function notOnItsPage(e: OutlineEntry, prev: OutlineEntry | undefined, body: Lin
   const lines = body[e.page - 1] ?? [];
   const startAt = prev?.page === e.page ? (prev.line ?? 0) + 1 : 0;
   const key = normTitle(e.title);
+  const keyPairs = pairs(key);
   for (let i = startAt; i < lines.length; i++) {
     if (matches(e.title, lines, i)) return false;
     const text = normTitle(lines[i]!.text);
-    if (text.length <= key.length + LOCATE_LINE_SLACK && similarity(key, text.slice(0, key.length)) >= MISREAD_TITLE_SIMILARITY) return false;
+    if (text.length <= key.length + LOCATE_LINE_SLACK && similarity(key, keyPairs, text.slice(0, key.length)) >= MISREAD_TITLE_SIMILARITY) return false;
   }
   return true;
 }
@@ -83,7 +83,8 @@ function drifted(e: OutlineEntry, next: OutlineEntry | undefined, body: Line[][]
   for (let page = e.page + 1; page <= last; page++) {
     const lines = body[page - 1] ?? [];
     const upTo = specific ? lines.length : Math.min(lines.length, DRIFT_TOP_LINES);
-    if (lines.slice(0, upTo).some((_, i) => matches(e.title, lines, i))) {
+    for (let i = 0; i < upTo; i++) {
+      if (!matches(e.title, lines, i)) continue;
       const { top: _destination, ...moved } = e;
       return { ...moved, page };
     }

@@ -248,10 +248,10 @@ function windowName(s: Section, a: number, b: number, byPage: Map<number, Headin
   const from = pos(a);
   const to = Math.min(s.to, pos(b + 1));
   const opening = (byPage.get(a) ?? []).find((h) => {
+    // as for splits: in a style the outline's titles use, or reading as a title (a listing's line names nothing)
+    if (styled && !styled(h) && !plainTitle(h.title)) return false;
     const at = pos(h.page, h.bodyLine ?? 0);
     // an index entry in bold ("EPSILON_COCIRCULAR, 196") names nothing
-    // (as for splits: in a style the outline's titles use, or reading as a title; a listing's line names nothing)
-    if (styled && !styled(h) && !plainTitle(h.title)) return false;
     return at >= from && at < to && h.top && h.score >= SPLIT_MIN_SCORE && !TOP_LEVEL_KINDS.has(h.kind) && normTitle(h.title) !== normTitle(s.title) && !/,\s*\d+\b/.test(h.title);
   });
   return opening ? opening.title : `${s.title} (continued)`;

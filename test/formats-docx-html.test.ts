@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ingest } from '../src/ingest/pipeline.js';
 import { readCatalog } from '../src/store/catalog.js';
-import type { FileCard } from '../src/store/schemas.js';
+import type { CatalogEntry, FileCard } from '../src/store/schemas.js';
+import { makeCitation } from '../src/retrieve/citation.js';
 import { docxConverter, headingLevelOfStyle } from '../src/ingest/converters/docx.js';
 import { htmlConverter } from '../src/ingest/converters/html.js';
 import type { ConvertResult, ConvertedNode } from '../src/ingest/converters/types.js';
@@ -181,6 +182,11 @@ describe('html outlines (issue 14)', () => {
     expect(anchor('Options beside usage')).toBe('options-list');
     expect(anchor('--quiet')).toBe('opt-quiet');
     expect(anchor('Plain')).toBeUndefined();
+    // a citation points at the anchor, else (no page, line or row either) names the section by its title
+    const entry = { id: 'src_1', original_path: 'docs/tool.html', title: 'Tool', sha256: 'x', type: 'html' } as unknown as CatalogEntry;
+    expect(makeCitation(entry, { node_id: '0002', node_title: 'Usage', anchor: 'usage' }).text).toBe('docs/tool.html#usage (src_1, node 0002)');
+    expect(makeCitation(entry, { node_id: '0004', node_title: 'Plain' }).text).toBe('docs/tool.html, section "Plain" (src_1, node 0004)');
+    expect(makeCitation(entry, { node_id: '0004', node_title: 'Plain', lines: [3, 9] }).text).toBe('docs/tool.html, lines 3-9 (src_1, node 0004)');
   });
 
   it('reads XHTML-style self-closed anchors, headings left open and <pre> blank lines as a browser shows them', async () => {

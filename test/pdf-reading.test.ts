@@ -12,6 +12,7 @@ import { findFurniture } from '../src/ingest/converters/pdf/furniture.js';
 import { balanced, proseLike, sentenceRuns } from '../src/ingest/converters/pdf/summary.js';
 import { locateEntries } from '../src/ingest/converters/pdf/locate.js';
 import { mendHyphenation } from '../src/ingest/converters/pdf/hyphens.js';
+import { splitRun, unglueCapitals } from '../src/ingest/converters/pdf/glued.js';
 
 const BODY = { size: 10, font: 'body' };
 let y = 700;
@@ -169,5 +170,39 @@ describe('summary sentences are prose', () => {
   it('console input is no sentence; a sentence of amounts is', () => {
     expect(proseLike('(%i6) 8!!; (%o6) 384 (%i7) 2*4*6*8; (%o7) 384 sqrt(x) This is your basic operator.')).toBe(false);
     expect(proseLike('Revenue was $5,363 million in 2023, $4,869 million in 2022 and $4,505 in 2021.')).toBe(true);
+  });
+});
+
+describe('capitals set without word spaces (MGM 2015 10-K: "ITEM3. LEGALPROCEEDINGS")', () => {
+  const prose = [
+    'Information about legal proceedings and other proceedings is in Note 11; see Item 3 and Item 7 for the risk factors that apply.',
+    'Our provision for income taxes and the income taxes paid are in Note 10; legal counsel reviewed the accounts receivable.',
+    'The accounts receivable, net of the allowance, and selected financial data: see selected financial data and the Item 6 table.',
+    'Set the paper size with PAPERSIZE; the paper size is A4. Article II covers the terms; the Article II text is short.',
+    'Use EPSILON_SPLITMERGE with split merge steps; HTML5 pages; a split merge again.',
+  ];
+  const pageOf = (heads: string[][]): PageLayout => ({ page: 1, width: 600, height: 800, twoColumn: false, lines: [...heads.map((c) => line(c.join(' '), { cells: c })), ...prose.map((t) => line(t))] });
+
+  it('splits a heading\'s glued words where the document writes them side by side, and its label from its number', () => {
+    const p = pageOf([['ITEM3.', 'LEGALPROCEEDINGS'], ['NOTE10—INCOMETAXES'], ['ITEM6.', 'SELECTEDFINANCIALDATA'], ['ARTICLEII']]);
+    expect(unglueCapitals([p])).toBe(4);
+    expect(p.lines.slice(0, 4).map((l) => l.cells)).toEqual([['ITEM 3.', 'LEGAL PROCEEDINGS'], ['NOTE 10—INCOME TAXES'], ['ITEM 6.', 'SELECTED FINANCIAL DATA'], ['ARTICLE II']]);
+    expect(p.lines[0]!.text).toBe('ITEM 3. LEGAL PROCEEDINGS');
+  });
+
+  it('leaves names, identifiers, words the document writes, and mixed-case text as printed', () => {
+    // two words alone could be one name in capitals; an identifier is never split; "PEP24" is a ticker, not a label
+    const heads = [['PAPERSIZE . . . . 57'], ['#define EPSILON_SPLITMERGE 1e-12'], ['CONSOLIDATED'], ['PEP24'], ['the HTML5 canvas'], ['MISCELLANEOUS']];
+    const p = pageOf(heads);
+    expect(unglueCapitals([p])).toBe(0);
+    expect(p.lines.slice(0, heads.length).map((l) => l.cells)).toEqual(heads);
+  });
+
+  it('splits only into words the document writes, fewest parts first', () => {
+    const p = pageOf([]);
+    const lex = { uses: new Map([['legal', 3], ['proceedings', 2], ['leg', 5], ['al', 5]]), pairs: () => new Set(['legal proceedings', 'leg al']) };
+    expect(splitRun('legalproceedings', lex)).toEqual(['legal', 'proceedings']);
+    expect(splitRun('legalese', lex)).toBeNull();
+    expect(p.lines.length).toBe(prose.length);
   });
 });

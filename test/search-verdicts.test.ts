@@ -93,6 +93,12 @@ describe('node passages', () => {
     // a row spanning the columns above the header names them too (the quarter's columns and the year's)
     const two = 'Three months ended | Twelve months ended\nDecember 31, | December 31, | December 31, | December 31,\n2022 | 2021 | 2022 | 2021\nNet revenues | 3,591 | 2,940 | 13,127 | 9,680\n';
     expect(columnHeaderBefore(two, two.indexOf('Net revenues'))).toBe('Three months ended | Twelve months ended / 2022 | 2021 | 2022 | 2021');
+    // a header of years alone, with the phrase leading into it; a phrase not left open is not read with it
+    const years = 'BALANCE SHEETS\nAs of December 31,\n2017 | 2016\nAssets\nCash | $2,822 | $1,467\nTotal current liabilities | 5,466 | 4,586\n';
+    expect(columnHeaderBefore(years, years.indexOf('Total current'))).toBe('As of December 31, / 2017 | 2016');
+    const closed = 'In thousands\n2017 | 2016\nCash | $2,822 | $1,467\n';
+    expect(columnHeaderBefore(closed, closed.indexOf('Cash'))).toBe('2017 | 2016');
+    expect(columnHeaderBefore('Cash | 2017 | 2,822\nDebt | 1 | 2\n', 22)).toBeNull();
     // a row of repeated labels, or one as wide as the header, is not a spanning row
     const flat = 'December 31, | December 31, | December 31, | December 31,\n2022 | 2021 | 2022 | 2021\nNet revenues | 1 | 2 | 3 | 4\n';
     expect(columnHeaderBefore(flat, flat.indexOf('Net revenues'))).toBe('2022 | 2021 | 2022 | 2021');

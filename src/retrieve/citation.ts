@@ -15,7 +15,10 @@ export interface Citation {
   anchor?: string;
   /** sha256 of the source file the index was built from */
   sha256: string;
-  /** ready-to-paste reference, e.g. `reports/acme-2022.pdf, pp. 60-61 (src_1a2b3c4d, node 0012)` */
+  /**
+   * ready-to-paste reference, e.g. `reports/acme-2022.pdf, pp. 60-61 (src_1a2b3c4d, node 0012)`, or
+   * `guide.html, section "Permissions" (src_…, node 0010)` for a section with no place of its own
+   */
   text: string;
 }
 
@@ -44,6 +47,8 @@ export function makeCitation(entry: CatalogEntry, parts: CitationParts): Citatio
   if (parts.pages) where.push(span(...pageLabels(entry), parts.pages));
   if (parts.rows) where.push(span('row', 'rows', parts.rows));
   if (parts.lines) where.push(span('line', 'lines', parts.lines));
+  // a section with neither pages, rows, lines nor an anchor (an HTML heading without an id) is named by its title
+  if (where.length === 0 && !parts.anchor && parts.node_title) where.push(`section "${parts.node_title}"`);
   const ids = [entry.id, ...(parts.node_id ? [`node ${parts.node_id}`] : [])].join(', ');
   const c: Citation = { source_id: entry.id, file: entry.original_path, title: entry.title, sha256: entry.sha256, text: '' };
   if (parts.node_id) c.node_id = parts.node_id;

@@ -289,9 +289,13 @@ export const TABLE_HEADER_MAX_CHARS = 120;
 const AMOUNT_CELL = /^[-–(]?\s*[$€£]?\s*\d[\d,]*(?:\.\d+)?\s*%?\)?$/;
 const YEAR_CELL = /^(?:19|20)\d{2}$/;
 
-/** A row of column labels: at least two labelled cells besides the first, none an amount other than a year. */
+/**
+ * A row of column labels: at least two labelled cells besides the first, none an amount other than a
+ * year; or a row of years alone ("2017 | 2016", printed without a label cell).
+ */
 function headerRow(line: string): boolean {
   const cells = line.split(' | ').map((c) => c.trim());
+  if (cells.length >= 2 && cells.every((c) => YEAR_CELL.test(c))) return true;
   if (cells.length < 3) return false;
   const labels = cells.slice(1).filter(Boolean);
   return labels.length >= 2 && labels.every((c) => c.length <= 40 && (YEAR_CELL.test(c) || !AMOUNT_CELL.test(c)));
@@ -311,7 +315,7 @@ export function columnHeaderBefore(text: string, from: number): string | null {
       if (line.length > TABLE_HEADER_MAX_CHARS) return null;
       // the header row above it that spans its columns ("Three months ended | Twelve months ended"
       // over "2022 | 2021 | 2022 | 2021": agents could not tell the quarter's columns from the year's)
-      const span = spanningRowAbove(text, start);
+      const span = spanningRowAbove(text, start) ?? leadInAbove(text, start);
       return span && span.length + line.length + 3 <= TABLE_HEADER_MAX_CHARS ? `${span} / ${line}` : line;
     }
     end = start - 1;
@@ -338,6 +342,20 @@ export function spanningRowOfShownHeader(text: string, from: number, to: number)
     at = eol + 1;
   }
   return null;
+}
+
+/** Longest lead-in line read with the column header below it. */
+export const LEAD_IN_MAX_CHARS = 40;
+
+/**
+ * The line right above a column header when it leads into it, a short phrase left open with a comma
+ * ("As of December 31," over "2017 | 2016"): without it the years say neither date nor period.
+ */
+function leadInAbove(text: string, at: number): string | null {
+  if (at < 2) return null;
+  const start = text.lastIndexOf('\n', at - 2) + 1;
+  const line = text.slice(start, at - 1).trim();
+  return line.length <= LEAD_IN_MAX_CHARS && line.endsWith(',') && !line.includes(' | ') ? line : null;
 }
 
 /** Header lines looked at above a column header for the row spanning its columns. */
@@ -444,6 +462,7 @@ export function passageCite(entry: CatalogEntry, n: NodeHit, passage: NodePassag
   const anchor = node?.meta?.['anchor'];
   return makeCitation(entry, {
     node_id: n.node_id,
+    node_title: node?.title ?? n.title,
     anchor: typeof anchor === 'string' ? anchor : undefined,
     pages: passage.pages ?? (passage.page !== undefined ? [passage.page, passage.page] : undefined),
     lines: passage.page === undefined ? n.line_range : undefined,

@@ -14,6 +14,7 @@ import { findFurniture, type Furniture } from './furniture.js';
 import { bodyStyle, findHeadings, type Heading } from './headings.js';
 import { outlineStyles, styleKey } from './outline-styles.js';
 import { mendHyphenation } from './hyphens.js';
+import { unglueCapitals } from './glued.js';
 import { readBookmarks } from './bookmarks.js';
 import { findTocPages, laterContentsPages, printedToc } from './printed-toc.js';
 import { detectOutline } from './detected.js';
@@ -253,6 +254,7 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
     if (ocr) return ocr;
   }
 
+  unglueCapitals(layouts);
   const furniture = findFurniture(layouts);
   const body = bodyStyle(layouts, furniture);
   const toc = bookmarks.length ? null : printedToc(layouts, furniture);

@@ -407,6 +407,19 @@ function bodyNeighbours(p: PageLayout, furn: Set<number>, ahead: number): (i: nu
   };
 }
 
+/** Tick labels: a row of at least this many cells, each a number of at most TICK_MAX_CHARS characters. */
+export const MIN_TICK_CELLS = 3;
+export const TICK_MAX_CHARS = 8;
+
+/**
+ * A line in a style of its own right under a row of tick labels in the same print ("0 2 4 6 8" over
+ * "Years since enrollment") names a plot's axis, not a section.
+ */
+function axisLabel(line: Line, above: Line | undefined): boolean {
+  if (!above || above.font !== line.font || above.size !== line.size || above.cells.length < MIN_TICK_CELLS) return false;
+  return above.cells.every((c) => c.length <= TICK_MAX_CHARS && isNumericCell(c));
+}
+
 /** All heading candidates of the document, in reading order. `skipPages` (e.g. TOC pages) yield none. */
 export function findHeadings(pages: PageLayout[], furniture: Furniture, body: BodyStyle, skipPages: Set<number>, vocab: OutlineVocabulary = NO_OUTLINE_VOCABULARY): Heading[] {
   const out: Heading[] = [];
@@ -434,7 +447,7 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
       const opts = { repeats, top, vocab, titlesTable, ...(rowSize ? { rowSize } : {}) };
       const runIn = code.has(l.font) || i <= joined ? null : runInHeading(l, body, opts);
       const h = code.has(l.font) || i <= joined ? null : (runIn ?? scoreLine(l, body, opts));
-      if (h && inTable && h.kind === 'style') return;
+      if (h && h.kind === 'style' && (inTable || axisLabel(l, above))) return;
       if (!h || (h.kind === 'style' && !alignedLikeTitle(l, frame, body))) return;
       if (titlesTable) h.table = true;
       // a title hyphenated at its line's end ("… deviance expres-" / "sion") lost the hyphen in tidying

@@ -115,8 +115,11 @@ export function sectionGloss(title: string, lines: Line[], vocab: OutlineVocabul
   return `${company ? `${company} — ` : ''}${gloss}${unit}`;
 }
 
-/** Table and figure captions: "Table 3.1D Adverse events", "Figure 2: Survival by arm". */
-export const CAPTION = /^(?:TABLE|FIGURE|EXHIBIT|CHART|[Tt]able|[Ff]igure|[Ff]ig\.|[Ee]xhibit|[Cc]hart|[Gg]raph|[Ll]isting)\s+[\dA-Z][\w.-]*(?:[.:—–-]|\s+(?=[\p{Lu}(\d])|$)/u;
+/**
+ * Table and figure captions: "Table 3.1D Adverse events", "Figure 2: Survival by arm". Capitalised:
+ * a line opening "figure 1. The basic algorithm is to" continues a sentence that cites the figure.
+ */
+export const CAPTION = /^(?:TABLE|FIGURE|EXHIBIT|CHART|Table|Figure|Fig\.|Exhibit|Chart|Graph|Listing)\s+[\dA-Z][\w.-]*(?:[.:—–-]|\s+(?=[\p{Lu}(\d])|$)/u;
 /** Most captions, sub-headings and row labels listed in a summary. */
 export const MAX_LISTED = 6;
 /** Row labels listed, and the characters they may take, for a node that is mostly table. */

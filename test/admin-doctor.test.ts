@@ -144,6 +144,28 @@ describe('mhub doctor', () => {
     }
   });
 
+  it('names node files written before the nodes\' parents were kept, and --fix rewrites them as they would be written now', async () => {
+    const root = copy();
+    try {
+      const guide = byName(root, 'guide.md');
+      const rel = `vector_store/keyword/nodes/${guide.id}.tsv`;
+      const current = readFileSync(join(root, rel), 'utf8');
+      const nl = current.indexOf('\n');
+      const header = JSON.parse(current.slice(0, nl)) as Record<string, unknown>;
+      expect(Array.isArray(header['parent'])).toBe(true);
+      delete header['parent'];
+      writeFileSync(join(root, rel), JSON.stringify(header) + current.slice(nl));
+      const r = await doctor(root);
+      expect(r.healthy).toBe(true);
+      expect(r.problems.filter((p) => p.code === 'keyword_nodes_dated').map((p) => p.message)).toEqual([expect.stringContaining(rel)]);
+      const fixed = await doctorFix(root);
+      expect(fixed.after.problems.map((p) => p.code)).not.toContain('keyword_nodes_dated');
+      expect(readFileSync(join(root, rel), 'utf8')).toBe(current);
+    } finally {
+      cleanup(root);
+    }
+  });
+
   it('drops entries whose source file was deleted', async () => {
     const root = copy();
     try {

@@ -6,7 +6,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { fuseNodeScores, NODE_VECTOR_WEIGHT } from '../src/search/fusion.js';
 import { nodeVerdict, NODE_SURE_LEAD, NODE_TIE_LEAD, NODE_WEAK_SHARE } from '../src/search/node-confidence.js';
-import { rankNodes } from '../src/search/nodes.js';
+import { distinctPlaces, rankNodes } from '../src/search/nodes.js';
 import { readCatalog } from '../src/store/catalog.js';
 import { searchStoreFixture } from './helpers/search-store.js';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -129,5 +129,37 @@ describe('rankNodes verdicts in an ingested store', () => {
     const nodes = await rankNodes(root, id, 'Where do birds go in winter?', { k: 3, vectors: false });
     expect(nodes[0]!.title).toBe('Nest boxes');
     expect(nodes.map((n) => n.title)).not.toContain('Feeders');
+  });
+
+  it('lists no node beside its ancestor or descendant: they point to the same place', async () => {
+    const e = readCatalog(root).sources[0]!;
+    const tree = TreeFile.parse(JSON.parse(readFileSync(join(root, e.tree_path!), 'utf8')));
+    const ctx = { root, loadTree: () => tree } as unknown as IndexBuildContext;
+    const title = (ix: { nodes: Array<[string, string, string, number, number]> }, i: number) => (i < 0 ? null : ix.nodes[i]![1]);
+    const flat = buildNodesIndex(ctx, e, 'sha');
+    expect(flat.parent!.map((p) => title(flat, p))).toEqual([null, ...flat.nodes.slice(1).map(() => flat.nodes[0]![1])]);
+    // "Nest boxes" moved under "Feeders": both hold "birds in winter"; only the better of the two is listed
+    const top = tree.root.children;
+    const feeders = top.find((c: TreeNode) => c.title === 'Feeders')!;
+    feeders.children.push(top.splice(top.findIndex((c: TreeNode) => c.title === 'Nest boxes'), 1)[0]!);
+    const ix = buildNodesIndex(ctx, e, 'sha');
+    expect(title(ix, ix.parent![ix.nodes.findIndex((r) => r[1] === 'Nest boxes')]!)).toBe('Feeders');
+    writeFileSync(join(root, keywordNodesFile(e.id)), serializeNodesIndex(ix));
+    resetKeywordCache();
+    const nodes = await rankNodes(root, id, 'Where do birds go in winter?', { k: 3, vectors: false });
+    const titles = nodes.map((n) => n.title);
+    expect(titles.filter((t) => t === 'Feeders' || t === 'Nest boxes')).toHaveLength(1);
+  });
+});
+
+describe('distinctPlaces', () => {
+  it('keeps the ranking, leaving out a node whose ancestor or descendant is ranked above it', () => {
+    // 0 root; 1 › 2, 3 (children of 1); 4 › 5
+    const parent = [-1, 0, 1, 1, 0, 4];
+    const order: Array<[number, number]> = [[2, 0.9], [1, 0.8], [3, 0.7], [5, 0.6], [4, 0.5]];
+    expect(distinctPlaces(order, parent, 3).map(([i]) => i)).toEqual([2, 3, 5]);
+    expect(distinctPlaces([[1, 1], [2, 0.9], [4, 0.5]], parent, 3).map(([i]) => i)).toEqual([1, 4]);
+    // an index without parents: the ranking as it is
+    expect(distinctPlaces(order, undefined, 2)).toEqual(order.slice(0, 2));
   });
 });

@@ -53,7 +53,7 @@ function strayKeywordFiles(root: string, want: Set<string>, termsDir: string): s
 }
 
 /** Problems of one source's node file (missing, unreadable, other version, node count off). */
-function auditNodeFile(root: string, id: string, expected: number | undefined, bad: (code: string, subject: string, message: string) => void): void {
+function auditNodeFile(root: string, id: string, expected: number | undefined, bad: (code: string, subject: string, message: string) => void, dated: string[]): void {
   const rel = keywordNodesFile(id);
   let text: string;
   try {
@@ -75,6 +75,7 @@ function auditNodeFile(root: string, id: string, expected: number | undefined, b
   // spreadsheet data rows are extra entries under their sheet node's id: count distinct nodes
   const nodes = new Set(rows.map((r: unknown) => (Array.isArray(r) ? r[0] : r))).size;
   if (expected !== undefined && nodes !== expected) bad('keyword_rows', rel, `Keyword node index ${rel} has ${nodes} nodes for a tree of ${expected} nodes.`);
+  else if (!Array.isArray(header['parent'])) dated.push(rel);
 }
 
 export function auditKeywordIndex(root: string, entries: CatalogEntry[], nodeCounts: Map<string, number>): { problems: Problem[]; present: boolean } {
@@ -105,7 +106,12 @@ export function auditKeywordIndex(root: string, entries: CatalogEntry[], nodeCou
   if (missing.length || extra.length) {
     bad('keyword_rows', KEYWORD_SOURCES_FILE, `Keyword index lists ${ids.length} sources for ${indexed.length} indexed${missing.length ? `; missing ${named(missing)}` : ''}${extra.length ? `; not in the catalog: ${named(extra)}` : ''}.`);
   }
-  for (const id of indexed) auditNodeFile(root, id, nodeCounts.get(id), bad);
+  const dated: string[] = [];
+  for (const id of indexed) auditNodeFile(root, id, nodeCounts.get(id), bad, dated);
+  if (dated.length > 0) {
+    const message = `${dated.length} keyword node ${dated.length === 1 ? 'index predates' : 'indexes predate'} the nodes' parents (${named(dated)}): suggestion lists may show a section beside its own introduction.`;
+    problems.push(problem('keyword_nodes_dated', 'warning', `${KEYWORD_DIR}/nodes`, message, REINDEX_FIX, { kind: 'reindex' }));
+  }
   for (const rel of strayKeywordFiles(root, want, String(value['terms_dir']))) {
     problems.push(problem('orphan', 'error', rel, `${rel} is not part of the current keyword index.`, `delete ${rel} (\`mhub doctor --fix\`)`, { kind: 'remove', path: rel }));
   }

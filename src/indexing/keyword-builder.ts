@@ -66,6 +66,16 @@ class NodesAccumulator {
   readonly postings = new Map<string, CompactPostings>();
   readonly titlePostings = new Map<string, CompactPostings>();
   readonly notSuggested: number[] = [];
+  readonly parent: number[] = [];
+  /** the last node added at each depth (the open ancestors of the next node) */
+  private readonly openAt: number[] = [];
+
+  /** Records the parent of the node about to be added at `depth` (tree order: parents first). */
+  placeAt(depth: number): void {
+    this.parent.push(depth > 0 ? (this.openAt[depth - 1] ?? -1) : -1);
+    this.openAt[depth] = this.nodes.length;
+    this.openAt.length = depth + 1;
+  }
 
   add(row: NodeRow, title: string, tokens: string[]): void {
     const i = this.nodes.length;
@@ -109,20 +119,24 @@ function buildNodes(root: string, tree: TreeFile | null, e: CatalogEntry, sha: s
     for (const n of nodeTexts(root, tree)) {
       if (opening.length < OPENING_TEXT_CHARS) opening += ' ' + n.text.slice(0, OPENING_TEXT_CHARS - opening.length);
       if (NOT_SUGGESTED_KINDS.has(n.kind)) acc.notSuggested.push(acc.nodes.length);
+      acc.placeAt(n.depth);
       const path = Array<string[]>(NODE_PATH_BOOST).fill(tokenize(n.path.join(' '))).flat();
       // a column's sample of values is not what it holds: the rows below are indexed by their cells
       const summary = n.kind === 'column' ? summaryWithoutSample(n.summary) : n.summary;
       acc.add([n.node_id, n.title, n.range.kind, n.range.start, n.range.end], headingOf(n.title), [...path, ...tokenize(summary), ...tokenize(n.text)]);
     }
     // a row's title ("Sheet1 row 7") is for display: its words would match every row alike
-    for (const r of rowTexts(root, tree)) acc.add([r.node_id, r.title, 'r', r.start, r.end], '', tokenize(r.text));
+    for (const r of rowTexts(root, tree)) {
+      acc.parent.push(-1);
+      acc.add([r.node_id, r.title, 'r', r.start, r.end], '', tokenize(r.text));
+    }
   }
   const openingTf = termFrequencies(tokenize(opening));
   const openingSorted: Record<string, number> = {};
   for (const t of [...openingTf.keys()].sort(compareStrings)) openingSorted[t] = openingTf.get(t)!;
   const header: KeywordNodesHeader = {
     format: KEYWORD_FORMAT_VERSION, tokenizer: TOKENIZER_VERSION, id: e.id, input_sha: sha, nodes: acc.nodes, len: acc.len,
-    title_len: acc.titleLen, opening: openingSorted, ...(acc.notSuggested.length ? { not_suggested: acc.notSuggested } : {}),
+    title_len: acc.titleLen, opening: openingSorted, ...(acc.notSuggested.length ? { not_suggested: acc.notSuggested } : {}), parent: acc.parent,
   };
   return { header, acc };
 }
@@ -187,7 +201,8 @@ function writeNodesIndex(root: string, tree: TreeFile | null, e: CatalogEntry, s
  */
 function nodesIndexFor(ctx: IndexBuildContext, e: CatalogEntry): { summary: NodesIndexSummary; rebuilt: boolean } {
   const sha = inputSha(ctx.root, e);
-  const old = readNodesSummary(ctx.root, e.id, (h) => h.input_sha === sha && h.tokenizer === TOKENIZER_VERSION);
+  // (a file without the nodes' parents predates them: rebuilt)
+  const old = readNodesSummary(ctx.root, e.id, (h) => h.input_sha === sha && h.tokenizer === TOKENIZER_VERSION && Array.isArray(h.parent));
   if (old) return { summary: old, rebuilt: false };
   return { summary: writeNodesIndex(ctx.root, ctx.loadTree(e.id), e, sha), rebuilt: true };
 }

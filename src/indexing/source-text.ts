@@ -22,6 +22,8 @@ export interface NodeText {
   range: { kind: 'p' | 'l' | 'r' | ''; start: number; end: number };
   /** the node's kind in the tree ('' when none): `contents` for a printed table of contents */
   kind: string;
+  /** depth in the tree (the root 0) */
+  depth: number;
 }
 
 /** The words of a source's file name ("3M_2018_10K.pdf" → "3M 2018 10K"): a hint, not what the document says it is. */
@@ -86,7 +88,7 @@ export function* nodeTexts(root: string, tree: TreeFile): Generator<NodeText> {
   const stack: Array<{ n: TreeNode; path: string[]; depth: number }> = [{ n: tree.root, path: [], depth: 0 }];
   while (stack.length > 0) {
     const { n, path, depth } = stack.pop()!;
-    yield { node_id: n.node_id, title: n.title, path, summary: n.summary, text: readContent(root, n.content_ref), range: rangeOf(n), kind: n.kind ?? '' };
+    yield { node_id: n.node_id, title: n.title, path, summary: n.summary, text: readContent(root, n.content_ref), range: rangeOf(n), kind: n.kind ?? '', depth };
     const childPath = depth === 0 ? path : [...path, n.title];
     for (let i = n.children.length - 1; i >= 0; i--) stack.push({ n: n.children[i]!, path: childPath, depth: depth + 1 });
   }

@@ -13,8 +13,8 @@ import { writeFileAtomic } from '../store/atomic.js';
 import type { CatalogEntry, Config } from '../store/schemas.js';
 
 export const INDEX_STAMP_FILE = `${LOCAL_DIR}/index-stamp.json`;
-/** Bump when what the builders write changes for the same inputs (a new index format, tokenizer, …). */
-export const INDEX_STAMP_VERSION = 1;
+/** Bump when what the builders write changes for the same inputs (a new index format, tokenizer, …; 2: node files keep each node's parent). */
+export const INDEX_STAMP_VERSION = 2;
 
 /** size and mtime of every file under vector_store/ (keyword indexes included), sorted by path. */
 function outputs(root: string): string[] {

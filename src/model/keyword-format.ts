@@ -128,6 +128,12 @@ export interface KeywordNodesHeader {
    * every section's words without holding what they say. Absent when there are none.
    */
   not_suggested?: number[];
+  /**
+   * each node's parent, by index (-1 for the root and for spreadsheet row blocks): a suggestion list
+   * holds no node together with its ancestor (search/nodes.ts). Absent in files written before it
+   * was kept; the builder rewrites those.
+   */
+  parent?: number[];
 }
 
 /** Node-level index of one source, whole (the builder's view). */
@@ -242,7 +248,7 @@ export function serializeNodesIndex(ix: KeywordNodesIndex): string {
 function nodesHeader(rest: KeywordNodesHeader): KeywordNodesHeader {
   return {
     format: rest.format, tokenizer: rest.tokenizer, id: rest.id, input_sha: rest.input_sha, nodes: rest.nodes, len: rest.len, title_len: rest.title_len, opening: rest.opening,
-    ...(rest.not_suggested?.length ? { not_suggested: rest.not_suggested } : {}),
+    ...(rest.not_suggested?.length ? { not_suggested: rest.not_suggested } : {}), ...(rest.parent ? { parent: rest.parent } : {}),
   };
 }
 

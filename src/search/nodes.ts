@@ -310,12 +310,41 @@ function firstLead(order: Array<[number, number]>, kw: Map<number, number>): num
   return order.length > 0 && byKeyword[0]?.[0] === order[0]![0] ? Math.max(fused, leadOf(byKeyword)) : fused;
 }
 
+/**
+ * The first `k` of the ranked nodes with none listed beside its ancestor or descendant ranked above
+ * it: a section and its own introduction (or a part of it) point to the same place, with the same
+ * passage, and took two of the three places a suggestion list has (agent runs: gnuplot's "Set style
+ * fill" beside "Set style fill (introduction)", a PepsiCo 8-K's "Item 8.01" beside its introduction).
+ * `parent` is the node index's (keyword-format.ts); without it the list is the ranking's.
+ */
+export function distinctPlaces(order: Array<[number, number]>, parent: readonly number[] | undefined, k: number): Array<[number, number]> {
+  if (!parent) return order.slice(0, k);
+  const kept: Array<[number, number]> = [];
+  const listed = new Set<number>();
+  const ancestorsOfListed = new Set<number>();
+  for (const entry of order) {
+    if (kept.length >= k) break;
+    const i = entry[0];
+    if (ancestorsOfListed.has(i) || hasListedAncestor(i, parent, listed)) continue;
+    kept.push(entry);
+    listed.add(i);
+    for (let a = parent[i] ?? -1; a >= 0; a = parent[a] ?? -1) ancestorsOfListed.add(a);
+  }
+  return kept;
+}
+
+function hasListedAncestor(i: number, parent: readonly number[], listed: ReadonlySet<number>): boolean {
+  for (let a = parent[i] ?? -1; a >= 0; a = parent[a] ?? -1) if (listed.has(a)) return true;
+  return false;
+}
+
 /** Rank nodes of an already loaded node index (shared by rankNodes and searchStore). */
 export function rankNodesIn(ix: NodeKeywords, input: NodeRankInput): NodeHit[] {
   const eligible = eligibleNodes(ix, input.maxPages);
   const kw = keywordNodeScores(ix, scoringGroups(ix, input), eligible);
   const vec = vectorNodeScores(ix, input, eligible, kw);
-  const order = ranked(fuseNodeScores(kw, vec, sectionBonus(ix, input, eligible)));
+  // two places at least: the first suggestion's lead is over the next place, not over its own introduction
+  const order = distinctPlaces(ranked(fuseNodeScores(kw, vec, sectionBonus(ix, input, eligible))), ix.header.parent, Math.max(input.k, 2));
   const groups = distinctiveGroups(ix, input.groups ?? input.terms.map((t) => [t]), input.terms);
   const thresholds = input.thresholds ?? DEFAULT_THRESHOLDS;
   const lead = firstLead(order, kw);

@@ -1,4 +1,7 @@
-/** Every answer says when the index was built and warns when sources changed since (size + mtime, no hashing). */
+/**
+ * Every answer says when the index was built and warns when sources changed since (size + mtime;
+ * an answer's own sources are read again only when their modification time moved and size did not).
+ */
 import { describe, it, expect } from 'vitest';
 import { appendFileSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,6 +49,22 @@ describe('freshness', () => {
     expect(fresh(root).stale).toBe(false);
     writeFileSync(join(root, 'inbox', 'release-runbook.md'), readFileSync(join(root, 'inbox', 'release-runbook.md'), 'utf8').repeat(3));
     expect(fresh(root)).toMatchObject({ stale: true, changed: 1 });
+  });
+
+  it('an answer does not call a source changed whose file was only touched (same bytes, new modification time)', () => {
+    const root = copy();
+    const pdf = join(root, 'inbox', 'harbor-report.pdf');
+    const t = statSync(pdf).mtime;
+    utimesSync(pdf, t, new Date(t.getTime() + 60_000));
+    const touched = runScript('deep_retrieve.js', ['harbor-report.pdf', '--store', root]);
+    expect(touched.code, touched.stdout).toBe(0);
+    expect(touched.json.freshness.stale).toBe(false);
+    // the same size, other bytes: changed
+    const bytes = readFileSync(pdf);
+    bytes[bytes.length - 2] = bytes[bytes.length - 2] === 0x20 ? 0x0a : 0x20;
+    writeFileSync(pdf, bytes);
+    const edited = runScript('deep_retrieve.js', ['harbor-report.pdf', '--store', root]);
+    expect(edited.json.freshness).toMatchObject({ stale: true, changed: 1 });
   });
 
   it('reaches the agent in every script answer', () => {

@@ -14,6 +14,7 @@
  */
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import type { Catalog, CatalogEntry } from '../store/schemas.js';
 import { STAT_CACHE_FILE } from '../store/layout.js';
 import { CONFIG_FILE } from '../store/layout.js';
@@ -190,9 +191,25 @@ export function checkFreshness(root: string, catalog: Catalog): Freshness {
 /** What an answer touched, for its freshness. */
 export interface AnswerScope {
   /** the sources the answer returns: their files are stat'ed */
-  sources: Array<Pick<CatalogEntry, 'original_path' | 'size_kb'>>;
+  sources: Array<Pick<CatalogEntry, 'original_path' | 'size_kb'> & Partial<Pick<CatalogEntry, 'sha256'>>>;
   /** indexes the answer used whose source list differs from the catalog's (the caller compares) */
   indexMismatch?: string[];
+}
+
+/**
+ * A returned source whose file kept its size but not its modification time (copied afresh, checked
+ * out again, restored from a backup) is read and compared with the sha256 it was indexed from, when
+ * it is at most this large: the same bytes are not a change, and saying so on every answer taught
+ * agents to ignore the warning.
+ */
+export const REHASH_MAX_BYTES = 64 * 1024 * 1024;
+
+function sameBytes(path: string, sha256: string): boolean {
+  try {
+    return createHash('sha256').update(readFileSync(path)).digest('hex') === sha256;
+  } catch {
+    return false;
+  }
 }
 
 /** Whether a returned source's file changed since the stamps (size + mtime; the catalog's size without a stamp). */
@@ -205,7 +222,12 @@ function touchedChange(stamps: FreshnessStamps, e: AnswerScope['sources'][number
     return 'missing';
   }
   const s = stamps.file(rel);
-  if (s && s.size !== null && s.mtimeMs !== null) return s.size === st.size && Math.abs(s.mtimeMs - st.mtimeMs) <= MTIME_TOLERANCE_MS ? null : 'changed';
+  if (s && s.size !== null && s.mtimeMs !== null) {
+    if (s.size !== st.size) return 'changed';
+    if (Math.abs(s.mtimeMs - st.mtimeMs) <= MTIME_TOLERANCE_MS) return null;
+    const rehash = rel === e.original_path && !!e.sha256 && st.size <= REHASH_MAX_BYTES;
+    return rehash && sameBytes(stamps.diskPath(rel), e.sha256!) ? null : 'changed';
+  }
   // an archive member without a stamp: its archive's own entry answers for it
   if (rel !== e.original_path) return null;
   return Math.round((st.size / 1024) * 10) / 10 === e.size_kb ? null : 'changed';

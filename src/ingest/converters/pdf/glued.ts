@@ -39,52 +39,50 @@ const ROMAN = /^[ivxl]{1,5}$/;
 export const MIN_PARTS_ALONE = 3;
 /** Only cells set in capitals are read (headings, captions): glue in mixed text is code or a name ("HTML5", "TEXFONTS"). */
 export const MIN_CAPS_SHARE = 0.8;
-const WORD = /\p{L}+/gu;
 
 export interface Lexicon {
   /** lower-cased words as the document writes them outside runs of capitals, with their counts */
   uses: Map<string, number>;
-  /** adjacent word pairs ("legal proceedings"), in any case: read when a run is first split */
-  pairs: () => Set<string>;
+  /** adjacent word pairs ("legal proceedings"), in any case */
+  pairs: Set<string>;
 }
 
 function isCaps(w: string): boolean {
   return w.length > 1 && w === w.toUpperCase();
 }
 
-function wordUses(pages: readonly PageLayout[]): Map<string, number> {
+/** Letters of the scripts a run of capitals may be in (Latin, Greek, Cyrillic); anything else splits words. */
+const NOT_LETTERS = /[^A-Za-z\u00C0-\u024F\u0370-\u03FF\u0400-\u04FF]+/;
+
+/** Every part a run could split into: its substrings of MIN_PART_LETTERS letters or more, the run itself included. */
+function partsOf(runs: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const r of runs) for (let i = 0; i < r.length; i++) for (let j = i + MIN_PART_LETTERS; j <= r.length; j++) out.add(r.slice(i, j));
+  return out;
+}
+
+/**
+ * The document's uses of the words a split could name (`wanted`, lower-cased), and the pairs of
+ * them it prints side by side: one pass over its words, keeping only those.
+ */
+export function buildLexicon(pages: readonly PageLayout[], wanted: ReadonlySet<string>): Lexicon {
   const uses = new Map<string, number>();
-  for (const p of pages) {
-    for (const l of p.lines) {
-      for (const m of l.text.matchAll(WORD)) {
-        if (!isCaps(m[0])) {
-          const lw = m[0].toLowerCase();
-          uses.set(lw, (uses.get(lw) ?? 0) + 1);
-        }
-      }
-    }
-  }
-  return uses;
-}
-
-function wordPairs(pages: readonly PageLayout[]): Set<string> {
   const pairs = new Set<string>();
-  for (const p of pages) {
-    for (const l of p.lines) {
-      let prev = '';
-      for (const m of l.text.matchAll(WORD)) {
-        const lw = m[0].toLowerCase();
-        if (prev) pairs.add(`${prev} ${lw}`);
-        prev = lw;
-      }
+  const words = pages.map((p) => p.lines.map((l) => l.text).join('\n')).join('\n').split(NOT_LETTERS);
+  let prev = '';
+  for (const w of words) {
+    // (most words are lower-case already: only one opening with a capital is lower-cased to look it up)
+    const c0 = w.charCodeAt(0);
+    const lw = c0 >= 0x61 && c0 <= 0x7a ? w : w.toLowerCase();
+    if (!wanted.has(lw)) {
+      prev = '';
+      continue;
     }
+    if (!isCaps(w)) uses.set(lw, (uses.get(lw) ?? 0) + 1);
+    if (prev) pairs.add(`${prev} ${lw}`);
+    prev = lw;
   }
-  return pairs;
-}
-
-function buildLexicon(pages: readonly PageLayout[]): Lexicon {
-  let pairs: Set<string> | null = null;
-  return { uses: wordUses(pages), pairs: () => (pairs ??= wordPairs(pages)) };
+  return { uses, pairs };
 }
 
 /**
@@ -106,7 +104,7 @@ export function splitRun(run: string, lex: Lexicon, loose = false): string[] | n
       if (!before || before.parts >= MAX_PARTS) continue;
       const w = run.slice(j, i);
       if (!known(w)) continue;
-      if (j > 0 && !loose && !lex.pairs().has(`${partAt(j)} ${w}`)) continue;
+      if (j > 0 && !loose && !lex.pairs.has(`${partAt(j)} ${w}`)) continue;
       const cand = { parts: before.parts + 1, from: j };
       if (!best[i] || cand.parts < best[i]!.parts) best[i] = cand;
     }
@@ -156,37 +154,52 @@ export function unglueCells(cells: readonly string[], lex: Lexicon): string[] {
 
 /** Whether a cell's letters are set in capitals (MIN_CAPS_SHARE of them). */
 function inCapitals(cell: string): boolean {
-  let upper = 0;
-  let letters = 0;
-  for (const ch of cell) {
-    if (ch.toLowerCase() === ch.toUpperCase()) continue;
-    letters++;
-    if (ch === ch.toUpperCase()) upper++;
-  }
-  return letters > 0 && upper >= MIN_CAPS_SHARE * letters;
+  const letters = cell.match(/\p{L}/gu)?.length ?? 0;
+  return letters > 0 && (cell.match(/\p{Lu}/gu)?.length ?? 0) >= MIN_CAPS_SHARE * letters;
 }
 
-/** Whether a line may hold glued capitals (read the lexicon only for documents that have some). */
-function mayBeGlued(l: Line): boolean {
-  CAPS_RUN.lastIndex = 0;
-  return CAPS_RUN.test(l.text) || l.cells.some((c) => LABEL_NUMBER.test(c));
+/**
+ * Three capitals in a row: a cell without them holds neither a glued label nor a run of capitals
+ * (Latin capitals: a cheap first test of every cell of the document).
+ */
+const THREE_CAPS = /[A-Z]{3}/;
+
+/** The runs and labels of a line's cells set in capitals that may be glued words. */
+function gluedSuspects(l: Line): { runs: string[]; labelled: boolean } {
+  const runs: string[] = [];
+  let labelled = false;
+  for (const c of l.cells) {
+    if (!THREE_CAPS.test(c) || !inCapitals(c)) continue;
+    if (LABEL_NUMBER.test(c)) labelled = true;
+    for (const m of c.matchAll(CAPS_RUN)) runs.push(m[0]);
+  }
+  return { runs, labelled };
 }
 
 /** Splits the glued capitals of every page in place (each line's text and cells); returns the lines changed. */
 export function unglueCapitals(pages: PageLayout[]): number {
-  let lex: Lexicon | null = null;
-  let changed = 0;
+  const suspects: Array<{ line: Line; runs: string[]; labelled: boolean }> = [];
   for (const p of pages) {
-    for (const l of p.lines) {
-      if (!mayBeGlued(l)) continue;
-      lex ??= buildLexicon(pages);
-      const cells = unglueCells(l.cells, lex);
-      if (cells.every((c, i) => c === l.cells[i])) continue;
-      l.cells = cells;
-      l.text = cells.join(' ');
-      if (l.lead) l.lead = { ...l.lead, text: unglueCells([l.lead.text], lex)[0]! };
-      changed++;
+    for (const line of p.lines) {
+      const s = gluedSuspects(line);
+      if (s.labelled || s.runs.length > 0) suspects.push({ line, ...s });
     }
+  }
+  if (suspects.length === 0) return 0;
+  // the words any split could name, and the labels: the lexicon counts only those
+  const wanted = partsOf(new Set(suspects.flatMap((s) => s.runs.map((r) => r.toLowerCase()))));
+  for (const s of suspects) for (const c of s.line.cells) wanted.add(LABEL_NUMBER.exec(c)?.[1]?.toLowerCase() ?? '');
+  const lex = buildLexicon(pages, wanted);
+  const isWord = (run: string) => (lex.uses.get(run.toLowerCase()) ?? 0) >= MIN_WORD_KEPT_USES;
+  let changed = 0;
+  for (const { line: l, runs, labelled } of suspects) {
+    if (!labelled && runs.every(isWord)) continue;
+    const cells = unglueCells(l.cells, lex);
+    if (cells.every((c, i) => c === l.cells[i])) continue;
+    l.cells = cells;
+    l.text = cells.join(' ');
+    if (l.lead) l.lead = { ...l.lead, text: unglueCells([l.lead.text], lex)[0]! };
+    changed++;
   }
   return changed;
 }

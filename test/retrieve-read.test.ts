@@ -241,4 +241,15 @@ describe('--around windows', () => {
     // written nowhere: no pointer
     expect(readSource(root, 'release-runbook.md', { nodeId: before.node_id, around: 'rollback window zzz' }).note).not.toMatch(/occurs as written in node/);
   });
+
+  it('name the later places of words that occur more than once, and how to read one', () => {
+    const a = readSource(root, 'release-runbook.md', { around: 'billing service', maxChars: 120 });
+    const m = /"billing service" occurs (\d+) times here; the others start at characters (\d+)[^:]*: read one with --offset \(e\.g\. --offset (\d+) --max-chars 120\)/.exec(a.note ?? '');
+    expect(m, a.note).not.toBeNull();
+    expect(Number(m![1])).toBeGreaterThan(1);
+    const later = readSource(root, 'release-runbook.md', { offset: Number(m![3]), maxChars: 120 });
+    expect(later.text.toLowerCase()).toContain('billing service');
+    // once only: nothing added
+    expect(readSource(root, 'release-runbook.md', { around: 'make rollback' }).note).not.toMatch(/occurs \d+ times/);
+  });
 });

@@ -88,6 +88,7 @@ function aroundWindow(root: string, entry: CatalogEntry, tree: TreeFile, answer:
     ? `--around: characters ${from}-${to} of ${text.length}, ${phrase ? `where "${around}" first occurs as written` : `where the words of "${around}" are densest (it does not occur as written)`}; read without --around for the whole text.`
     : `--around: none of "${around}" occurs here; the first ${to} of ${text.length} characters are returned.`;
   if (!phrase) answer.note += phraseElsewhere(root, tree, answer, around);
+  else answer.note += laterOccurrences(text, around, phrase.at, first, chars);
   answer.truncated = to < text.length || from > 0 || answer.truncated;
   // a following part of the whole text is not a following part of the window
   answer.next = null;
@@ -95,6 +96,30 @@ function aroundWindow(root: string, entry: CatalogEntry, tree: TreeFile, answer:
     const { node_id, node_title } = answer.citation;
     answer.citation = makeCitation(entry, { ...(node_id ? { node_id } : {}), ...(node_title ? { node_title } : {}), pages: [p0, p1] });
   }
+}
+
+/** Later places the --around note names when the words occur as written more than once. */
+export const AROUND_LATER_LISTED = 3;
+
+/**
+ * The words' later places in the text read, for the --around note: the window shows the first, and
+ * the one an agent wanted was often another ("Net cash provided by operating activities" in a
+ * heading line before its total). '' when they occur once.
+ */
+function laterOccurrences(text: string, around: string, firstAt: number, firstPage: number | undefined, chars: number): string {
+  const re = phraseRegExp(around);
+  if (!re) return '';
+  const at: number[] = [];
+  for (const m of text.matchAll(new RegExp(re.source, 'giu'))) if (m.index > firstAt) at.push(m.index);
+  if (at.length === 0) return '';
+  const place = (i: number) => {
+    const p = pageAtPos(text, i, firstPage);
+    return p === undefined ? `${i}` : `${i} (p. ${p})`;
+  };
+  const listed = at.slice(0, AROUND_LATER_LISTED).map(place).join(', ');
+  const more = at.length > AROUND_LATER_LISTED ? ` and ${at.length - AROUND_LATER_LISTED} more` : '';
+  const start = Math.max(0, at[0]! - Math.floor(chars * AROUND_LEAD));
+  return ` "${around}" occurs ${at.length + 1} times here; the others start at characters ${listed}${more}: read one with --offset (e.g. --offset ${start} --max-chars ${chars}).`;
 }
 
 /** Nodes named by the --around note when the words occur as written outside the text read. */

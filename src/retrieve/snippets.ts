@@ -37,8 +37,11 @@ export const PASSAGE_CHARS = 280;
  * words (not the question's) found in the first node's passage of the expected source, skill search
  * answer (scripts/passage-recall.mjs): cross-domain 0.455 at 280 characters, 0.491 at 360,
  * 0.518 at 440; its held-out rewording 0.415 / 0.444 / 0.471; other formats 0.603 / 0.655 / 0.671.
+ * At stop 31's stores: 0.552 / 0.503 / 0.689 at 440, 0.646 / 0.624 / 0.751 at 760, for a search answer
+ * 5% longer (5,955 → 6,274 characters a question): passages cut before the answer were the agents'
+ * first friction in every run, and a read costs more than that.
  */
-export const PASSAGE_FIRST_CHARS = 440;
+export const PASSAGE_FIRST_CHARS = 760;
 /**
  * A passage that stops inside a sentence goes on to the sentence's end when it is at most this many
  * characters further: agents reported passages cut just before the words they needed ("you could…",

@@ -82,6 +82,17 @@ describe('node text runs from heading to heading', () => {
     expect(s!.children.map((c) => c.title)).toContain('Sales by region; Sales by product');
   });
 
+  it('the next numbered heading of the same rank after a short section names the node too (Best Buy 10-Q: "10. Contingencies" / "11. Segments")', () => {
+    const n = (page: number, at: number, title: string, number: string) => heading(page, at, title, { kind: 'numbered', level: 1, score: 0.75, number });
+    const headings = [n(2, 0, '9. Repurchase of Common Stock', '9'), n(3, 0, '10. Contingencies', '10'), n(3, 5, '11. Segments', '11'), n(3, 7, '11. Segments', '11'),
+      heading(3, 9, 'Revenue by reportable segment'), n(4, 0, '12. Leases', '12'), n(4, 4, 'Section 2.21', '2.21'), n(6, 0, '13. Taxes', '13')];
+    const [s] = buildSections([{ title: 'Notes', level: 1, page: 1 }], { pageCount: 7, maxLeafPages: 5, lineChars: lineChars(7), headings });
+    const titles = s!.children.map((c) => c.title);
+    // once each; a bare label and number, or a heading of another kind, is not joined
+    expect(titles).toContain('10. Contingencies; 11. Segments');
+    expect(titles).toContain('12. Leases');
+  });
+
   it('a page window is named after the heading opening it, never after the next section printed at its end', () => {
     const headings = [heading(1, 0, '3. Types', { kind: 'numbered', level: 1, score: 1 }), heading(9, 30, '4. Functions', { kind: 'numbered', level: 1, score: 1 })];
     const top = buildSections(

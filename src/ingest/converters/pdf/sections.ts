@@ -308,10 +308,27 @@ function pagePicks(hs: Heading[], p: number, ctx: Pick<SectionContext, 'lineChar
     if (charsIn(ctx, pos(p, prev.bodyLine ?? 0), pos(p, h.bodyLine ?? 0)) >= MIN_SPLIT_GAP_CHARS) {
       if (wellFormed(h.title)) picks.push({ ...h });
     }
-    // a second table close below the first: the node is titled after both
-    else if (h.table && prev.table && prev.title.length + h.title.length < MAX_JOINED_TABLE_TITLES) prev.title = `${prev.title}${MERGED_TITLE_SEPARATOR}${h.title}`;
+    // a second table close below the first, or the next numbered heading of the same rank after a short
+    // section ("10. Contingencies" / "11. Segments"): the node holds both, so it is titled after both
+    else if ((h.table && prev.table) || peerNumbered(prev, h)) {
+      const joined = prev.title.split(MERGED_TITLE_SEPARATOR);
+      if (!joined.includes(h.title) && prev.title.length + h.title.length < MAX_JOINED_TABLE_TITLES) prev.title = `${prev.title}${MERGED_TITLE_SEPARATOR}${h.title}`;
+    }
   }
   return picks;
+}
+
+/** A label and its number opening a title ("Section 5.05.", "Note 9 –", "10."): what follows is the title's own words. */
+const LABEL_AND_NUMBER = /^(?:\p{L}+\.?\s+)?[\dA-Z]{1,4}(?:[.-]\d{1,3})*[.:—–-]?\s*/u;
+
+/**
+ * Two headings numbered alike at one level ("10." and "11.", "Item 7." and "Item 7A."), the second
+ * a title of its own words (not a bare "Section 2.21" cross-reference).
+ */
+function peerNumbered(a: Heading, b: Heading): boolean {
+  if (a.kind === 'style' || a.kind === 'statement' || a.kind !== b.kind || a.level !== b.level) return false;
+  if (!a.number || !b.number || a.number === b.number || !wellFormed(b.title)) return false;
+  return /\p{L}{3}/u.test(b.title.replace(LABEL_AND_NUMBER, ''));
 }
 
 /**

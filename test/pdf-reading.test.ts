@@ -91,7 +91,7 @@ describe('words of their own (r-lme4-theory "theq-dimensional", r-rcpp-modules "
 
   it('a raised small letter after a name is a mark, not the name\'s last letter', () => {
     const p = buildPage(1, 612, 792, [item('Dirk Eddelbuettel', 52, 675, 'body', 8, 68), item('a', 120.5, 677.5, 'body', 6, 3), item(' and Romain François', 124, 675, 'body', 8, 80)]);
-    expect(p.lines[0]!.text).toBe('Dirk Eddelbuettel a and Romain François');
+    expect(p.lines[0]!.text).toBe('Dirk Eddelbuettel[a] and Romain François');
   });
 });
 

@@ -348,9 +348,17 @@ describe('reading order and text cleanup (issue 14)', async () => {
     expect(p.lines.some((l) => l.text.includes('Menu item number 3') && l.text.includes('dialog for item 3'))).toBe(true);
   });
 
-  it('separates footnote marks from words and drops IDs that are not text', () => {
+  it('brackets footnote marks after words, keeps a raised number after a letter apart, and drops IDs that are not text', () => {
     const p = buildPage(1, 612, 792, [item('Total revenue', 60, 700, 10, 65), item('2', 125, 704, 6, 3), item(' grew.', 128, 700, 10, 30)]);
-    expect(p.lines[0]!.text).toBe('Total revenue 2 grew.');
+    expect(p.lines[0]!.text).toBe('Total revenue[2] grew.');
+    const after = buildPage(1, 612, 792, [item('as it was reported.', 60, 700, 10, 90), item('14', 150, 704, 6, 6), item(' Later', 157, 700, 10, 30)]);
+    expect(after.lines[0]!.text).toBe('as it was reported.[14] Later');
+    // an exponent after a variable: "O(n²)" reads "O(n 2)", never "O(n2)" or "O(n[2])"
+    const power = buildPage(1, 612, 792, [item('This O(n', 60, 700, 10, 40), item('2', 100.5, 704, 6, 3), item(') step', 104, 700, 10, 30)]);
+    expect(power.lines[0]!.text).toBe('This O(n 2) step');
+    // control characters a symbol font hands over for its glyphs are no text
+    const ctl = buildPage(1, 612, 792, [item('product of the \u0000 n functions\u0005 M\u001a', 60, 700, 10, 120)]);
+    expect(ctl.lines[0]!.text).toBe('product of the n functions M');
     expect(dropBoilerplate('Goal PLACEHOLDER_156 met 3f2504e0-4f89-11d3-9a0c-0305e82c3301').replace(/\s+/g, ' ').trim()).toBe('Goal met');
     expect(dropBoilerplate('Z_SYNC_FLUSH and 2015-2016')).toBe('Z_SYNC_FLUSH and 2015-2016');
   });

@@ -153,6 +153,15 @@ export function dropBoilerplate(s: string): string {
 /** A footnote mark: a short number, sign or letter ("Eddelbuettel" + raised "a") printed smaller than, and raised above, the text before it. */
 export const FOOTNOTE_SIZE_RATIO = 0.85;
 export const FOOTNOTE_RAISE_EM = 0.15;
+/**
+ * Control characters a font without a Unicode map hands over for its glyphs (math symbols: NUL, ^E,
+ * ^Z): no reader sees them, and they made converted pages binary to grep (374 pages of the
+ * cross-domain set).
+ */
+const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+
+/** Text a footnote reference follows: a word of three letters or more, or the punctuation after one. */
+const AFTER_WORD = /(?:\p{L}{3,}|\p{L}{3,}[.,;:)”’"'])\s*$/u;
 function isFootnoteMark(it: Item, prev: Item | undefined): boolean {
   return !!prev && /^(?:\d{1,3}|[*∗†‡§]|[a-z])$/.test(it.str.trim()) && it.size < prev.size * FOOTNOTE_SIZE_RATIO && it.y > prev.y + FOOTNOTE_RAISE_EM * prev.size;
 }
@@ -188,7 +197,14 @@ function cellsOf(items: Item[]): Cell[] {
     const mark = isFootnoteMark(it, prev);
     const before = prev;
     prev = it;
-    // "revenue²" reads "revenue 2", never "revenue2"
+    // a mark after a word or its punctuation is a footnote reference: "environments⁴ which" reads
+    // "environments[4] which", not "environments 4 which" (an agent took the 4 for part of the text);
+    // after a lone letter or a number it may be an exponent ("O(n²)"), kept apart: "n 2", never "n2"
+    if (mark && cur && AFTER_WORD.test(cur.text) && it.x - cur.x2 <= CELL_GAP_EM * it.size) {
+      cur.text = `${cur.text.trimEnd()}[${it.str.trim()}]`;
+      cur.x2 = Math.max(cur.x2, it.x2);
+      continue;
+    }
     if (mark && cur && !cur.text.endsWith(' ')) cur.text += ' ';
     if (cur) {
       const gap = it.x - cur.x2;
@@ -209,7 +225,7 @@ function cellsOf(items: Item[]): Cell[] {
     cur = { text: it.str, x: it.x, x2: it.x2 };
   }
   if (cur) cells.push(cur);
-  for (const c of cells) c.text = dropBoilerplate(c.text).replace(/\s+/g, ' ').trim();
+  for (const c of cells) c.text = dropBoilerplate(c.text.replace(CONTROL_CHARS, '')).replace(/\s+/g, ' ').trim();
   return cells.filter((c) => c.text.length > 0);
 }
 

@@ -43,8 +43,8 @@ export const MIN_CAPS_SHARE = 0.8;
 export interface Lexicon {
   /** lower-cased words as the document writes them outside runs of capitals, with their counts */
   uses: Map<string, number>;
-  /** adjacent word pairs ("legal proceedings"), in any case */
-  pairs: Set<string>;
+  /** adjacent word pairs ("legal proceedings"), in any case; null: not read yet (any pair passes, to see whether a split could exist) */
+  pairs: Set<string> | null;
 }
 
 function isCaps(w: string): boolean {
@@ -61,28 +61,60 @@ function partsOf(runs: Iterable<string>): Set<string> {
   return out;
 }
 
-/**
- * The document's uses of the words a split could name (`wanted`, lower-cased), and the pairs of
- * them it prints side by side: one pass over its words, keeping only those.
- */
-export function buildLexicon(pages: readonly PageLayout[], wanted: ReadonlySet<string>): Lexicon {
+/** The document's words in reading order (split on anything but letters). */
+function documentWords(pages: readonly PageLayout[]): string[] {
+  const texts: string[] = [];
+  for (const p of pages) for (const l of p.lines) texts.push(l.text);
+  return texts.join('\n').split(NOT_LETTERS);
+}
+
+/** A word lower-cased (most are already: only one opening with a capital is lower-cased). */
+function lower(w: string): string {
+  const c0 = w.charCodeAt(0);
+  return c0 >= 0x61 && c0 <= 0x7a ? w : w.toLowerCase();
+}
+
+/** How often the document writes each of the `wanted` words (lower-cased) outside runs of capitals. */
+function countUses(words: readonly string[], wanted: ReadonlySet<string>): Map<string, number> {
   const uses = new Map<string, number>();
+  for (const w of words) {
+    const lw = lower(w);
+    if (wanted.has(lw) && !isCaps(w)) uses.set(lw, (uses.get(lw) ?? 0) + 1);
+  }
+  return uses;
+}
+
+/** The pairs of `wanted` words the document prints side by side ("legal proceedings"). */
+function countPairs(words: readonly string[], wanted: ReadonlySet<string>): Set<string> {
   const pairs = new Set<string>();
-  const words = pages.map((p) => p.lines.map((l) => l.text).join('\n')).join('\n').split(NOT_LETTERS);
   let prev = '';
   for (const w of words) {
-    // (most words are lower-case already: only one opening with a capital is lower-cased to look it up)
-    const c0 = w.charCodeAt(0);
-    const lw = c0 >= 0x61 && c0 <= 0x7a ? w : w.toLowerCase();
+    const lw = lower(w);
     if (!wanted.has(lw)) {
       prev = '';
       continue;
     }
-    if (!isCaps(w)) uses.set(lw, (uses.get(lw) ?? 0) + 1);
     if (prev) pairs.add(`${prev} ${lw}`);
     prev = lw;
   }
-  return { uses, pairs };
+  return pairs;
+}
+
+/**
+ * The lexicon for the suspects' runs and labels: the uses of every part a run could split into, in
+ * one pass; the pairs only when some run the document does not write as a word ("CONSOLIDATED" it
+ * does) could split into such parts at all. Null when no run needs splitting and no label is glued.
+ */
+function lexiconFor(pages: readonly PageLayout[], runs: ReadonlySet<string>, labels: ReadonlySet<string>): Lexicon | null {
+  const words = documentWords(pages);
+  const wanted = partsOf(runs);
+  for (const l of labels) wanted.add(l);
+  const lex: Lexicon = { uses: countUses(words, wanted), pairs: null };
+  const unknown = [...runs].filter((r) => (lex.uses.get(r) ?? 0) < MIN_WORD_KEPT_USES);
+  if (unknown.length === 0 && labels.size === 0) return null;
+  const mayPair = labels.size > 0 || unknown.some((r) => splitRun(r, lex) !== null);
+  lex.pairs = mayPair ? countPairs(words, wanted) : new Set();
+  return lex;
 }
 
 /**
@@ -104,7 +136,7 @@ export function splitRun(run: string, lex: Lexicon, loose = false): string[] | n
       if (!before || before.parts >= MAX_PARTS) continue;
       const w = run.slice(j, i);
       if (!known(w)) continue;
-      if (j > 0 && !loose && !lex.pairs.has(`${partAt(j)} ${w}`)) continue;
+      if (j > 0 && !loose && lex.pairs && !lex.pairs.has(`${partAt(j)} ${w}`)) continue;
       const cand = { parts: before.parts + 1, from: j };
       if (!best[i] || cand.parts < best[i]!.parts) best[i] = cand;
     }
@@ -154,6 +186,18 @@ export function unglueCells(cells: readonly string[], lex: Lexicon): string[] {
 
 /** Whether a cell's letters are set in capitals (MIN_CAPS_SHARE of them). */
 function inCapitals(cell: string): boolean {
+  let upper = 0;
+  let lowerCase = 0;
+  for (let i = 0; i < cell.length; i++) {
+    const c = cell.charCodeAt(i);
+    if (c > 0x7f) return inCapitalsAnyScript(cell);
+    if (c >= 0x41 && c <= 0x5a) upper++;
+    else if (c >= 0x61 && c <= 0x7a) lowerCase++;
+  }
+  return upper > 0 && upper >= MIN_CAPS_SHARE * (upper + lowerCase);
+}
+
+function inCapitalsAnyScript(cell: string): boolean {
   const letters = cell.match(/\p{L}/gu)?.length ?? 0;
   return letters > 0 && (cell.match(/\p{Lu}/gu)?.length ?? 0) >= MIN_CAPS_SHARE * letters;
 }
@@ -186,10 +230,10 @@ export function unglueCapitals(pages: PageLayout[]): number {
     }
   }
   if (suspects.length === 0) return 0;
-  // the words any split could name, and the labels: the lexicon counts only those
-  const wanted = partsOf(new Set(suspects.flatMap((s) => s.runs.map((r) => r.toLowerCase()))));
-  for (const s of suspects) for (const c of s.line.cells) wanted.add(LABEL_NUMBER.exec(c)?.[1]?.toLowerCase() ?? '');
-  const lex = buildLexicon(pages, wanted);
+  const runs = new Set(suspects.flatMap((s) => s.runs.map((r) => r.toLowerCase())));
+  const labels = new Set(suspects.flatMap((s) => s.line.cells.map((c) => LABEL_NUMBER.exec(c)?.[1]?.toLowerCase() ?? '')).filter(Boolean));
+  const lex = lexiconFor(pages, runs, labels);
+  if (!lex) return 0;
   const isWord = (run: string) => (lex.uses.get(run.toLowerCase()) ?? 0) >= MIN_WORD_KEPT_USES;
   let changed = 0;
   for (const { line: l, runs, labelled } of suspects) {

@@ -158,6 +158,7 @@ export const FOOTNOTE_RAISE_EM = 0.15;
  * ^Z): no reader sees them, and they made converted pages binary to grep (374 pages of the
  * cross-domain set).
  */
+// eslint-disable-next-line no-control-regex -- control characters are what is removed
 const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 
 /** Text a footnote reference follows: a word of three letters or more, or the punctuation after one. */

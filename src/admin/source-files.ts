@@ -3,12 +3,12 @@
  * folders that hold catalogued sources) and, per file, whether it is new, changed or unchanged.
  * Size + mtime from the stat cache decide cheaply; the file is hashed only when they disagree.
  */
-import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { existsSync, statSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { scanPaths } from '../ingest/scan.js';
 import { readStatCache } from '../ingest/stat-cache.js';
 import { compareStrings } from '../store/json.js';
+import { sha256File } from '../store/file-hash.js';
 import { errorMessage } from '../store/errors.js';
 import { containerPath, readExternalRoots, sourceDiskPath, type ExternalRoots } from '../store/source-path.js';
 import type { CatalogEntry, Config, StatCache } from '../store/schemas.js';
@@ -20,9 +20,6 @@ export type FileState = 'new' | 'changed' | 'unchanged' | 'removed' | 'unreadabl
 /** The hash recorded for a source that could not be read at ingest. */
 export const UNKNOWN_SHA256 = '0'.repeat(64);
 
-/** Bytes hashed per read (files are hashed in chunks: any size, bounded memory). */
-const HASH_CHUNK_BYTES = 1 << 20;
-
 export interface FileCheck {
   /** store-relative path (POSIX) */
   file: string;
@@ -33,23 +30,6 @@ export interface FileCheck {
   by?: 'stat' | 'hash';
   /** why the file could not be checked (state `unreadable`) */
   reason?: string;
-}
-
-/** sha256 of a file, read in chunks. Throws the file system's error (e.g. EACCES). */
-export function sha256File(abs: string): string {
-  const hash = createHash('sha256');
-  const fd = openSync(abs, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(HASH_CHUNK_BYTES);
-    for (;;) {
-      const n = readSync(fd, buf, 0, buf.length, null);
-      if (n === 0) break;
-      hash.update(buf.subarray(0, n));
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return hash.digest('hex');
 }
 
 function statOf(abs: string): { st: Stats | null; gone: boolean; error?: string } {

@@ -14,7 +14,7 @@
  */
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { createHash } from 'node:crypto';
+import { sha256File } from '../store/file-hash.js';
 import type { Catalog, CatalogEntry } from '../store/schemas.js';
 import { STAT_CACHE_FILE } from '../store/layout.js';
 import { CONFIG_FILE } from '../store/layout.js';
@@ -206,7 +206,7 @@ export const REHASH_MAX_BYTES = 64 * 1024 * 1024;
 
 function sameBytes(path: string, sha256: string): boolean {
   try {
-    return createHash('sha256').update(readFileSync(path)).digest('hex') === sha256;
+    return sha256File(path) === sha256;
   } catch {
     return false;
   }

@@ -155,9 +155,9 @@ export const MIN_WORD_KEPT_USES = 3;
 
 /** A run of capitals split into its words as printed, or null (a word the document writes, or no split). */
 function runParts(run: string, lex: Lexicon, loose: boolean): string[] | null {
-  const lower = run.toLowerCase();
-  if ((lex.uses.get(lower) ?? 0) >= MIN_WORD_KEPT_USES) return null;
-  const parts = splitRun(lower, lex, loose);
+  const lw = run.toLowerCase();
+  if ((lex.uses.get(lw) ?? 0) >= MIN_WORD_KEPT_USES) return null;
+  const parts = splitRun(lw, lex, loose);
   if (!parts) return null;
   let at = 0;
   return parts.map((p) => run.slice(at, (at += p.length)));
@@ -208,36 +208,35 @@ function inCapitalsAnyScript(cell: string): boolean {
  */
 const THREE_CAPS = /[A-Z]{3}/;
 
-/** The runs and labels of a line's cells set in capitals that may be glued words. */
-function gluedSuspects(l: Line): { runs: string[]; labelled: boolean } {
+/** The runs (lower-cased) and glued labels of a line's cells set in capitals: what may be glued words. */
+function gluedSuspects(l: Line): { runs: string[]; labels: string[] } {
   const runs: string[] = [];
-  let labelled = false;
+  const labels: string[] = [];
   for (const c of l.cells) {
     if (!THREE_CAPS.test(c) || !inCapitals(c)) continue;
-    if (LABEL_NUMBER.test(c)) labelled = true;
-    for (const m of c.matchAll(CAPS_RUN)) runs.push(m[0]);
+    const label = LABEL_NUMBER.exec(c)?.[1];
+    if (label) labels.push(label.toLowerCase());
+    for (const m of c.matchAll(CAPS_RUN)) runs.push(m[0].toLowerCase());
   }
-  return { runs, labelled };
+  return { runs, labels };
 }
 
 /** Splits the glued capitals of every page in place (each line's text and cells); returns the lines changed. */
 export function unglueCapitals(pages: PageLayout[]): number {
-  const suspects: Array<{ line: Line; runs: string[]; labelled: boolean }> = [];
+  const suspects: Array<{ line: Line; runs: string[]; labels: string[] }> = [];
   for (const p of pages) {
     for (const line of p.lines) {
       const s = gluedSuspects(line);
-      if (s.labelled || s.runs.length > 0) suspects.push({ line, ...s });
+      if (s.labels.length > 0 || s.runs.length > 0) suspects.push({ line, ...s });
     }
   }
   if (suspects.length === 0) return 0;
-  const runs = new Set(suspects.flatMap((s) => s.runs.map((r) => r.toLowerCase())));
-  const labels = new Set(suspects.flatMap((s) => s.line.cells.map((c) => LABEL_NUMBER.exec(c)?.[1]?.toLowerCase() ?? '')).filter(Boolean));
-  const lex = lexiconFor(pages, runs, labels);
+  const lex = lexiconFor(pages, new Set(suspects.flatMap((s) => s.runs)), new Set(suspects.flatMap((s) => s.labels)));
   if (!lex) return 0;
-  const isWord = (run: string) => (lex.uses.get(run.toLowerCase()) ?? 0) >= MIN_WORD_KEPT_USES;
+  const isWord = (run: string) => (lex.uses.get(run) ?? 0) >= MIN_WORD_KEPT_USES;
   let changed = 0;
-  for (const { line: l, runs, labelled } of suspects) {
-    if (!labelled && runs.every(isWord)) continue;
+  for (const { line: l, runs, labels } of suspects) {
+    if (labels.length === 0 && runs.every(isWord)) continue;
     const cells = unglueCells(l.cells, lex);
     if (cells.every((c, i) => c === l.cells[i])) continue;
     l.cells = cells;

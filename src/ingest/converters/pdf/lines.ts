@@ -162,7 +162,7 @@ export const FOOTNOTE_RAISE_EM = 0.15;
 const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 
 /** Text a footnote reference follows: a word of three letters or more, or the punctuation after one. */
-const AFTER_WORD = /(?:\p{L}{3,}|\p{L}{3,}[.,;:)”’"'])\s*$/u;
+const AFTER_WORD = /\p{L}{3,}[.,;:)”’"']?\s*$/u;
 function isFootnoteMark(it: Item, prev: Item | undefined): boolean {
   return !!prev && /^(?:\d{1,3}|[*∗†‡§]|[a-z])$/.test(it.str.trim()) && it.size < prev.size * FOOTNOTE_SIZE_RATIO && it.y > prev.y + FOOTNOTE_RAISE_EM * prev.size;
 }

@@ -16,7 +16,7 @@ import { childList } from '../src/ingest/tree/materialize.js';
 import type { TreeNode } from '../src/store/schemas.js';
 import { FIXTURES } from './helpers/temp-store.js';
 import { cleanTexMarkup, tidyOutlineTitle } from '../src/ingest/converters/pdf/titles.js';
-import { buildCard, splitJoinedInitial } from '../src/ingest/converters/pdf/card.js';
+import { buildCard, printedMetaTitle, splitJoinedInitial } from '../src/ingest/converters/pdf/card.js';
 import { buildPage } from '../src/ingest/converters/pdf/lines.js';
 import type { Line, PageLayout } from '../src/ingest/converters/pdf/layout-types.js';
 
@@ -114,6 +114,27 @@ describe('source titles from the first page', () => {
     for (const bad of ['C:/USERS/JOHN/LING/TEX/EXPEX/MAN/0.dvi', '/home/ann/thesis/main.tex', 'D:\\Reports\\Q3 draft', 'chapter3.ps', 'build/out/manual']) expect(title(bad)).not.toBe(bad);
     expect(title('C:/USERS/JOHN/LING/TEX/EXPEX/MAN/0.dvi')).toBe('Example formatting, glosses, and reference');
     expect(title('Input/Output and Files in C')).toBe('Input/Output and Files in C');
+  });
+
+  it('take the metadata title when the first page prints it, over a larger banner or a margin line number (dccpaper, aomsample)', () => {
+    const first = page(1, [
+      line('IJDC | General Article', 20, 740),
+      line('The dccpaper bundle: Classes for', 16.5, 700),
+      line('submissions to IJDC and IDCC', 16.5, 680),
+      line('Body text of the paper starts here and goes on.', 10, 640),
+    ]);
+    const title = (metaTitle: string) => buildCard({ layouts: [first], metaTitle, fallbackTitle: 'x', topTitles: [] }).title;
+    expect(title('The dccpaper bundle: Classes for submissions to IJDC and IDCC')).toBe('The dccpaper bundle: Classes for submissions to IJDC and IDCC');
+    // a metadata title the page does not print (a template's, a file name) does not replace the page's
+    expect(title('Paper template for the journal')).toBe('IJDC | General Article');
+    expect(printedMetaTitle('General Article', first)).toBe(false);
+  });
+
+  it('drop footnote references from titles, keeping the words around them apart', () => {
+    expect(tidyOutlineTitle('A Lego System for Conditional Inference[∗]')).toBe('A Lego System for Conditional Inference');
+    expect(tidyOutlineTitle('Preliminary documentation for gb4e.sty[∗]and cgloss4e.sty')).toBe('Preliminary documentation for gb4e.sty and cgloss4e.sty');
+    expect(tidyOutlineTitle('14. General[8]')).toBe('14. General');
+    expect(tidyOutlineTitle('Arrays and a[i] indexing')).toBe('Arrays and a[i] indexing');
   });
 
   it('keep the word space between a large initial and its word ("R FAQ"), not small capitals ("RESORTS")', () => {

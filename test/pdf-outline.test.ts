@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Line, PageLayout } from '../src/ingest/converters/pdf/layout-types.js';
 import { findFurniture } from '../src/ingest/converters/pdf/furniture.js';
-import { findHeadings, notATitle, scoreLine } from '../src/ingest/converters/pdf/headings.js';
+import { findHeadings, notATitle, scoreLine, withPeerTitles } from '../src/ingest/converters/pdf/headings.js';
+import { detectOutline } from '../src/ingest/converters/pdf/detected.js';
 import { docStats, sectionGloss, summarize } from '../src/ingest/converters/pdf/summary.js';
 import { compileOutline, NO_OUTLINE_VOCABULARY } from '../src/model/outline-vocabulary.js';
 import { buildSections } from '../src/ingest/converters/pdf/sections.js';
@@ -28,6 +29,67 @@ function line(text: string, o: Partial<Line> = {}): Line {
 const prose = (n: number): Line[] => Array.from({ length: n }, (_, i) => line(`Body text line ${i} of the page with enough words to read as prose here.`, { x2: 540 }));
 const page = (n: number, lines: Line[]): PageLayout => ({ page: n, width: 612, height: 792, lines, twoColumn: false });
 const headingsOf = (pages: PageLayout[]) => findHeadings(pages, findFurniture(pages), BODY, new Set()).map((h) => h.title);
+
+describe('fixed-width prints', () => {
+  // a fixed-width print: every character as wide (6 points at size 10); a proportional one varies
+  const tt = (text: string, gapAbove = 1.2, width = 6) => line(text, { font: 'tt', x2: 72 + text.length * width, gapAbove });
+  const varied = (text: string, gapAbove = 1.2) => tt(text, gapAbove, 4 + (text.length % 5) * 0.7);
+  const output = (mk: (t: string, g?: number) => Line) => [
+    mk('Fluctuation tests of splitting variables:'),
+    mk('statistic 3.363356e+01 6.532322e+01'),
+    mk('zn indus chas nox age dis rad'),
+    mk('statistic 2.778500e+01 2.133293e+01'),
+    mk('p.value 1.023987e-04 1.363602e-11'),
+    mk('Best splitting variable: tax', 2.4),
+    mk('Perform split? yes'),
+    mk('Node properties:', 2.4),
+    mk('tax <= 432; criterion = 1'),
+  ];
+  const splitting = (titles: string[]) => titles.filter((t) => t.startsWith('Best splitting variable'));
+
+  it('program output in a fixed-width print is a listing, not headings; the same lines in a proportional print may be', () => {
+    expect(splitting(headingsOf([page(1, [...prose(3), ...output(tt), ...prose(3)])]))).toEqual([]);
+    expect(splitting(headingsOf([page(1, [...prose(3), ...output(varied), ...prose(3)])]))).toHaveLength(1);
+  });
+
+  it('a document typed in a fixed-width body font keeps its headings', () => {
+    const typed = (t: string, gapAbove = 1.2) => line(t, { x2: 72 + t.length * 6, gapAbove });
+    const body = Array.from({ length: 10 }, (_, i) => typed(`Typed report line ${i} of the findings`));
+    expect(headingsOf([page(1, [...body, typed('2. Findings of the board', 2.4), ...body])])).toContain('2. Findings of the board');
+  });
+
+  it('a fixed-width line standing between lines of other prints is still a heading', () => {
+    const p = page(1, [...prose(3), ...output(tt), ...prose(3), tt('Model fitting', 2.4), line('The function fits a model to each node of the tree in turn, as follows.', { x2: 540, gapAbove: 2.4 }), ...prose(3)]);
+    expect(headingsOf([p])).toContain('Model fitting');
+  });
+});
+
+describe('unnumbered titles printed like the numbered ones (spie-article, revtex samples)', () => {
+  const title = (t: string) => line(t, { font: 'bold', size: 11, gapAbove: 2.4 });
+  const paper = (extra: Line[]) => [
+    page(1, [title('1. INTRODUCTION'), ...prose(8), title('2. METHODS'), ...prose(8)]),
+    page(2, [title('3. RESULTS'), ...prose(8), line('B.3 Uppercase letters in titles', { font: 'bold', size: 11, gapAbove: 2.4 }), ...prose(6)]),
+    page(3, [...prose(4), ...extra, ...prose(4), title('REFERENCES'), ...prose(6)]),
+  ];
+  const outline = (pages: PageLayout[]) => {
+    const furniture = findFurniture(pages);
+    return detectOutline(withPeerTitles(pages, furniture, BODY, findHeadings(pages, furniture, BODY, new Set())), pages.length).map((e) => [e.title, e.level, e.page]);
+  };
+
+  it('are sections of the same rank; a subsection in lower case in the same print is not', () => {
+    expect(outline(paper([title('ACKNOWLEDGMENTS')]))).toEqual([
+      ['1. INTRODUCTION', 1, 1], ['2. METHODS', 1, 1], ['3. RESULTS', 1, 2], ['ACKNOWLEDGMENTS', 1, 3], ['REFERENCES', 1, 3],
+    ]);
+  });
+
+  it('are left alone when they outnumber the numbered titles, or beside parts and items', () => {
+    const many = Array.from({ length: 6 }, (_, i) => title(`LABEL NUMBER ${'ABCDEF'[i]}`));
+    expect(outline(paper(many)).map((e) => e[0])).toEqual(['1. INTRODUCTION', '2. METHODS', '3. RESULTS']);
+    const filing = paper([title('ACKNOWLEDGMENTS')]);
+    filing[0]!.lines.unshift(line('PART I', { font: 'bold', size: 11, gapAbove: 2.4 }));
+    expect(outline(filing).map((e) => e[0])).not.toContain('ACKNOWLEDGMENTS');
+  });
+});
 
 describe('headings from layout, no field vocabulary', () => {
   it('keeps a bold title at the text margin but not a larger label floating inside a figure or music example', () => {
@@ -193,6 +255,19 @@ describe('front matter', () => {
       ['Front matter', 'preface', 4, 4],
       ['1 Introduction', 'section', 5, 8],
     ]);
+  });
+
+  it('contents running on into the page where the first section opens end at its heading, with no front matter of entries', () => {
+    const entries = [{ title: '1 Introduction', level: 1, page: 4, line: 6 }];
+    const top = buildSections(entries, { pageCount: 8, maxLeafPages: 5, lineChars: lineChars(8), headings: [], contentsPages: new Set([2, 3, 4]) });
+    expect(top.map((s) => [s.title, s.kind, s.start, s.end])).toEqual([
+      ['Cover and front matter', 'preface', 1, 1],
+      ['Contents', 'contents', 2, 4],
+      ['1 Introduction', 'section', 4, 8],
+    ]);
+    // the page is not a contents page: what precedes the heading stays front matter
+    const other = buildSections(entries, { pageCount: 8, maxLeafPages: 5, lineChars: lineChars(8), headings: [], contentsPages: new Set([2, 3]) });
+    expect(other.map((s) => [s.title, s.start, s.end])).toEqual([['Cover and front matter', 1, 1], ['Contents', 2, 3], ['Front matter', 4, 4], ['1 Introduction', 4, 8]]);
   });
 });
 

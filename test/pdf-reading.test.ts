@@ -6,7 +6,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import type { Line, PageLayout } from '../src/ingest/converters/pdf/layout-types.js';
-import { buildPage } from '../src/ingest/converters/pdf/lines.js';
+import { buildPage, findZonedGutter, MAX_ZONE_SPANNING_PROSE } from '../src/ingest/converters/pdf/lines.js';
 import { findHeadings } from '../src/ingest/converters/pdf/headings.js';
 import { findFurniture } from '../src/ingest/converters/pdf/furniture.js';
 import { balanced, proseLike, sentenceRuns } from '../src/ingest/converters/pdf/summary.js';
@@ -64,6 +64,37 @@ describe('a title row across the gutter of a two-column page (r-rcpp-modules)', 
     expect(p.twoColumn).toBe(true);
     expect(p.lines[0]!.text).toBe('Exposing C++ functions and classes');
     expect(p.lines.some((l) => l.text.includes('left') && l.text.includes('right'))).toBe(false);
+  });
+});
+
+describe('two columns around a wide float (acm-sample-sigplan p4, a 10-Q auditor\'s report)', () => {
+  const column = (side: 'left' | 'right', from: number, n: number, top: number) =>
+    Array.from({ length: n }, (_, i) => item(`${side} column sentence number ${from + i} goes on here`, side === 'left' ? 52 : 320, top - i * 14, 'body', 10, 230));
+  const wideRow = (label: string, yy: number) => [item(label, 52, yy, 'body', 10, 60), item('across the gutter', 250, yy, 'body', 10, 120), item('42', 500, yy, 'body', 10, 12)];
+
+  it('reads the columns above a wide table in its middle left first, the table where it is printed, then the columns below', () => {
+    const raw = [...column('left', 0, 6, 700), ...column('right', 0, 6, 700), ...wideRow('Row one', 600), ...wideRow('Row two', 586), ...column('left', 6, 6, 560), ...column('right', 6, 6, 560)];
+    const p = buildPage(1, 612, 792, raw);
+    expect(p.twoColumn).toBe(true);
+    expect(p.lines.some((l) => l.text.includes('left') && l.text.includes('right'))).toBe(false);
+    const order = p.lines.map((l) => /^(left|right) column sentence number (\d+)/.exec(l.text)?.slice(1).join(' ') ?? l.text.split(' ')[0]);
+    expect(order).toEqual([
+      'left 0', 'left 1', 'left 2', 'left 3', 'left 4', 'left 5', 'right 0', 'right 1', 'right 2', 'right 3', 'right 4', 'right 5',
+      'Row', 'Row',
+      'left 6', 'left 7', 'left 8', 'left 9', 'left 10', 'left 11', 'right 6', 'right 7', 'right 8', 'right 9', 'right 10', 'right 11',
+    ]);
+  });
+
+  it('rows of a two-text-column table between lines of prose across the page are no columns (debian-reference p110)', () => {
+    const at = (str: string, x: number, yy: number, w: number) => ({ str, x, x2: x + w, y: yy, size: 10, font: 'body' });
+    const groups = (prose: number) => [
+      ...Array.from({ length: 10 }, (_, i) => [at(`View the log of service number ${i} from`, 52, 700 - i * 14, 230), at(`journalctl --unit service${i}`, 320, 700 - i * 14, 200)]),
+      ...Array.from({ length: prose }, (_, i) => [at(`A paragraph line ${i} of prose printed across the whole width of the page as one column does.`, 52, 540 - i * 14, 480)]),
+    ];
+    // a caption or two across the gutter leave the table's text columns readable as columns…
+    expect(findZonedGutter(groups(2), 612)).not.toBeNull();
+    // …but a one-column page's paragraphs cross it line after line
+    expect(findZonedGutter(groups(MAX_ZONE_SPANNING_PROSE + 1), 612)).toBeNull();
   });
 });
 

@@ -83,6 +83,29 @@ function goodMetaTitle(t: string | undefined): t is string {
   return s.length >= 4 && /\p{L}{3}/u.test(s) && !/^\d{10}-\d{2}-\d{6}$/.test(s) && !/^(microsoft word|untitled|document\d*)\b/i.test(s) && !FILE_NAME_TITLE.test(s) && !PATH_TITLE.test(s) && !PLACEHOLDER.test(s);
 }
 
+/** A metadata title needs this many words to be matched against the first page. */
+export const PRINTED_META_MIN_WORDS = 3;
+
+const wordsOf = (t: string): string[] => t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/**
+ * Whether the metadata title is printed on the first page, its words in a row across its lines: the
+ * author's own title, confirmed by the page. It then wins over the page's largest line, which may be
+ * a journal banner ("IJDC | General Article") or carry a margin line number ("3 Sample Paper…").
+ */
+export function printedMetaTitle(meta: string | undefined, page: PageLayout | undefined): boolean {
+  if (!goodMetaTitle(meta) || !page) return false;
+  const want = wordsOf(meta);
+  if (want.length < PRINTED_META_MIN_WORDS) return false;
+  const have = wordsOf(page.lines.map((l) => l.text).join(' '));
+  for (let i = 0; i + want.length <= have.length; i++) {
+    let k = 0;
+    while (k < want.length && have[i + k] === want[k]) k++;
+    if (k === want.length) return true;
+  }
+  return false;
+}
+
 /** Template placeholders left in a title ("Click here to enter text", "单击此处输入文字"): never a title. */
 const PLACEHOLDER = /click here|type here|enter (?:text|a? ?title)|insert (?:a )?title|your title here|^title$|^\[?placeholder|单击此处|点击此处|在此处键入|输入文字/i;
 
@@ -283,7 +306,8 @@ export function buildCard(input: CardInput): { title: string; card: Partial<DocC
   if (company && sec) title = `${titleCase(company)} — Form ${type}${cover ? ` (${cover})` : date && type === '8-K' ? ` (${date})` : ''}`;
   else {
     const headline = splitJoinedInitial(largestLines(input.layouts[0]), () => input.layouts.map((p) => p.lines.map((l) => l.text).join('\n')).join('\n'));
-    if (headline && prominent(input.layouts[0])) title = headline;
+    if (printedMetaTitle(input.metaTitle, input.layouts[0])) title = input.metaTitle!.trim();
+    else if (headline && prominent(input.layouts[0])) title = headline;
     else if (goodMetaTitle(input.metaTitle)) title = input.metaTitle.trim();
     else title = headline || input.fallbackTitle;
     const q = titleQualifier(title, input.layouts[0]);

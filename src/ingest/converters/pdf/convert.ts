@@ -11,7 +11,7 @@ import { withPdfDocument, type PdfDocument } from './load.js';
 import { NATIVE_ENV, NATIVE_MISSING_WARNING, nativeReadPages, pageRunTogether, readNative, type NativePage, type NativeRead } from './poppler.js';
 import { buildPage, type RawItem } from './lines.js';
 import { findFurniture, type Furniture } from './furniture.js';
-import { bodyStyle, findHeadings, type Heading } from './headings.js';
+import { bodyStyle, findHeadings, withPeerTitles, type Heading } from './headings.js';
 import { outlineStyles, styleKey } from './outline-styles.js';
 import { mendHyphenation } from './hyphens.js';
 import { unglueCapitals } from './glued.js';
@@ -273,7 +273,7 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
     toc_source = 'printed_toc';
   }
   else {
-    entries = detectOutline(headings, n);
+    entries = detectOutline(withPeerTitles(layouts, furniture, body, headings), n);
     if (entries.length) toc_source = 'detected';
   }
   const lines = bodyLines(layouts, furniture);

@@ -235,6 +235,72 @@ export function codeFonts(pages: PageLayout[], body: BodyStyle): Set<string> {
   return out;
 }
 
+/**
+ * A print (font and size) is fixed-width when most of its distinct lines have the same width per
+ * character: at least this share within MONOSPACE_TOLERANCE of the median (a line mixing in another
+ * font's words, or spaces the reader collapsed, is off it)…
+ */
+export const MONOSPACE_MIN_SHARE = 0.7;
+export const MONOSPACE_TOLERANCE = 0.01;
+/** …measured on at least this many distinct single-cell lines of MONOSPACE_SAMPLE_CHARS characters. */
+export const MONOSPACE_MIN_LINES = 8;
+export const MONOSPACE_SAMPLE_CHARS: readonly [number, number] = [8, 60];
+
+const printKey = (l: Line): string => `${l.font}|${l.size}`;
+
+/**
+ * Prints other than the body's that the document sets in a fixed-width font (listings, program
+ * output, inline code): every character as wide as the others. Measured, not read from font names (a PDF's fonts are often
+ * renamed): over the dev documents, 6–67% of a proportional print's lines lie within 1% of its median
+ * width per character, 75–100% of a fixed-width one's.
+ */
+export function monospacePrints(pages: PageLayout[], body: BodyStyle): Set<string> {
+  const ratios = new Map<string, number[]>();
+  // distinct texts only: a running head repeated on every page ("Exhibit 24", "Form 10-K") measures one width many times
+  const seen = new Set<string>();
+  for (const p of pages) {
+    for (const l of p.lines) {
+      // the body's own font is the text, whatever its widths (a report typed in Courier has headings too)
+      if (l.font === body.font || l.cells.length !== 1) continue;
+      const t = l.text.trim();
+      if (t.length < MONOSPACE_SAMPLE_CHARS[0] || t.length > MONOSPACE_SAMPLE_CHARS[1] || !(l.size > 0)) continue;
+      const key = printKey(l);
+      if (seen.has(`${key}\n${t}`)) continue;
+      seen.add(`${key}\n${t}`);
+      const list = ratios.get(key) ?? [];
+      list.push((l.x2 - l.x) / t.length / l.size);
+      ratios.set(key, list);
+    }
+  }
+  const out = new Set<string>();
+  for (const [key, list] of ratios) {
+    if (list.length < MONOSPACE_MIN_LINES) continue;
+    list.sort((a, b) => a - b);
+    const median = list[list.length >> 1]!;
+    const near = list.filter((r) => Math.abs(r / median - 1) <= MONOSPACE_TOLERANCE).length;
+    if (median > 0 && near >= MONOSPACE_MIN_SHARE * list.length) out.add(key);
+  }
+  return out;
+}
+
+/** Lines of one fixed-width block are at most this far apart (line heights): output keeps its blank lines. */
+export const MONOSPACE_BLOCK_GAP = 2.6;
+
+/**
+ * A line of a fixed-width block: in a fixed-width print with the line above or below in the same
+ * print, at most a blank line away. Program output reads like titles ("Best splitting variable: tax",
+ * "No admissable split found in 'chas'") but is one line of a listing; a fixed-width line between
+ * lines of other prints (a command named as a heading over its description) is not in a block.
+ */
+function inFixedWidthBlock(lines: Line[], i: number, mono: ReadonlySet<string>): boolean {
+  const l = lines[i]!;
+  if (!mono.has(printKey(l))) return false;
+  const above = lines[i - 1];
+  const below = lines[i + 1];
+  const sameBlock = (a: Line, gap: number) => printKey(a) === printKey(l) && gap <= MONOSPACE_BLOCK_GAP;
+  return (!!above && sameBlock(above, l.gapAbove)) || (!!below && sameBlock(below, below.gapAbove));
+}
+
 /** Scores one line as a heading; null when it is not a candidate. */
 export function scoreLine(line: Line, body: BodyStyle, opts: { repeats: number; top: boolean; vocab?: OutlineVocabulary; titlesTable?: boolean; rowSize?: number }): Omit<Heading, 'page' | 'line' | 'top'> | null {
   const vocab = opts.vocab ?? NO_OUTLINE_VOCABULARY;
@@ -424,6 +490,7 @@ function axisLabel(line: Line, above: Line | undefined): boolean {
 export function findHeadings(pages: PageLayout[], furniture: Furniture, body: BodyStyle, skipPages: Set<number>, vocab: OutlineVocabulary = NO_OUTLINE_VOCABULARY): Heading[] {
   const out: Heading[] = [];
   const code = codeFonts(pages, body);
+  const mono = monospacePrints(pages, body);
   pages.forEach((p, pi) => {
     if (skipPages.has(p.page)) return;
     const furn = furniture.lines[pi]!;
@@ -445,8 +512,9 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
       // a label between the rows of a table ("Adjusted EBIT" over its rows) groups rows: not a heading
       const rowSize = below.find(isTableRow)?.size;
       const opts = { repeats, top, vocab, titlesTable, ...(rowSize ? { rowSize } : {}) };
-      const runIn = code.has(l.font) || i <= joined ? null : runInHeading(l, body, opts);
-      const h = code.has(l.font) || i <= joined ? null : (runIn ?? scoreLine(l, body, opts));
+      const listing = code.has(l.font) || i <= joined || inFixedWidthBlock(p.lines, i, mono);
+      const runIn = listing ? null : runInHeading(l, body, opts);
+      const h = listing ? null : (runIn ?? scoreLine(l, body, opts));
       if (h && h.kind === 'style' && (inTable || axisLabel(l, above))) return;
       if (!h || (h.kind === 'style' && !alignedLikeTitle(l, frame, body))) return;
       if (titlesTable) h.table = true;
@@ -521,4 +589,88 @@ function liftPeers(out: Heading[], pages: PageLayout[]): void {
     const to = Math.min(median, PEER_MAX_SCORE);
     for (const h of list) if (h.score < to) h.score = Math.round(Math.min(to, h.score + PEER_LIFT) * 100) / 100;
   }
+}
+
+/** A print is the document's section-title print when this many top-level numbered titles use it. */
+export const PEER_TITLE_MIN_NUMBERED = 2;
+/** An unnumbered line in that print is a title of the same rank when it has at most this many characters… */
+export const PEER_TITLE_MAX_CHARS = 80;
+/** At most this many unnumbered titles per numbered one in the print (a paper's 4 sections, its abstract, 2 appendices, acknowledgments and references). */
+export const PEER_TITLE_MAX_RATIO = 2;
+/** …the score it is given: a structural title of a detected outline (detected.ts STYLE_OUTLINE_SCORE). */
+export const PEER_TITLE_SCORE = 0.75;
+
+/**
+ * Top-level numbered titles' prints (not the body's), each with whether most of its titles are set
+ * in capitals, and how many numbered titles they print.
+ */
+function sectionTitlePrints(pages: PageLayout[], headings: Heading[], body: BodyStyle): { prints: Map<string, boolean>; numbered: number } {
+  const byPrint = new Map<string, Heading[]>();
+  for (const h of headings) {
+    if ((h.kind !== 'numbered' && h.kind !== 'roman') || h.level !== 1) continue;
+    const l = pages[h.page - 1]?.lines[h.line];
+    if (!l || (l.font === body.font && l.size === body.size)) continue;
+    const list = byPrint.get(printKey(l)) ?? [];
+    list.push(h);
+    byPrint.set(printKey(l), list);
+  }
+  const prints = new Map<string, boolean>();
+  let numbered = 0;
+  for (const [print, list] of byPrint) {
+    if (list.length < PEER_TITLE_MIN_NUMBERED) continue;
+    prints.set(print, list.filter((h) => isAllCaps(h.title.replace(/^[\dIVXLC.\s]+/, ''))).length * 2 > list.length);
+    numbered += list.length;
+  }
+  return { prints, numbered };
+}
+
+/**
+ * Whether a line reads as an unnumbered title beside numbered ones: short, opening with a capital,
+ * no sentence or list punctuation, no bare label; in capitals when the numbered titles are.
+ */
+function peerTitleLine(text: string, caps: boolean): boolean {
+  if (text.length > PEER_TITLE_MAX_CHARS || letters(text) < 4 || !/^\p{Lu}/u.test(text) || /[.,;:]$/.test(text)) return false;
+  if (caps && !isAllCaps(text)) return false;
+  return !BARE_LABEL.test(text) && !notATitle(text) && !numbering(text);
+}
+
+/**
+ * Unnumbered titles printed like the document's numbered section titles ("ACKNOWLEDGMENTS",
+ * "REFERENCES" and "APPENDIX A. …" beside "1. INTRODUCTION" in the same bold capitals) are sections
+ * of the same rank: for an outline detected from the headings (no bookmarks, no printed contents),
+ * where they were too short or too plain to score as titles on their own and a paper's references
+ * and appendices hid in its last numbered section. Lines of other prints, and lines in lower case
+ * in a print whose numbered titles are in capitals (a subsection "B.3 Uppercase letters"), are left out.
+ */
+export function withPeerTitles(pages: PageLayout[], furniture: Furniture, body: BodyStyle, headings: Heading[]): Heading[] {
+  // parts and items are the top level of their own scheme (a filing, a contract): left as they are
+  if (headings.some((h) => h.kind === 'part' || h.kind === 'item')) return headings;
+  const { prints, numbered } = sectionTitlePrints(pages, headings, body);
+  if (prints.size === 0) return headings;
+  const at = new Map(headings.map((h, k) => [`${h.page}:${h.line}`, k]));
+  // the later lines of a title printed over several lines are part of it
+  const within = new Set(headings.flatMap((h) => Array.from({ length: Math.max(0, (h.lines ?? 1) - 1) }, (_, d) => `${h.page}:${h.line + 1 + d}`)));
+  const result = [...headings];
+  const out: Heading[] = [];
+  let peers = 0;
+  pages.forEach((p, pi) => {
+    let bodyLine = 0;
+    p.lines.forEach((l, i) => {
+      if (furniture.lines[pi]?.has(i)) return;
+      const here = bodyLine++;
+      const k = at.get(`${p.page}:${i}`);
+      const existing = k === undefined ? undefined : headings[k]!;
+      const caps = prints.get(printKey(l));
+      const text = l.text.trim();
+      if (caps === undefined || l.cells.length !== 1 || within.has(`${p.page}:${i}`) || !peerTitleLine(text, caps) || (existing && existing.kind !== 'style')) return;
+      // a copy: the headings that split long sections keep their own rank
+      if (existing) result[k!] = { ...existing, level: 1, score: Math.max(existing.score, PEER_TITLE_SCORE) };
+      else out.push({ page: p.page, line: i, bodyLine: here, title: text, level: 1, kind: 'style', score: PEER_TITLE_SCORE, top: here < TOP_LINES });
+      peers++;
+    });
+  });
+  // unnumbered titles are the exceptions beside numbered ones (abstract, acknowledgments, appendices,
+  // references); many more of them than numbered titles means the print is also a sub-heading's or a label's
+  if (peers === 0 || peers > PEER_TITLE_MAX_RATIO * numbered) return headings;
+  return out.length === 0 ? result : [...result, ...out].sort((a, b) => a.page - b.page || a.line - b.line);
 }

@@ -380,6 +380,31 @@ function columnsOfText(left: Cell[], right: Cell[], x: number): boolean {
   return fill(left, eL) && fill(right, eR);
 }
 
+/** A cell and whether it reads as prose (long enough, mostly letters): the column searches' unit. */
+interface ProseCell { c: Cell; prose: boolean }
+
+/** Each row's cells with whether each reads as prose, computed once a page for the column searches. */
+function proseCells(groupCells: Cell[][]): ProseCell[][] {
+  return groupCells.map((cells) => cells.map((c) => ({ c, prose: c.text.length >= MIN_COLUMN_PROSE_CHARS && letterRatio(c.text) >= PROSE_LETTER_RATIO })));
+}
+
+/**
+ * A single-column page has no prose line ending before the search range's end on one side or
+ * starting after its start on the other: most pages stop here.
+ */
+function columnsPossible(rows: ProseCell[][], lo: number, hi: number): boolean {
+  let left = 0;
+  let right = 0;
+  for (const r of rows) {
+    for (const k of r) {
+      if (!k.prose) continue;
+      if (k.c.x2 <= hi) left++;
+      if (k.c.x >= lo) right++;
+    }
+  }
+  return left >= MIN_COLUMN_LINES && right >= MIN_COLUMN_LINES;
+}
+
 /**
  * Two columns under a block printed across them: a paper's title, authors and abstract above its
  * columns, a wide table at the top of a 10-Q page. findGutter needs a gutter clear from top to
@@ -391,18 +416,12 @@ function columnsOfText(left: Cell[], right: Cell[], x: number): boolean {
  * cells above its caption) were as often a table as text, and are left alone. Returns the gutter
  * and the y of the block's lowest row (rows at or above it are the block), or null.
  */
-export function findBandGutter(groups: Item[][], width: number, groupCells: Cell[][] = groups.map(cellsOf)): { gutter: number; cut: number } | null {
+export function findBandGutter(groups: Item[][], width: number, groupCells: Cell[][] = groups.map(cellsOf), cellRows: ProseCell[][] = proseCells(groupCells)): { gutter: number; cut: number } | null {
   if (width <= 0 || groups.length < MIN_BAND_ROWS) return null;
   const lo = Math.floor(width * GUTTER_SEARCH[0]);
   const hi = Math.ceil(width * GUTTER_SEARCH[1]);
-  const rows = groups.map((g, i) => ({
-    y: g.reduce((a, it) => a + it.y, 0) / g.length,
-    cells: groupCells[i]!.map((c) => ({ c, prose: c.text.length >= MIN_COLUMN_PROSE_CHARS && letterRatio(c.text) >= PROSE_LETTER_RATIO })),
-  }));
-  // a single-column page has no prose line ending before the search range's end on one side or
-  // starting after its start on the other: most pages stop here
-  const prose = rows.flatMap((r) => r.cells.filter((k) => k.prose).map((k) => k.c));
-  if (prose.filter((c) => c.x2 <= hi).length < MIN_COLUMN_LINES || prose.filter((c) => c.x >= lo).length < MIN_COLUMN_LINES) return null;
+  if (!columnsPossible(cellRows, lo, hi)) return null;
+  const rows = groups.map((g, i) => ({ y: g.reduce((a, it) => a + it.y, 0) / g.length, cells: cellRows[i]! }));
   // the lowest row crossing each candidate gutter x
   const lowest = new Float64Array(hi - lo + 1).fill(Infinity);
   for (const r of rows) {
@@ -435,6 +454,127 @@ export function findBandGutter(groups: Item[][], width: number, groupCells: Cell
     if (columnsOfText(below.filter((c) => c.x2 <= x), below.filter((c) => c.x >= x), x)) best = { gutter: x, cut, score, dist };
   }
   return best ? { gutter: best.gutter, cut: best.cut } : null;
+}
+
+/**
+ * Zoned two columns: rows printed across the gutter anywhere on the page (a wide table or figure at
+ * the top, in the middle or at the bottom, a display equation), with the columns' rows between them.
+ * findGutter needs a gutter clear from top to bottom and findBandGutter one under a block at the top;
+ * a paper's page with a wide float in its middle was read row by row, the columns' lines
+ * interleaved ("playmath environment. Now, we'll enter an unnumbered / by search engine crawlers").
+ * At most this share of the rows may cross the gutter…
+ */
+export const MAX_ZONE_CROSSING_SHARE = 0.35;
+/**
+ * …and at most this many of them may be prose printed across most of the page (a caption or an
+ * abstract line): a one-column page has many such lines, and a table of two text columns on it
+ * (an operation beside its command) is not two columns to read one after the other.
+ */
+export const MAX_ZONE_SPANNING_PROSE = 3;
+
+/** The rows (indexes) whose cells run across `x`. */
+function rowsCrossing(rows: Array<{ cells: Array<{ c: Cell }> }>, x: number): Set<number> {
+  const out = new Set<number>();
+  rows.forEach((r, i) => {
+    if (r.cells.some(({ c }) => c.x + 1 < x && c.x2 - 1 > x)) out.add(i);
+  });
+  return out;
+}
+
+/**
+ * Candidate gutters: the middle of each run of x in [lo, hi] crossed by the same rows, when some and
+ * at most `limit` rows cross it. A row's cells never overlap, so a diff array counts rows, not cells,
+ * and every cell's edge ends a run: inside one, the rows crossing and the cells left and right of x
+ * are the same, so one x a run is measured instead of every x.
+ */
+function gutterRuns(rows: Array<{ cells: Array<{ c: Cell }> }>, lo: number, hi: number, limit: number): number[] {
+  const diff = new Int32Array(hi - lo + 2);
+  const edge = new Uint8Array(hi - lo + 2);
+  for (const r of rows) {
+    for (const { c } of r.cells) {
+      for (const e of [Math.floor(c.x + 1) + 1, Math.ceil(c.x2 - 1)]) if (e >= lo && e <= hi + 1) edge[e - lo] = 1;
+      const a = Math.max(lo, Math.floor(c.x + 1) + 1);
+      const b = Math.min(hi, Math.ceil(c.x2 - 1) - 1);
+      if (b < a) continue;
+      diff[a - lo]! += 1;
+      diff[b - lo + 1]! -= 1;
+    }
+  }
+  const out: number[] = [];
+  let run = 0;
+  let start = lo;
+  let count = 0;
+  const close = (end: number) => {
+    if (count > 0 && count <= limit) out.push(Math.round((start + end) / 2));
+  };
+  for (let x = lo; x <= hi; x++) {
+    run += diff[x - lo]!;
+    if (x === lo || edge[x - lo] || run !== count) {
+      if (x > lo) close(x - 1);
+      start = x;
+      count = run;
+    }
+  }
+  close(hi);
+  return out;
+}
+
+/**
+ * …and the rows between them hold two columns of text as findBandGutter's do (MIN_COLUMN_LINES
+ * prose lines a side, few other cells, columnsOfText). Returns the gutter, or null.
+ */
+export function findZonedGutter(groups: Item[][], width: number, groupCells: Cell[][] = groups.map(cellsOf), cellRows: ProseCell[][] = proseCells(groupCells)): number | null {
+  if (width <= 0 || groups.length < MIN_BAND_ROWS) return null;
+  const lo = Math.floor(width * GUTTER_SEARCH[0]);
+  const hi = Math.ceil(width * GUTTER_SEARCH[1]);
+  if (!columnsPossible(cellRows, lo, hi)) return null;
+  const rows = cellRows.map((cells) => ({ cells }));
+  // rows holding prose across most of the page (they cross every candidate gutter)
+  const wide = rows.map((r) => r.cells.some((k) => k.prose && k.c.x2 - k.c.x > SPANNING_SHARE * width));
+  const spanningProse = wide.filter(Boolean).length;
+  let best: { x: number; score: number; dist: number } | null = null;
+  for (const x of gutterRuns(rows, lo, hi, MAX_ZONE_CROSSING_SHARE * rows.length)) {
+    const crossing = rowsCrossing(rows, x);
+    if (spanningProse > MAX_ZONE_SPANNING_PROSE && [...crossing].filter((i) => wide[i]).length > MAX_ZONE_SPANNING_PROSE) continue;
+    const left: Cell[] = [];
+    const right: Cell[] = [];
+    let other = 0;
+    rows.forEach((r, i) => {
+      if (crossing.has(i)) return;
+      for (const { c, prose: isProse } of r.cells) {
+        if (!isProse) other++;
+        else if (c.x2 <= x) left.push(c);
+        else if (c.x >= x) right.push(c);
+      }
+    });
+    const score = Math.min(left.length, right.length);
+    if (score < MIN_COLUMN_LINES || other > MAX_BAND_OTHER_SHARE * (left.length + right.length + other)) continue;
+    const dist = Math.abs(x - width / 2);
+    if (best && (score < best.score || (score === best.score && dist >= best.dist))) continue;
+    if (columnsOfText(left, right, x)) best = { x, score, dist };
+  }
+  return best ? best.x : null;
+}
+
+/** A zoned page's lines: each row across the gutter where it is printed, the columns' rows between such rows read left column first. */
+function zonedPage(page: number, width: number, height: number, groups: Item[][], groupCells: Cell[][], gutter: number): PageLayout {
+  const lines: Line[] = [];
+  let zone: Item[] = [];
+  const build = (its: Item[]) => groupLines(its).map((g) => toLine(g)).filter((l): l is Line => l !== null);
+  const flush = () => {
+    if (zone.length === 0) return;
+    lines.push(...build(zone.filter((it) => it.x2 <= gutter + 1)), ...build(zone.filter((it) => it.x2 > gutter + 1)));
+    zone = [];
+  };
+  groups.forEach((g, i) => {
+    if (groupCells[i]!.some((c) => c.x + 1 < gutter && c.x2 - 1 > gutter)) {
+      flush();
+      const l = toLine(g, groupCells[i]);
+      if (l) lines.push(l);
+    } else zone.push(...g);
+  });
+  flush();
+  return { page, width, height, lines: withGaps(lines), twoColumn: true };
 }
 
 function withGaps(lines: Line[]): Line[] {
@@ -473,8 +613,11 @@ export function buildPage(page: number, width: number, height: number, raw: RawI
   const cells = groups.map(cellsOf);
   const gutter = findGutter(groups, width, cells);
   if (gutter === null) {
-    const band = findBandGutter(groups, width, cells);
+    const cellRows = proseCells(cells);
+    const band = findBandGutter(groups, width, cells, cellRows);
     if (band) return bandedPage(page, width, height, groups, band);
+    const zoned = findZonedGutter(groups, width, cells, cellRows);
+    if (zoned !== null) return zonedPage(page, width, height, groups, cells, zoned);
     const lines = groups.map((g, i) => toLine(g, cells[i])).filter((l): l is Line => l !== null);
     return { page, width, height, lines: withGaps(lines), twoColumn: false };
   }

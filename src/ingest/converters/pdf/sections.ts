@@ -443,6 +443,11 @@ function frontMatter(from: number, to: number, contents: Set<number>): Section[]
   while (b + 1 <= last && contents.has(b + 1)) b++;
   const out: Section[] = [];
   if (a > start) out.push(section('Cover and front matter', 'preface', 1, from, pos(a)));
+  // contents running on into the page where the first section opens end at its heading, not in a "Front matter" of entries
+  if (b + 1 === end && last < end && contents.has(end)) {
+    out.push(section('Contents', 'contents', 1, pos(a), to));
+    return out;
+  }
   out.push(section('Contents', 'contents', 1, pos(a), pos(b + 1)));
   if (pos(b + 1) < to) out.push(section('Front matter', 'preface', 1, pos(b + 1), to));
   return out;

@@ -47,13 +47,15 @@ const TEX_MATH = /\$([^$\s\d][^$]*)\$/gu;
 const FOOTNOTE_MARKS = /(?:\s*[∗*†‡§¶])+$|[⁰¹²³⁴⁵⁶⁷⁸⁹]+$/u;
 /** A \thanks or footnote mark anywhere in a title that ran over lines ("The dramatist package∗ User Guide", "gb4e.sty ∗and"). */
 const INNER_MARKS = /\s*[∗†‡]+\s*/gu;
+/** A footnote reference the page reader wrote after a word (lines.ts: "Inference[∗]", "Hothorn[1]"): a title drops it. */
+const FOOTNOTE_REFS = /(?<=[\p{L}\p{N}.,;:)”’"'])\[(?:\d{1,3}|[*∗†‡§])\]/gu;
 
 export function tidyOutlineTitle(raw: string): string {
   // control characters in page text (a NUL in a table label) print as nothing: a title never keeps them
   let t = raw.replace(CONTROL_CHARS, ' ').replace(/\s+/g, ' ').replace(TEX_FONT_GROUP, '$1').replace(TEX_MATH, '$1').trim();
   const cut = t.replace(LEADERS, '');
   if (cut.length >= 2) t = cut;
-  t = t.replace(FOOTNOTE_MARKS, '').replace(INNER_MARKS, ' ').replace(/[\s:;,]+$/, '').trim();
+  t = t.replace(FOOTNOTE_REFS, (m: string, at: number, all: string) => (/[\p{L}\p{N}]/u.test(all.charAt(at + m.length)) ? ' ' : '')).replace(FOOTNOTE_MARKS, '').replace(INNER_MARKS, ' ').replace(/[\s:;,]+$/, '').trim();
   return clipWords(t, MAX_TITLE_CHARS);
 }
 

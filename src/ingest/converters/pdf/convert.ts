@@ -5,14 +5,14 @@
  */
 import { headingOf } from '../../../model/place-labels.js';
 import type { ConvertedNode, ConvertResult } from '../types.js';
-import type { Line, PageLayout } from './layout-types.js';
+import { styleKey, type Line, type PageLayout } from './layout-types.js';
 import type { OutlineEntry } from './outline-types.js';
 import { withPdfDocument, type PdfDocument } from './load.js';
 import { NATIVE_ENV, NATIVE_MISSING_WARNING, nativeReadPages, pageRunTogether, readNative, type NativePage, type NativeRead } from './poppler.js';
 import { buildPage, type RawItem } from './lines.js';
 import { findFurniture, type Furniture } from './furniture.js';
 import { bodyStyle, findHeadings, withPeerTitles, type Heading } from './headings.js';
-import { outlineStyles, styleKey } from './outline-styles.js';
+import { outlineStyles } from './outline-styles.js';
 import { mendHyphenation } from './hyphens.js';
 import { unglueCapitals } from './glued.js';
 import { readBookmarks } from './bookmarks.js';

@@ -5,7 +5,7 @@
  * pack — the titles of a field's principal sections (a filing's financial statements: kind
  * `statement`). Each candidate gets a level (from its numbering, else its size) and a score.
  */
-import type { Line, PageLayout } from './layout-types.js';
+import { styleKey, type Line, type PageLayout } from './layout-types.js';
 import type { Furniture } from './furniture.js';
 import { lineKey } from './furniture.js';
 import { isNumericCell, isTableRow } from './tables.js';
@@ -246,8 +246,6 @@ export const MONOSPACE_TOLERANCE = 0.01;
 export const MONOSPACE_MIN_LINES = 8;
 export const MONOSPACE_SAMPLE_CHARS: readonly [number, number] = [8, 60];
 
-const printKey = (l: Line): string => `${l.font}|${l.size}`;
-
 /**
  * Prints other than the body's that the document sets in a fixed-width font (listings, program
  * output, inline code): every character as wide as the others. Measured, not read from font names (a PDF's fonts are often
@@ -264,7 +262,7 @@ export function monospacePrints(pages: PageLayout[], body: BodyStyle): Set<strin
       if (l.font === body.font || l.cells.length !== 1) continue;
       const t = l.text.trim();
       if (t.length < MONOSPACE_SAMPLE_CHARS[0] || t.length > MONOSPACE_SAMPLE_CHARS[1] || !(l.size > 0)) continue;
-      const key = printKey(l);
+      const key = styleKey(l);
       if (seen.has(`${key}\n${t}`)) continue;
       seen.add(`${key}\n${t}`);
       const list = ratios.get(key) ?? [];
@@ -294,10 +292,10 @@ export const MONOSPACE_BLOCK_GAP = 2.6;
  */
 function inFixedWidthBlock(lines: Line[], i: number, mono: ReadonlySet<string>): boolean {
   const l = lines[i]!;
-  if (!mono.has(printKey(l))) return false;
+  if (!mono.has(styleKey(l))) return false;
   const above = lines[i - 1];
   const below = lines[i + 1];
-  const sameBlock = (a: Line, gap: number) => printKey(a) === printKey(l) && gap <= MONOSPACE_BLOCK_GAP;
+  const sameBlock = (a: Line, gap: number) => styleKey(a) === styleKey(l) && gap <= MONOSPACE_BLOCK_GAP;
   return (!!above && sameBlock(above, l.gapAbove)) || (!!below && sameBlock(below, below.gapAbove));
 }
 
@@ -577,7 +575,7 @@ function liftPeers(out: Heading[], pages: PageLayout[]): void {
   for (const h of out) {
     if (h.kind !== 'style' || h.table) continue;
     const l = pages[h.page - 1]!.lines[h.line]!;
-    const key = `${l.font}|${l.size}`;
+    const key = styleKey(l);
     const list = byStyle.get(key);
     if (list) list.push(h);
     else byStyle.set(key, [h]);
@@ -610,9 +608,9 @@ function sectionTitlePrints(pages: PageLayout[], headings: Heading[], body: Body
     if ((h.kind !== 'numbered' && h.kind !== 'roman') || h.level !== 1) continue;
     const l = pages[h.page - 1]?.lines[h.line];
     if (!l || (l.font === body.font && l.size === body.size)) continue;
-    const list = byPrint.get(printKey(l)) ?? [];
+    const list = byPrint.get(styleKey(l)) ?? [];
     list.push(h);
-    byPrint.set(printKey(l), list);
+    byPrint.set(styleKey(l), list);
   }
   const prints = new Map<string, boolean>();
   let numbered = 0;
@@ -660,7 +658,7 @@ export function withPeerTitles(pages: PageLayout[], furniture: Furniture, body: 
       const here = bodyLine++;
       const k = at.get(`${p.page}:${i}`);
       const existing = k === undefined ? undefined : headings[k]!;
-      const caps = prints.get(printKey(l));
+      const caps = prints.get(styleKey(l));
       const text = l.text.trim();
       if (caps === undefined || l.cells.length !== 1 || within.has(`${p.page}:${i}`) || !peerTitleLine(text, caps) || (existing && existing.kind !== 'style')) return;
       // a copy: the headings that split long sections keep their own rank

@@ -1,4 +1,4 @@
-/** Shapes shared by the PDF layout modules (plain data: they cross worker-thread boundaries). */
+/** Shapes shared by the PDF layout modules (plain data: they cross worker-thread boundaries), and a line's print-style key. */
 
 /** One visual line of a page, rebuilt from pdfjs text items. */
 export interface Line {
@@ -18,6 +18,11 @@ export interface Line {
   gapAbove: number;
   /** the line's opening run printed in another font than the rest (a run-in heading: "2.2. Advanced configuration."), when it has one */
   lead?: { text: string; font: string };
+}
+
+/** A line's print style: its dominant font and size (tenths of a point). */
+export function styleKey(l: Pick<Line, 'font' | 'size'>): string {
+  return `${l.font}|${Math.round(l.size * 10) / 10}`;
 }
 
 export interface PageLayout {

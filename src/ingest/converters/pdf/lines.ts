@@ -472,11 +472,14 @@ export const MAX_ZONE_CROSSING_SHARE = 0.35;
  */
 export const MAX_ZONE_SPANNING_PROSE = 3;
 
+/** Whether a cell runs across `x` (a point of slack each side). */
+const cellCrosses = (c: Cell, x: number): boolean => c.x + 1 < x && c.x2 - 1 > x;
+
 /** The rows (indexes) whose cells run across `x`. */
-function rowsCrossing(rows: Array<{ cells: Array<{ c: Cell }> }>, x: number): Set<number> {
+function rowsCrossing(rows: ProseCell[][], x: number): Set<number> {
   const out = new Set<number>();
   rows.forEach((r, i) => {
-    if (r.cells.some(({ c }) => c.x + 1 < x && c.x2 - 1 > x)) out.add(i);
+    if (r.some(({ c }) => cellCrosses(c, x))) out.add(i);
   });
   return out;
 }
@@ -487,11 +490,11 @@ function rowsCrossing(rows: Array<{ cells: Array<{ c: Cell }> }>, x: number): Se
  * and every cell's edge ends a run: inside one, the rows crossing and the cells left and right of x
  * are the same, so one x a run is measured instead of every x.
  */
-function gutterRuns(rows: Array<{ cells: Array<{ c: Cell }> }>, lo: number, hi: number, limit: number): number[] {
+function gutterRuns(rows: ProseCell[][], lo: number, hi: number, limit: number): number[] {
   const diff = new Int32Array(hi - lo + 2);
   const edge = new Uint8Array(hi - lo + 2);
   for (const r of rows) {
-    for (const { c } of r.cells) {
+    for (const { c } of r) {
       for (const e of [Math.floor(c.x + 1) + 1, Math.ceil(c.x2 - 1)]) if (e >= lo && e <= hi + 1) edge[e - lo] = 1;
       const a = Math.max(lo, Math.floor(c.x + 1) + 1);
       const b = Math.min(hi, Math.ceil(c.x2 - 1) - 1);
@@ -528,20 +531,19 @@ export function findZonedGutter(groups: Item[][], width: number, groupCells: Cel
   const lo = Math.floor(width * GUTTER_SEARCH[0]);
   const hi = Math.ceil(width * GUTTER_SEARCH[1]);
   if (!columnsPossible(cellRows, lo, hi)) return null;
-  const rows = cellRows.map((cells) => ({ cells }));
   // rows holding prose across most of the page (they cross every candidate gutter)
-  const wide = rows.map((r) => r.cells.some((k) => k.prose && k.c.x2 - k.c.x > SPANNING_SHARE * width));
+  const wide = cellRows.map((r) => r.some((k) => k.prose && k.c.x2 - k.c.x > SPANNING_SHARE * width));
   const spanningProse = wide.filter(Boolean).length;
   let best: { x: number; score: number; dist: number } | null = null;
-  for (const x of gutterRuns(rows, lo, hi, MAX_ZONE_CROSSING_SHARE * rows.length)) {
-    const crossing = rowsCrossing(rows, x);
+  for (const x of gutterRuns(cellRows, lo, hi, MAX_ZONE_CROSSING_SHARE * cellRows.length)) {
+    const crossing = rowsCrossing(cellRows, x);
     if (spanningProse > MAX_ZONE_SPANNING_PROSE && [...crossing].filter((i) => wide[i]).length > MAX_ZONE_SPANNING_PROSE) continue;
     const left: Cell[] = [];
     const right: Cell[] = [];
     let other = 0;
-    rows.forEach((r, i) => {
+    cellRows.forEach((r, i) => {
       if (crossing.has(i)) return;
-      for (const { c, prose: isProse } of r.cells) {
+      for (const { c, prose: isProse } of r) {
         if (!isProse) other++;
         else if (c.x2 <= x) left.push(c);
         else if (c.x >= x) right.push(c);
@@ -567,7 +569,7 @@ function zonedPage(page: number, width: number, height: number, groups: Item[][]
     zone = [];
   };
   groups.forEach((g, i) => {
-    if (groupCells[i]!.some((c) => c.x + 1 < gutter && c.x2 - 1 > gutter)) {
+    if (groupCells[i]!.some((c) => cellCrosses(c, gutter))) {
       flush();
       const l = toLine(g, groupCells[i]);
       if (l) lines.push(l);

@@ -7,17 +7,12 @@
  * "649 \def\horotimetext#1{%", "Proportion of crows": 24 of 33 detected nodes inside the bookmark
  * outlines of 14 manuals nobody had tuned on).
  */
-import type { Line } from './layout-types.js';
+import { styleKey, type Line } from './layout-types.js';
 import type { OutlineEntry } from './outline-types.js';
 import { matches } from './locate.js';
 
 /** Entries found on their lines needed before their styles are trusted (fewer: no filtering). */
 export const MIN_STYLED_ENTRIES = 3;
-
-/** A line's print style: its dominant font and size. */
-export function styleKey(l: Pick<Line, 'font' | 'size'>): string {
-  return `${l.font}|${Math.round(l.size * 10) / 10}`;
-}
 
 /**
  * The styles of the lines the entries were located on (the entry's line, or the one below it when

@@ -12,6 +12,7 @@ import type { Heading } from '../src/ingest/converters/pdf/headings.js';
 import { findHeadings } from '../src/ingest/converters/pdf/headings.js';
 import { findFurniture } from '../src/ingest/converters/pdf/furniture.js';
 import { buildSections, leaves, plainTitle, pos, type Section } from '../src/ingest/converters/pdf/sections.js';
+import { abstractTitle } from '../src/ingest/converters/pdf/abstract.js';
 import { outlineStyles } from '../src/ingest/converters/pdf/outline-styles.js';
 import { laterContentsPages } from '../src/ingest/converters/pdf/printed-toc.js';
 import { buildPage } from '../src/ingest/converters/pdf/lines.js';
@@ -104,6 +105,27 @@ describe('node text runs from heading to heading', () => {
     expect(titles).toContain('3. Types (beginning)');
     expect(titles).toContain('3. Types (continued)');
     expect(titles.filter((t) => /\(pages? \d/.test(t))).toEqual([]);
+  });
+
+  it('an abstract printed in the cover opens its own node, titled as a reader names it; an outline that has one is left alone', () => {
+    expect(['ABSTRACT', 'Abstract.', 'A B S T R A C T', 'Abstract—This paper shows', 'Abstract: We study', 'Executive Summary', 'Synopsis'].map(abstractTitle))
+      .toEqual(['Abstract', 'Abstract', 'Abstract', 'Abstract', 'Abstract', 'Executive Summary', 'Synopsis']);
+    expect(['Summary of Trademarks 113', 'Abstract . . . . . . 3', 'abstract environment.', 'SUMMARY OF THE INVENTION', 'Abstracts are short'].map(abstractTitle)).toEqual([null, null, null, null, null]);
+    const ctx = { pageCount: 6, maxLeafPages: 5, lineChars: lineChars(6), headings: [] };
+    const entries = [{ title: '1 Introduction', level: 1, page: 1, line: 20 }, { title: '2 Methods', level: 1, page: 3, line: 0 }];
+    const top = buildSections(entries, { ...ctx, abstracts: [{ at: pos(1, 8), title: 'Abstract' }] });
+    expect(top.map((s) => [s.title, s.from, s.to])).toEqual([
+      ['Cover and front matter', pos(1), pos(1, 8)], ['Abstract', pos(1, 8), pos(1, 20)], ['1 Introduction', pos(1, 20), pos(3)], ['2 Methods', pos(3), pos(7)],
+    ]);
+    // a paper whose first section is its title line: the abstract under it is split off the same way
+    const titled = buildSections([{ title: 'A Study of Things', level: 1, page: 1, line: 0 }, ...entries], { ...ctx, abstracts: [{ at: pos(1, 8), title: 'Abstract' }] });
+    expect(titled.map((s) => s.title).slice(0, 3)).toEqual(['A Study of Things', 'Abstract', '1 Introduction']);
+    // the outline's own "Abstract" entry: no second one
+    const own = buildSections([{ title: 'Abstract', level: 1, page: 1, line: 10 }, ...entries], { ...ctx, abstracts: [{ at: pos(1, 8), title: 'Abstract' }] });
+    expect(own.filter((s) => s.title === 'Abstract')).toHaveLength(1);
+    // a line reading "Summary" inside a long first section that has sub-sections is no cover's abstract
+    const long = buildSections([{ title: 'Manual', level: 1, page: 1, line: 0 }, { title: 'Usage', level: 2, page: 2, line: 0 }], { ...ctx, abstracts: [{ at: pos(1, 8), title: 'Summary' }] });
+    expect(leaves(long).map((s) => s.title)).not.toContain('Summary');
   });
 });
 

@@ -9,7 +9,7 @@ import type { Line, PageLayout } from '../src/ingest/converters/pdf/layout-types
 import { buildPage, findZonedGutter, MAX_ZONE_SPANNING_PROSE } from '../src/ingest/converters/pdf/lines.js';
 import { findHeadings } from '../src/ingest/converters/pdf/headings.js';
 import { findFurniture } from '../src/ingest/converters/pdf/furniture.js';
-import { balanced, proseLike, sentenceRuns } from '../src/ingest/converters/pdf/summary.js';
+import { balanced, cutAtInitial, proseLike, sentenceRuns } from '../src/ingest/converters/pdf/summary.js';
 import { locateEntries } from '../src/ingest/converters/pdf/locate.js';
 import { mendHyphenation } from '../src/ingest/converters/pdf/hyphens.js';
 import { splitRun, unglueCapitals } from '../src/ingest/converters/pdf/glued.js';
@@ -109,6 +109,11 @@ describe('summary sentences (JOHNSON_JOHNSON_2022_10K p34)', () => {
     ]);
     expect(balanced('Percentages are of total sales) Next one.')).toBe(false);
     expect(balanced('Sales (net) grew.')).toBe(true);
+  });
+
+  it('a run cut at an author\'s initial is no summary sentence (audit: PRTEC19 "C., “Title of article,”…")', () => {
+    expect(['C., “Title of article,” Title of Journal (2009), doi: abced/fghij/12345.', 'C. C., “Title of article,” Title of Journal.', 'A. and Bejan, A., Convection in Porous Media.'].map(cutAtInitial)).toEqual([true, true, true]);
+    expect(['Consolidated earnings were $21.7 billion in 2022.', 'The letters c through b denote pitches below middle C.', 'A. The first answer.'].map(cutAtInitial)).toEqual([false, false, false]);
   });
 });
 

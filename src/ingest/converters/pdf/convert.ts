@@ -18,7 +18,8 @@ import { unglueCapitals } from './glued.js';
 import { readBookmarks } from './bookmarks.js';
 import { findTocPages, laterContentsPages, printedToc } from './printed-toc.js';
 import { detectOutline } from './detected.js';
-import { buildSections, pagesOf, posLine, posPage, type Section } from './sections.js';
+import { buildSections, pagesOf, pos, posLine, posPage, type Section } from './sections.js';
+import { findAbstracts } from './abstract.js';
 import { locateEntries } from './locate.js';
 import { tidyOutlineTitle } from './titles.js';
 import { normTitle } from './printed-toc.js';
@@ -156,9 +157,11 @@ function toNode(s: Section, ctx: NodeContext, above: Set<string> = new Set()): C
   // a printed contents page lists every section: its summary says what it is, not what it lists
   const pages = s.start === s.end ? `page ${s.start}` : `pages ${s.start}–${s.end}`;
   if (s.kind === 'contents') return { title: s.title, kind: s.kind, summary: `Printed table of contents (${pages}).`, page_range, content: rangeContent(ctx.lines, s.from, s.to), meta, children: [] };
-  const body = own.filter((l) => !ctx.headingLines.has(l));
   // a place label ("(introduction)") is not in the document: the heading is
   const heading = headingOf(s.title);
+  // the node's own heading line says its title again, also when no heading candidate scored it ("NOMENCLATURE")
+  const titleLine = own[0] && normTitle(own[0].text) === normTitle(heading) ? own[0] : null;
+  const body = own.filter((l) => !ctx.headingLines.has(l) && l !== titleLine);
   const known = new Set([...above, normTitle(heading)]);
   // headings before the node's first line of text are its own title stack; its ancestors' titles are on its path
   const firstText = own.findIndex((l) => !ctx.headingLines.has(l));
@@ -287,7 +290,8 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   const isContainer = (t: string) => isContainerTitle(t, vocab);
   const isPointer = (from: number, to: number) => pointerText(linesIn(lines, from, to).flatMap((p) => p.lines.map((l) => l.text)).slice(1).join(' '));
   const isOutlineStyled = outlineStyled(layouts, toc_source === 'bookmarks' || toc_source === 'printed_toc' ? outlineStyles(entries, lines) : null);
-  const build = (maxLeafPages: number) => buildSections(entries, { pageCount: n, maxLeafPages, lineChars, headings: planned.flat ? [] : headings, isContainer, contentsPages: tocPages, laterContentsPages: laterToc, isPointer, ...(isOutlineStyled ? { isOutlineStyled } : {}) });
+  const abstracts = planned.flat ? [] : findAbstracts(lines).map((a) => ({ at: pos(a.page, a.line), title: a.title }));
+  const build = (maxLeafPages: number) => buildSections(entries, { pageCount: n, maxLeafPages, lineChars, headings: planned.flat ? [] : headings, isContainer, contentsPages: tocPages, laterContentsPages: laterToc, isPointer, abstracts, ...(isOutlineStyled ? { isOutlineStyled } : {}) });
   let sections = sectionsToEstimate(build, n, opts.plan?.targetNodes ?? null, opts.maxLeafPages);
   // one section spanning the whole document (a headline) says what the root says: show its parts
   if (sections.length === 1 && sections[0]!.children.length > 0 && sections[0]!.start === 1 && sections[0]!.end === n) sections = sections[0]!.children;

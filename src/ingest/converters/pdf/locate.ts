@@ -35,6 +35,9 @@ export const SPECIFIC_TITLE_CHARS = 16;
 /** A bookmark's heading lies at most this far below its destination (PDF units; about four lines). */
 export const DEST_BELOW_WINDOW = 60;
 
+/** A destination may point this many lines below the heading line that reads as its title. */
+export const DEST_LINES_BELOW_TITLE = 2;
+
 /** Pages after its destination searched for a bookmark whose title is not printed where it points. */
 export const MAX_BOOKMARK_DRIFT = 10;
 /** A title shorter than this (normalised) found on a later page counts only as one of the page's first lines (a chapter opening it). */
@@ -129,6 +132,12 @@ export function matches(title: string, lines: Line[], i: number): boolean {
   return keys.some((text) => matchesText(key, titleLen, text, lines[i + 1])) || runIn(title, lines[i]!.text, keys);
 }
 
+/** The line is the title and nothing else (a section number aside): "NOMENCLATURE" for "Nomenclature", not "(Section 6.1)" for "se_". */
+function readsAs(title: string, l: Line): boolean {
+  const key = normTitle(title);
+  return lineKeys(l.text).includes(key);
+}
+
 /** True when line `l` lies where a destination at `top` points (at it or a few lines below). */
 function nearTop(l: Line, top: number): boolean {
   return l.y <= top + DEST_ABOVE_SLACK && l.y >= top - DEST_BELOW_WINDOW;
@@ -145,9 +154,13 @@ function findHeading(e: OutlineEntry, lines: Line[], startAt: number): number {
   // a long title printed on the page away from where the destination points (a destination set on the
   // next heading): the title wins; a short one ("Column") may be a word on a line of its own elsewhere
   if (e.top === undefined || (firstMatch >= 0 && normTitle(e.title).length >= SPECIFIC_TITLE_CHARS)) return firstMatch;
+  const at = lines.findIndex((l, i) => i >= startAt && nearTop(l, e.top!));
+  // the title printed right above where the destination points: an anchor set after the heading
+  // (LaTeX's \addcontentsline under a starred "\section*{NOMENCLATURE}") left the heading line in
+  // the section before
+  if (firstMatch >= 0 && at >= 0 && firstMatch < at && at - firstMatch <= DEST_LINES_BELOW_TITLE && readsAs(e.title, lines[firstMatch]!)) return firstMatch;
   // a destination with no title-like line on the page: the first line there is the (run-in) heading
-  for (let i = startAt; i < lines.length; i++) if (nearTop(lines[i]!, e.top)) return i;
-  return firstMatch;
+  return at >= 0 ? at : firstMatch;
 }
 
 /**

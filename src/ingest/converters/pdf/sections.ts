@@ -13,6 +13,7 @@ import { BEGINNING_SUFFIX, INTRO_SUFFIX } from '../../../model/place-labels.js';
 import type { OutlineEntry } from './outline-types.js';
 import { OPEN_ENDING, type Heading } from './headings.js';
 import { normTitle } from './printed-toc.js';
+import { abstractTitle } from './abstract.js';
 
 /** A leaf longer than this many characters (~6k tokens) is split even when it has few pages. */
 export const MAX_LEAF_CHARS = 24_000;
@@ -75,6 +76,8 @@ export interface SectionContext {
    * any); absent: every heading may
    */
   isOutlineStyled?: (h: Heading) => boolean;
+  /** abstract headings printed on the first pages (abstract.ts), at their positions; absent: none */
+  abstracts?: Array<{ at: number; title: string }>;
 }
 
 function section(title: string, kind: string, level: number, from: number, to: number, children: Section[] = []): Section {
@@ -453,6 +456,26 @@ function frontMatter(from: number, to: number, contents: Set<number>): Section[]
   return out;
 }
 
+/** The document's first section counts as its cover when it spans at most this many pages (a paper's title, authors and abstract). */
+export const COVER_MAX_PAGES = 2;
+
+/**
+ * The first abstract heading printed inside the cover (front matter, or a first section holding the
+ * title page) opens a section of its own, to the cover's end: the abstract no longer hides in "Cover
+ * and front matter" beside the title and authors. An outline that has the abstract already starts a
+ * section at its heading, which is then left as it is.
+ */
+function splitAbstract(top: Section[], abstracts: Array<{ at: number; title: string }>): void {
+  if (top.some((s) => abstractTitle(s.title) !== null)) return;
+  for (const a of abstracts) {
+    const i = top.findIndex((s) => s.from < a.at && a.at < s.to);
+    const s = top[i];
+    if (!s || s.children.length || !(s.kind === 'preface' || (i === 0 && s.from === pos(1) && s.end - s.start < COVER_MAX_PAGES))) continue;
+    top.splice(i, 1, { ...s, to: a.at, ...pagesOf(s.from, a.at) }, section(a.title, s.kind === 'preface' ? 'preface' : 'section', s.level, a.at, s.to));
+    return;
+  }
+}
+
 /** Builds the top-level sections covering pages 1..pageCount. */
 export function buildSections(entries: OutlineEntry[], ctx: SectionContext): Section[] {
   const n = ctx.pageCount;
@@ -478,6 +501,7 @@ export function buildSections(entries: OutlineEntry[], ctx: SectionContext): Sec
     const head = top[0]!;
     if (head.from > lo) top.unshift(...frontMatter(lo, head.from, ctx.contentsPages ?? new Set()));
   }
+  if (ctx.abstracts?.length) splitAbstract(top, ctx.abstracts);
   const pieces = new Set<Section>();
   if (ctx.laterContentsPages?.size) for (const s of top) isolateContents(s, ctx.laterContentsPages, byPage, pieces);
   for (const s of top) split(s, ctx, byPage);

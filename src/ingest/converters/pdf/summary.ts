@@ -205,6 +205,15 @@ export function sentenceRuns(text: string): string[] {
   return out;
 }
 
+/**
+ * A run opening on an author's initial, cut after the initial before it read like a sentence end:
+ * "C., “Title of article,” Title of Journal…", "A. and Bejan, A., Convection in…", the middle of a reference. (A run closing on one is
+ * left alone: "below middle C." ends a sentence.)
+ */
+export function cutAtInitial(s: string): boolean {
+  return /^\p{Lu}\.(?:,|\s(?:\p{Lu}\.|and\s|&))/u.test(s);
+}
+
 /** Share of a summary sentence's characters (not blanks or digits) that must be letters: prose, not code or console output ("(%i6) 8!!; (%o6) 384"). */
 export const MIN_SENTENCE_LETTER_SHARE = 0.7;
 
@@ -233,7 +242,7 @@ export function summarize(lines: Line[], stats: DocStats, lead = '', extras: Sum
   const prose = lines.filter((l) => !isTableRow(l)).map((l) => l.text).join(' ').replace(/\s+/g, ' ');
   const sentences = sentenceRuns(prose)
     .map((s) => s.trim())
-    .filter((s) => s.length >= MIN_SENTENCE_CHARS && s.length <= MAX_SENTENCE_CHARS && /^[\p{Lu}"“(]/u.test(s) && balanced(s) && proseLike(s));
+    .filter((s) => s.length >= MIN_SENTENCE_CHARS && s.length <= MAX_SENTENCE_CHARS && /^[\p{Lu}"“(]/u.test(s) && balanced(s) && proseLike(s) && !cutAtInitial(s));
   const tf = new Map<string, number>();
   for (const w of words(prose)) tf.set(w, (tf.get(w) ?? 0) + 1);
   const weight = (w: string) => Math.log(1 + (tf.get(w) ?? 0)) * Math.log((stats.pages + 1) / (1 + (stats.df.get(w) ?? 0)));

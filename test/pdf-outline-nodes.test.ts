@@ -120,6 +120,9 @@ describe('node text runs from heading to heading', () => {
     // a paper whose first section is its title line: the abstract under it is split off the same way
     const titled = buildSections([{ title: 'A Study of Things', level: 1, page: 1, line: 0 }, ...entries], { ...ctx, abstracts: [{ at: pos(1, 8), title: 'Abstract' }] });
     expect(titled.map((s) => s.title).slice(0, 3)).toEqual(['A Study of Things', 'Abstract', '1 Introduction']);
+    // front matter after the contents opening on the abstract's heading is titled as the abstract
+    const afterContents = buildSections([{ title: '1 Introduction', level: 1, page: 4, line: 0 }], { ...ctx, contentsPages: new Set([2]), abstracts: [{ at: pos(3), title: 'Abstract' }] });
+    expect(afterContents.map((s) => s.title)).toEqual(['Cover and front matter', 'Contents', 'Abstract', '1 Introduction']);
     // the outline's own "Abstract" entry: no second one
     const own = buildSections([{ title: 'Abstract', level: 1, page: 1, line: 10 }, ...entries], { ...ctx, abstracts: [{ at: pos(1, 8), title: 'Abstract' }] });
     expect(own.filter((s) => s.title === 'Abstract')).toHaveLength(1);

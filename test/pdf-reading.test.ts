@@ -111,6 +111,12 @@ describe('summary sentences (JOHNSON_JOHNSON_2022_10K p34)', () => {
     expect(balanced('Sales (net) grew.')).toBe(true);
   });
 
+  it('a middle initial ends no sentence; a capital letter after a lower-case word does', () => {
+    expect(sentenceRuns('A collection of Michael A. Covington’s macros. Written by J. R. R. Tolkien. Pitches below middle C. By adding quotes.')).toEqual([
+      'A collection of Michael A. Covington’s macros.', 'Written by J. R. R. Tolkien.', 'Pitches below middle C.', 'By adding quotes.',
+    ]);
+  });
+
   it('a run cut at an author\'s initial is no summary sentence (audit: PRTEC19 "C., “Title of article,”…")', () => {
     expect(['C., “Title of article,” Title of Journal (2009), doi: abced/fghij/12345.', 'C. C., “Title of article,” Title of Journal.', 'A. and Bejan, A., Convection in Porous Media.'].map(cutAtInitial)).toEqual([true, true, true]);
     expect(['Consolidated earnings were $21.7 billion in 2022.', 'The letters c through b denote pitches below middle C.', 'A. The first answer.'].map(cutAtInitial)).toEqual([false, false, false]);
@@ -199,6 +205,14 @@ describe('a heading\'s label line (maxima-book "CHAPTER 4", filings "ITEM 1B." /
     const page1 = [at('Risk text of the section before, long enough to be prose here.', 700), at('ITEM 1B. UNRESOLVED STAFF COMMENTS', 500), at('None.', 488), at('ITEM 2. PROPERTIES', 460), at('The following table sets forth our properties.', 448)];
     const out = locateEntries([{ title: 'Item 1B. Unresolved Staff Comments', level: 2, page: 1, top: 470 }, { title: 'Item 2. Properties', level: 2, page: 1, top: 470 }], [page1]);
     expect(out.map((e) => e.line)).toEqual([1, 3]);
+  });
+
+  it('a destination a line below a heading that reads exactly as the title (\\addcontentsline under \\section*) starts at the heading; a short title read inside another line does not (PRTEC19 "NOMENCLATURE", Circuit_macros "se_")', () => {
+    const at = (text: string, yy: number): Line => line(text, { y: yy });
+    const page = [at('Text of the acknowledgements, long enough to be read as prose and nothing else.', 700), at('NOMENCLATURE', 657), at('Roman letters', 626), at('Be dimensionless variable', 612)];
+    expect(locateEntries([{ title: 'Nomenclature', level: 1, page: 1, top: 640 }], [page])[0]!.line).toBe(1);
+    const macros = [at('block label given by the third argument', 700), at('(Section 6.1)', 657), at('se_ gen .se with respect to current direction', 626)];
+    expect(locateEntries([{ title: 'se_', level: 1, page: 1, top: 640 }], [macros])[0]!.line).toBe(2);
   });
 });
 

@@ -116,6 +116,46 @@ describe('printed TOC lines', () => {
     expect(items).toHaveLength(5);
   });
 
+  it('reads a report\'s contents (ERDC): the chapter number in a cell of its own, unnumbered titles wrapped under a hanging indent, front-matter entries with roman page numbers', async () => {
+    const { printedToc } = await import('../src/ingest/converters/pdf/printed-toc.js');
+    const at = (cells: string[], x: number, x2 = 504): Line => ({ ...line(cells, x), x2 });
+    const body = (title: string) => ({ page: 0, width: 612, height: 792, twoColumn: false, lines: [at([title], 73, 300), at(['Text of the section, long enough to be prose and nothing else at all.'], 73, 539)] });
+    const toc = { page: 2, width: 612, height: 792, twoColumn: false, lines: [
+      at(['Table of Contents'], 73, 237),
+      at(['Figures and Tables .............................................. iv'], 108),
+      at(['Preface ......................................................... v'], 108),
+      at(['1', 'Duis ante felis, dignissim id, blandit in, suscipit vel, dolor ........ 1'], 108),
+      at(['1.1 Duis sagittis massa ........................................ 1'], 128),
+      at(['1.2 Suscipit vel ............................................... 2'], 128),
+      at(['2', 'Duis sagittis massa in tellus ......................................... 3'], 108),
+      at(['References ...................................................... 4'], 108),
+      at(['Appendix B: Pellentesque habitant morbi tristique senectus et netus et malesuada fames'], 108, 497),
+      at(['ac turpis egestas ............................................... 5'], 127),
+    ] };
+    const titles = ['Cover', null, 'Figures and Tables', 'Preface', '1 Duis ante felis, dignissim id, blandit in, suscipit vel, dolor', '1.2 Suscipit vel', '2 Duis sagittis massa in tellus', 'References', 'Appendix B: Pellentesque habitant morbi tristique senectus et netus et malesuada fames ac turpis egestas'];
+    const pages = titles.map((t, i) => (i === 1 ? toc : { ...body(t!), page: i + 1 }));
+    const none = () => pages.map(() => new Set<number>());
+    const furniture = { lines: none(), runStart: none(), labels: pages.map(() => null), repeats: new Map() };
+    const out = printedToc(pages, furniture)!;
+    expect(out.entries.map((e) => [e.title, e.page])).toEqual([
+      ['Figures and Tables', 3], ['Preface', 4],
+      ['1 Duis ante felis, dignissim id, blandit in, suscipit vel, dolor', 5], ['1.1 Duis sagittis massa', 5], ['1.2 Suscipit vel', 6],
+      ['2 Duis sagittis massa in tellus', 7], ['References', 8], ['Appendix B: Pellentesque habitant morbi tristique senectus et netus et malesuada fames ac turpis egestas', 9],
+    ]);
+    // a line ending in a page-number cell that was not read as an entry is never half of a wrapped title (r-survival "A Changes from version 2.44 to 3.1")
+    const version = { ...toc, page: 1, lines: [...toc.lines, at(['A Changes from version 2.44 to 3.1', '94'], 98, 513), at(['A.1 Changes in version 3 . . . . . . . . . . . . . . . .', '94'], 113, 513)] };
+    const read = [...findTocPages([version], { ...furniture, lines: [new Set<number>()] }).values()].flat().map((e) => e.title);
+    expect(read).toContain('A.1 Changes in version 3');
+    expect(read.filter((t) => t.includes('Changes from version'))).toEqual([]);
+  });
+
+  it('a running head is the same line with a roman page number in the front matter (ERDC "… | iv")', async () => {
+    const { lineKey } = await import('../src/ingest/converters/pdf/furniture.js');
+    expect(lineKey('ERDC/CRREL SR-05-78 iv')).toBe(lineKey('ERDC/CRREL SR-05-78 12'));
+    expect(lineKey('xii Preface')).toBe(lineKey('3 Preface'));
+    expect(lineKey('The civic')).toBe('the civic');
+  });
+
   it('a table whose last column is figures (acres, units) is not a contents page: its numbers do not go up', () => {
     const at = (cells: string[], x: number, x2: number): Line => ({ ...line(cells, x), x2 });
     const furniture = { lines: [new Set<number>()], runStart: [new Set<number>()], labels: [null], repeats: new Map() };

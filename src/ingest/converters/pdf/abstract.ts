@@ -8,8 +8,8 @@
  */
 import type { Line } from './layout-types.js';
 
-/** Only the first pages are searched: an abstract opens the document (a thesis's follows its title page and approval page). */
-export const ABSTRACT_MAX_PAGE = 5;
+/** Only the first pages are searched: an abstract opens the document (a thesis's follows its title page and approval page; a report's executive summary its contents and lists). */
+export const ABSTRACT_MAX_PAGE = 15;
 
 /** A line that is only the heading: the word (optionally letter-spaced) with at most a closing mark. */
 const HEADING_ONLY = /^(abstract|summary|executive summary|synopsis)\s*[.:]?$/i;

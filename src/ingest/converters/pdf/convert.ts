@@ -16,7 +16,7 @@ import { outlineStyles } from './outline-styles.js';
 import { mendHyphenation } from './hyphens.js';
 import { unglueCapitals } from './glued.js';
 import { readBookmarks } from './bookmarks.js';
-import { findTocPages, laterContentsPages, printedToc } from './printed-toc.js';
+import { contentsOpening, findTocPages, laterContentsPages, printedToc } from './printed-toc.js';
 import { detectOutline } from './detected.js';
 import { buildSections, pagesOf, pos, posLine, posPage, type Section } from './sections.js';
 import { findAbstracts } from './abstract.js';
@@ -260,8 +260,10 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   unglueCapitals(layouts);
   const furniture = findFurniture(layouts);
   const body = bodyStyle(layouts, furniture);
-  const toc = bookmarks.length ? null : printedToc(layouts, furniture);
-  const tocPages = new Set(toc?.tocPages ?? [...findTocPages(layouts, furniture).keys()]);
+  const tocMap = findTocPages(layouts, furniture);
+  const toc = bookmarks.length ? null : printedToc(layouts, furniture, tocMap);
+  const tocPages = new Set(toc?.tocPages ?? [...tocMap.keys()]);
+  const opening = contentsOpening(layouts, furniture, tocMap);
   const vocab = compileOutline(opts.vocabularies, cardDocType(layouts));
   // an exhibit's own contents pages: no headings there, and each becomes a "Contents" node of its own
   const laterToc = laterContentsPages(layouts, furniture, tocPages);
@@ -291,7 +293,7 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   const isPointer = (from: number, to: number) => pointerText(linesIn(lines, from, to).flatMap((p) => p.lines.map((l) => l.text)).slice(1).join(' '));
   const isOutlineStyled = outlineStyled(layouts, toc_source === 'bookmarks' || toc_source === 'printed_toc' ? outlineStyles(entries, lines) : null);
   const abstracts = planned.flat ? [] : findAbstracts(lines).map((a) => ({ at: pos(a.page, a.line), title: a.title }));
-  const build = (maxLeafPages: number) => buildSections(entries, { pageCount: n, maxLeafPages, lineChars, headings: planned.flat ? [] : headings, isContainer, contentsPages: tocPages, laterContentsPages: laterToc, isPointer, abstracts, ...(isOutlineStyled ? { isOutlineStyled } : {}) });
+  const build = (maxLeafPages: number) => buildSections(entries, { pageCount: n, maxLeafPages, lineChars, headings: planned.flat ? [] : headings, isContainer, contentsPages: tocPages, ...(opening && tocPages.has(opening.page) ? { contentsStart: pos(opening.page, opening.line) } : {}), laterContentsPages: laterToc, isPointer, abstracts, ...(isOutlineStyled ? { isOutlineStyled } : {}) });
   let sections = sectionsToEstimate(build, n, opts.plan?.targetNodes ?? null, opts.maxLeafPages);
   // one section spanning the whole document (a headline) says what the root says: show its parts
   if (sections.length === 1 && sections[0]!.children.length > 0 && sections[0]!.start === 1 && sections[0]!.end === n) sections = sections[0]!.children;

@@ -6,6 +6,7 @@
 import type { Heading } from './headings.js';
 import type { OutlineEntry } from './outline-types.js';
 import { normTitle } from './printed-toc.js';
+import { romanValue } from './numerals.js';
 
 /** Fewest detected headings that make an outline. */
 export const MIN_DETECTED_ENTRIES = 1;
@@ -19,17 +20,6 @@ export const MAX_FIRST_NUMBER = 5;
 export const MAX_NUMBER_STEP = 3;
 /** Most outline entries per page on average before only the strongest are kept. */
 export const MAX_ENTRIES_PER_PAGE = 1.5;
-
-const ROMAN: Record<string, number> = { I: 1, V: 5, X: 10, L: 50, C: 100 };
-function romanValue(s: string): number {
-  let v = 0;
-  for (let i = 0; i < s.length; i++) {
-    const a = ROMAN[s[i]!] ?? 0;
-    const b = ROMAN[s[i + 1]!] ?? 0;
-    v += a < b ? -a : a;
-  }
-  return v;
-}
 
 function orderValue(h: Heading): number {
   const num = h.number ?? '';

@@ -35,9 +35,17 @@ const PAGE_NUMBER = [
   /^([A-Z]-\d{1,3})$/,
 ];
 
-/** Text of a line with digits masked and case folded: equal keys are "the same line". */
+/** A lower-case roman page number (front matter: "iv", "xii") opening or closing a running line. */
+const ROMAN_EDGE_TOKEN = /^(?:[ivxlc]+ (?=\S)|)|(?:(?<=\S) [ivxlc]+|)$/g;
+const ROMAN_NUMERAL = /^(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$/;
+
+/**
+ * Text of a line with digits masked and case folded: equal keys are "the same line". A roman page
+ * number at either end is masked too: "ERDC/CRREL SR-05-78 | iv" is the running head of "… | 12".
+ */
 export function lineKey(text: string): string {
-  return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+  const t = text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+  return t.replace(ROMAN_EDGE_TOKEN, (m) => (ROMAN_NUMERAL.test(m.trim()) ? m.replace(m.trim(), '#') : m));
 }
 
 export interface Furniture {

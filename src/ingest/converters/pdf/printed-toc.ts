@@ -9,6 +9,7 @@ import type { Furniture } from './furniture.js';
 import type { OutlineEntry } from './outline-types.js';
 import { OPEN_ENDING, numbering } from './headings.js';
 import { joinWrapped } from './titles.js';
+import { romanValue } from './numerals.js';
 
 /** Pages searched for a printed TOC: at least this many… */
 export const TOC_SCAN_MIN_PAGES = 12;
@@ -20,6 +21,8 @@ export const TOC_MIN_LINES_PER_PAGE = 5;
 export const TOC_MIN_LINES_CONTINUED = 3;
 /** A TOC title without a page number wrapped onto the next line when it reaches this share of its column's width. */
 export const WRAPPED_ENTRY_RIGHT = 0.55;
+/** An unnumbered contents title goes on in a line indented at least this much further (PDF units). */
+export const WRAP_INDENT_MIN = 4;
 /** A usable TOC has at least this many entries with page numbers. */
 export const TOC_MIN_ENTRIES = 4;
 /**
@@ -44,6 +47,8 @@ interface TocLine {
   title: string;
   printed: number | null;
   x: number;
+  /** a front-matter entry's page in lower-case roman numerals ("Preface ..... v"), printed then null */
+  roman?: number;
 }
 
 const DOT_LEADER = /^(.*?\p{L}.*?)\s*(?:\.{3,}|…+|(?:\s?\.){4,}|_{3,})\s*(\d{1,4})$/u;
@@ -53,6 +58,10 @@ const LEADER_TAIL = /[._…]\s*\d{1,4}$/u;
 const PAGE_CELL = /^[1-9]\d{0,3}$/;
 /** A cell of leader dots ending in the page number (". . . . 12", "……12"). */
 const LEADER_CELL = /^(?:\.\s*){2,}\s*([1-9]\d{0,3})$|^(?:…\s*)+([1-9]\d{0,3})$/;
+/** A front-matter page number in lower-case roman numerals (i–xxxix). */
+const ROMAN_PAGE = /^x{0,3}(?:ix|iv|v?i{0,3})$/;
+/** A title, its leader and a roman page number ("Preface ........ v"). */
+const ROMAN_LEADER = /^(.*?\p{L}.*?)\s*(?:\.{3,}|…+|(?:\s?\.){4,}|_{3,})\s*([ivx]{1,6})$/u;
 /** Leader dots left at the end of a title cell ("Basics . . . . ."). */
 const TRAILING_LEADER = /(?:\s*(?:\.\s*){3,}|\s*…+)$/;
 
@@ -89,9 +98,11 @@ export function tocLine(line: Line): TocLine | null {
     // the page in a cell of its own, or at the end of the leader's cell ("1 Introduction" | ". . . . 1")
     const cell = line.cells[line.cells.length - 1]!;
     const leader = PAGE_CELL.test(cell) ? null : LEADER_CELL.exec(cell);
-    const last = leader ? (leader[1] ?? leader[2]) : PAGE_CELL.test(cell) ? cell : undefined;
+    // the number apart, the title and its leader in the last cell ("1" | "Duis ante felis … dolor ........ 1")
+    const titled = leader || PAGE_CELL.test(cell) || !LEADER_TAIL.test(cell) ? null : DOT_LEADER.exec(cell);
+    const last = leader ? (leader[1] ?? leader[2]) : titled ? titled[2] : PAGE_CELL.test(cell) ? cell : undefined;
     if (!last) return null;
-    const title = line.cells.slice(0, -1).join(' ').replace(TRAILING_LEADER, '').trim();
+    const title = [...line.cells.slice(0, -1), ...(titled ? [titled[1]!] : [])].join(' ').replace(TRAILING_LEADER, '').trim();
     if (!hasLetters(title, 3) || title.length > 160) return null;
     if (line.cells.slice(0, -1).some((c) => /^[\d,.()$%-]+$/.test(c) && !/^\d{1,2}[A-C]?\.?$/.test(c))) return null;
     if (tableResidue(title)) return null;
@@ -99,7 +110,14 @@ export function tocLine(line: Line): TocLine | null {
   }
   const m = LEADER_TAIL.test(line.text) ? DOT_LEADER.exec(line.text) : null;
   if (m && hasLetters(m[1]!, 3)) return { title: m[1]!.trim(), printed: Number(m[2]), x: line.x };
-  return null;
+  return romanTocLine(line);
+}
+
+/** A front-matter entry with a roman page number after its leader ("Preface ..... v", "Figures and Tables ..... iv"). */
+function romanTocLine(line: Line): TocLine | null {
+  const m = /[.…_]\s*[ivx]{1,6}$/.test(line.text) ? ROMAN_LEADER.exec(line.text.replace(/\s*\|\s*/g, ' ')) : null;
+  if (!m || !ROMAN_PAGE.test(m[2]!) || !hasLetters(m[1]!, 3) || m[1]!.length > 160) return null;
+  return { title: m[1]!.replace(TRAILING_LEADER, '').trim(), printed: null, x: line.x, roman: romanValue(m[2]!) };
 }
 
 /**
@@ -129,21 +147,24 @@ function looseNumberedEntry(l: Line): TocLine | null {
   return m && hasLetters(m[1]!, 3) && !tableResidue(m[1]!) ? { title: m[1]!.trim(), printed: Number(m[2]), x: l.x } : null;
 }
 
-type PageTocLine = TocLine & { line: number; loose?: boolean };
+export type PageTocLine = TocLine & { line: number; loose?: boolean };
 
 function tocLinesOf(p: PageLayout, furn: Set<number>): PageTocLine[] {
   const out: PageTocLine[] = [];
   // a numbered title without a page number that runs to the right of its column, whose next line has
   // one ("Item 5. Market for … of Equity" / "Securities   30"), is one entry printed over two lines
   let pendingTitle: string | null = null;
+  let pendingX = 0;
+  let pendingNumbered = false;
   p.lines.forEach((l, i) => {
     if (furn.has(i)) return;
     const strict = tocLine(l);
     const loose = strict ? null : looseNumberedEntry(l);
     const t = strict ?? loose;
     const n = numbering(l.text);
-    if (t && pendingTitle !== null && !numbering(t.title)) {
-      out.push({ ...t, title: joinWrapped(pendingTitle, t.title), line: i });
+    // an unnumbered title ("Appendix B: Pellentesque … fames") wraps onto an indented line only
+    if (t && pendingTitle !== null && !numbering(t.title) && (pendingNumbered || t.x > pendingX + WRAP_INDENT_MIN)) {
+      out.push({ ...t, title: joinWrapped(pendingTitle, t.title), x: pendingX, line: i });
       pendingTitle = null;
       return;
     }
@@ -156,8 +177,11 @@ function tocLinesOf(p: PageLayout, furn: Set<number>): PageTocLine[] {
     }
     if (t) out.push({ ...t, line: i, ...(loose ? { loose: true } : {}) });
     else if (n?.kind === 'part' && l.text.length <= 80) out.push({ title: l.text.trim(), printed: null, x: l.x, line: i });
-    else if (n && n.kind !== 'part' && l.cells.length <= 2 && l.text.length <= 160 && reachesRight(p, l, furn) && !/\(continued\)$/i.test(l.text)) {
+    // (a line ending in a page-number cell is an entry read as something else, never half a title)
+    else if ((!n || n.kind !== 'part') && l.cells.length <= 2 && !PAGE_CELL.test(l.cells[l.cells.length - 1]!) && l.text.length <= 160 && hasLetters(l.text, 3) && reachesRight(p, l, furn) && !/\(continued\)$/i.test(l.text)) {
       pendingTitle = l.cells.join(' ').trim();
+      pendingX = l.x;
+      pendingNumbered = n !== null;
     }
   });
   return out;
@@ -216,10 +240,10 @@ function levelsFor(lines: TocLine[]): number[] {
 }
 
 /** The contents entries with a printed page (group entries take the next entry's), printed pages never going down. */
-function tocEntries(pages: PageLayout[], tocMap: Map<number, Array<{ title: string; printed: number | null; x: number }>>): TocLine[] {
+function tocEntries(pages: PageLayout[], tocMap: Map<number, TocLine[]>): TocLine[] {
   const itemColumn = [...tocMap.keys()].some((pg) => pages[pg - 1]!.lines.some((l) => /^items?$/i.test(l.cells[0] ?? '')));
   // fill page numbers of un-numbered group entries (PART I) from the next numbered entry
-  const lines: TocLine[] = [...tocMap.values()].flat().map((l) => ({ title: tidyEntryTitle(l.title, itemColumn), printed: l.printed, x: l.x }));
+  const lines: TocLine[] = [...tocMap.values()].flat().filter((l) => l.roman === undefined).map((l) => ({ title: tidyEntryTitle(l.title, itemColumn), printed: l.printed, x: l.x }));
   for (let i = lines.length - 1, next: number | null = null; i >= 0; i--) {
     if (lines[i]!.printed === null) lines[i]!.printed = next;
     else next = lines[i]!.printed;
@@ -295,9 +319,30 @@ function placeEntries(entries: TocLine[], hits: number[][], offset: number, page
   return { placed, verified };
 }
 
+/** A contents page's own heading ("Contents", "TABLE OF CONTENTS"). */
+const CONTENTS_HEADING = /^(?:table of )?contents$/i;
+
+/**
+ * Where the printed contents begin on their first page, as a body line (furniture left out): the
+ * "Contents" heading right above the first entry, else the first entry. A paper's first page may
+ * print its title, authors and abstract above the contents; they are not part of it. Null without contents.
+ */
+export function contentsOpening(pages: PageLayout[], furniture: Furniture, tocMap: Map<number, PageTocLine[]>): { page: number; line: number } | null {
+  if (tocMap.size === 0) return null;
+  const page = Math.min(...tocMap.keys());
+  const furn = furniture.lines[page - 1] ?? new Set<number>();
+  const lines = pages[page - 1]!.lines;
+  let first = Math.min(...tocMap.get(page)!.map((l) => l.line));
+  let above = first - 1;
+  while (above >= 0 && furn.has(above)) above--;
+  if (above >= 0 && CONTENTS_HEADING.test(lines[above]!.text.trim())) first = above;
+  let line = 0;
+  for (let i = 0; i < first; i++) if (!furn.has(i)) line++;
+  return { page, line };
+}
+
 /** Parses a printed TOC and maps it to physical pages; null when there is none or it cannot be placed. */
-export function printedToc(pages: PageLayout[], furniture: Furniture): PrintedToc | null {
-  const tocMap = findTocPages(pages, furniture);
+export function printedToc(pages: PageLayout[], furniture: Furniture, tocMap = findTocPages(pages, furniture)): PrintedToc | null {
   if (tocMap.size === 0) return null;
   const tocPages = [...tocMap.keys()];
   const lastToc = Math.max(...tocPages);
@@ -306,10 +351,32 @@ export function printedToc(pages: PageLayout[], furniture: Furniture): PrintedTo
   const hits = titleHits(pages, lastToc, mono);
   const offset = pageOffset(furniture, lastToc, mono, hits);
   if (offset === null) return null;
-  const { placed: entries, verified } = placeEntries(mono, hits, offset, pages.length, lastToc);
+  const { placed, verified } = placeEntries(mono, hits, offset, pages.length, lastToc);
   const labelsAgree = furniture.labels.some((l, i) => l !== null && i + 1 - l === offset);
-  if (entries.length < TOC_MIN_ENTRIES || (verified / mono.length < MIN_VERIFIED_SHARE && !labelsAgree)) return null;
-  return { entries, tocPages, offset };
+  if (placed.length < TOC_MIN_ENTRIES || (verified / mono.length < MIN_VERIFIED_SHARE && !labelsAgree)) return null;
+  const front = placeFrontEntries(pages, tocMap, lastToc, placed[0]!.page);
+  return { entries: [...front, ...placed], tocPages, offset };
+}
+
+/**
+ * The entries listed before the first numbered page with roman page numbers ("Preface ..... v",
+ * "Executive Summary ..... vii"), each on the first page after the contents (and after the entry
+ * before it, before the body's first entry) where its title is printed as a line of its own; an
+ * entry printed nowhere there is left out (the front matter keeps its text).
+ */
+function placeFrontEntries(pages: PageLayout[], tocMap: Map<number, TocLine[]>, lastToc: number, bodyPage: number): OutlineEntry[] {
+  const listed = [...tocMap.values()].flat();
+  const firstArabic = listed.findIndex((l) => l.roman === undefined && l.printed !== null);
+  const front = listed.slice(0, firstArabic < 0 ? listed.length : firstArabic).filter((l) => l.roman !== undefined);
+  if (front.length === 0) return [];
+  const hits = titleHits(pages, lastToc, front);
+  const out: OutlineEntry[] = [];
+  front.forEach((e, i) => {
+    const after = out[out.length - 1]?.page ?? lastToc + 1;
+    const page = hits[i]!.filter((pg) => pg >= after && pg <= bodyPage).sort((a, b) => a - b)[0];
+    if (page !== undefined) out.push({ title: e.title, level: 1, page });
+  });
+  return out;
 }
 
 /**

@@ -66,6 +66,8 @@ export interface SectionContext {
   isContainer?: (title: string) => boolean;
   /** pages of a printed table of contents: inside the front matter they become their own "Contents" node */
   contentsPages?: Set<number>;
+  /** where the contents begin on their first page (a title and abstract may be printed above them); absent: at the page's top */
+  contentsStart?: number;
   /** contents pages printed later (an exhibit's own) and the body line where each page's contents start: each run becomes a "Contents" leaf wherever it falls */
   laterContentsPages?: Map<number, number>;
   /** whether the text in [from, to) only points elsewhere ("See Item 15", "Included in Item 7"); absent: never */
@@ -435,7 +437,7 @@ function split(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>):
  * of contents sits inside it, the cover, the "Contents" pages (kind `contents`: an agent sees what
  * they are and skips them) and the front matter after them, each its own node.
  */
-function frontMatter(from: number, to: number, contents: Set<number>): Section[] {
+function frontMatter(from: number, to: number, contents: Set<number>, contentsStart?: number): Section[] {
   const { start, end } = pagesOf(from, to);
   // only whole pages before the first section's own page
   const last = posLine(to) === 0 ? end : end - 1;
@@ -445,13 +447,15 @@ function frontMatter(from: number, to: number, contents: Set<number>): Section[]
   let b = a;
   while (b + 1 <= last && contents.has(b + 1)) b++;
   const out: Section[] = [];
-  if (a > start) out.push(section('Cover and front matter', 'preface', 1, from, pos(a)));
+  // what is printed above the contents on their first page (a title, an abstract) is the cover's
+  const at = contentsStart !== undefined && posPage(contentsStart) === a && contentsStart > from ? contentsStart : pos(a);
+  if (at > from) out.push(section('Cover and front matter', 'preface', 1, from, at));
   // contents running on into the page where the first section opens end at its heading, not in a "Front matter" of entries
   if (b + 1 === end && last < end && contents.has(end)) {
-    out.push(section('Contents', 'contents', 1, pos(a), to));
+    out.push(section('Contents', 'contents', 1, at, to));
     return out;
   }
-  out.push(section('Contents', 'contents', 1, pos(a), pos(b + 1)));
+  out.push(section('Contents', 'contents', 1, at, pos(b + 1)));
   if (pos(b + 1) < to) out.push(section('Front matter', 'preface', 1, pos(b + 1), to));
   return out;
 }
@@ -460,18 +464,23 @@ function frontMatter(from: number, to: number, contents: Set<number>): Section[]
 export const COVER_MAX_PAGES = 2;
 
 /**
- * The first abstract heading printed inside the cover (front matter, or a first section holding the
- * title page) opens a section of its own, to the cover's end: the abstract no longer hides in "Cover
- * and front matter" beside the title and authors. An outline that has the abstract already starts a
- * section at its heading, which is then left as it is.
+ * The first abstract heading printed inside the cover (a top-level leaf before the outline's first
+ * section: front matter or a section split out of it; or a first section holding the title page)
+ * opens a section of its own, to that leaf's end: the abstract no longer hides in "Cover and front
+ * matter" beside the title and authors. Front matter opening on the heading is titled by it. An
+ * outline that has the abstract already is left as it is.
  */
-function splitAbstract(top: Section[], abstracts: Array<{ at: number; title: string }>): void {
+function splitAbstract(top: Section[], abstracts: Array<{ at: number; title: string }>, bodyFrom: number): void {
   if (top.some((s) => abstractTitle(s.title) !== null)) return;
+  const cover = (s: Section, i: number) => !s.children.length && s.kind !== 'contents' && (s.to <= bodyFrom || (i === 0 && s.from === pos(1) && s.end - s.start < COVER_MAX_PAGES));
   for (const a of abstracts) {
-    const i = top.findIndex((s) => s.from < a.at && a.at < s.to);
+    const i = top.findIndex((s) => s.from <= a.at && a.at < s.to);
     const s = top[i];
-    if (!s || s.children.length || !(s.kind === 'preface' || (i === 0 && s.from === pos(1) && s.end - s.start < COVER_MAX_PAGES))) continue;
-    top.splice(i, 1, { ...s, to: a.at, ...pagesOf(s.from, a.at) }, section(a.title, s.kind === 'preface' ? 'preface' : 'section', s.level, a.at, s.to));
+    if (!s || !cover(s, i)) continue;
+    if (s.from === a.at) {
+      if (s.kind !== 'preface') continue;
+      s.title = a.title;
+    } else top.splice(i, 1, { ...s, to: a.at, ...pagesOf(s.from, a.at) }, section(a.title, s.kind === 'preface' ? 'preface' : 'section', s.level, a.at, s.to));
     return;
   }
 }
@@ -490,6 +499,8 @@ export function buildSections(entries: OutlineEntry[], ctx: SectionContext): Sec
   const lo = pos(1);
   const hi = pos(n + 1);
   let top: Section[];
+  // where the outline's first section starts (the front matter lies before it)
+  let bodyFrom = lo;
   if (valid.length === 0) {
     top = [section('Document', NO_OUTLINE_KIND, 1, lo, hi)];
   } else {
@@ -499,9 +510,9 @@ export function buildSections(entries: OutlineEntry[], ctx: SectionContext): Sec
     if (first.from > lo && posPage(first.from) === 1 && charsIn(ctx, lo, first.from) < MIN_INTRO_CHARS) first.from = lo;
     top = place(roots, lo, hi, ctx);
     const head = top[0]!;
-    if (head.from > lo) top.unshift(...frontMatter(lo, head.from, ctx.contentsPages ?? new Set()));
+    bodyFrom = head.from;
+    if (head.from > lo) top.unshift(...frontMatter(lo, head.from, ctx.contentsPages ?? new Set(), ctx.contentsStart));
   }
-  if (ctx.abstracts?.length) splitAbstract(top, ctx.abstracts);
   const pieces = new Set<Section>();
   if (ctx.laterContentsPages?.size) for (const s of top) isolateContents(s, ctx.laterContentsPages, byPage, pieces);
   for (const s of top) split(s, ctx, byPage);
@@ -509,6 +520,7 @@ export function buildSections(entries: OutlineEntry[], ctx: SectionContext): Sec
   for (const s of top) hoistIntroParts(s);
   if (ctx.isPointer) liftFromPointers(top, ctx.isPointer);
   const out = top.flatMap(promoteFrontMatter);
+  if (ctx.abstracts?.length) splitAbstract(out, ctx.abstracts, bodyFrom);
   distinguishSiblings(out);
   nameOwnText(out);
   return out;

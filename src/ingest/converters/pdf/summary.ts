@@ -179,10 +179,23 @@ function opensSentence(text: string, i: number): boolean {
 }
 
 /**
+ * Whether the period at `q` closes a middle initial: a lone capital after a capitalised name or
+ * another initial, or before another initial ("Michael A. Covington", "by J. R. R. Tolkien"), not
+ * after a lower-case word ("below middle C. By adding").
+ */
+function closesMiddleInitial(text: string, q: number): boolean {
+  if (q < 3 || !/\p{Lu}/u.test(text[q - 1]!) || text[q - 2] !== ' ') return false;
+  // another initial follows ("by J. R. R. Tolkien")
+  if (/^\s\p{Lu}\.\s/u.test(text.slice(q + 1, q + 5))) return true;
+  return /(?:\p{Lu}\p{Ll}+|\p{Lu}\.)$/u.test(text.slice(Math.max(0, q - 40), q - 2));
+}
+
+/**
  * Sentences: runs of text ending in `.`, `!` or `?` followed by white space (or the end) and a word
  * that does not start lower-case, in one linear pass. A mark inside a token ("$21.7", "U.S.", "10.2")
  * or before a lower-case word ("e.g. the") ends nothing and the sentence goes on (it used to restart
- * after the mark, so a sentence holding a decimal lost its opening words and was never picked).
+ * after the mark, so a sentence holding a decimal lost its opening words and was never picked). Nor
+ * does a middle initial ("…a collection of Michael A. Covington's private macros").
  */
 export function sentenceRuns(text: string): string[] {
   const out: string[] = [];
@@ -195,7 +208,7 @@ export function sentenceRuns(text: string): string[] {
     if (q >= n) break;
     let r = q;
     while (r < n && isEndMark(text.charCodeAt(r))) r++;
-    if (r === n || (isSpace(text.charCodeAt(r)) && opensSentence(text, r))) {
+    if (r === n || (isSpace(text.charCodeAt(r)) && opensSentence(text, r) && !(r === q + 1 && closesMiddleInitial(text, q)))) {
       out.push(text.slice(p, r));
       p = r;
       while (p < n && isSpace(text.charCodeAt(p))) p++;

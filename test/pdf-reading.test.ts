@@ -111,6 +111,26 @@ describe('summary sentences (JOHNSON_JOHNSON_2022_10K p34)', () => {
     expect(balanced('Sales (net) grew.')).toBe(true);
   });
 
+  it('summary sentences come from the body-size print: a footnote between two halves of a sentence is skipped, table rows are still listed (rpsample, acm permission block)', async () => {
+    const { summarize, mainPrint } = await import('../src/ingest/converters/pdf/summary.js');
+    const at = (text: string, size: number, cells = [text]): Line => line(text, { size, cells });
+    const lines = [
+      at('Since Kant the discipline has long asked whether things in themselves can be known by us at all, and for these', 10),
+      at('∗ This is the first titlenote, printed at the foot of the page in a smaller size.', 8),
+      at('© 2012 Res Philosophica. Permission to copy otherwise, or republish, requires a fee.', 8),
+      at('reasons the question of their knowability has shaped the reading of the critique of pure reason ever since then.', 10),
+      at('Revenue 5,363 4,869', 8, ['Revenue', '5,363', '4,869']),
+      at('Operating income 1,200 1,100', 8, ['Operating income', '1,200', '1,100']),
+    ];
+    const stats = { pages: 10, df: new Map<string, number>() };
+    const text = summarize(lines, stats, '', { bodySize: 10 });
+    expect(text).toContain('and for these reasons the question');
+    expect(text).not.toMatch(/titlenote|Permission/);
+    expect(text).toContain('Revenue');
+    // a node printed all in small print keeps it (nothing else says what it holds)
+    expect(mainPrint(lines.slice(1, 3), 10)).toHaveLength(2);
+  });
+
   it('a middle initial ends no sentence; a capital letter after a lower-case word does', () => {
     expect(sentenceRuns('A collection of Michael A. Covington’s macros. Written by J. R. R. Tolkien. Pitches below middle C. By adding quotes.')).toEqual([
       'A collection of Michael A. Covington’s macros.', 'Written by J. R. R. Tolkien.', 'Pitches below middle C.', 'By adding quotes.',

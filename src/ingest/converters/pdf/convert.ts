@@ -134,6 +134,8 @@ function bodyLines(layouts: PageLayout[], furniture: Furniture): Line[][] {
 interface NodeContext {
   lines: Line[][];
   stats: DocStats;
+  /** the body text's size: sentences in smaller print (footnotes, permission blocks) are not what a node says */
+  bodySize: number;
   /** heading lines, left out of summaries (the node title already says them) */
   headingLines: Set<Line>;
   /** each heading line's tidied title */
@@ -171,7 +173,7 @@ function toNode(s: Section, ctx: NodeContext, above: Set<string> = new Set()): C
   return {
     title: s.title,
     kind: s.kind,
-    summary: summarize(body.length ? body : own, ctx.stats, sectionGloss(heading, own, ctx.vocab, ctx.company), { subheadings, vocab: ctx.vocab, tables }),
+    summary: summarize(body.length ? body : own, ctx.stats, sectionGloss(heading, own, ctx.vocab, ctx.company), { subheadings, vocab: ctx.vocab, tables, bodySize: ctx.bodySize }),
     page_range,
     content: rangeContent(ctx.lines, s.from, s.to),
     meta,
@@ -199,7 +201,7 @@ function ownTextSummary(s: Section, ctx: NodeContext, known: Set<string>): strin
   const own = s.children.filter((c) => OWN_TEXT_KINDS.has(c.kind) && !c.children.length).flatMap((c) => linesIn(ctx.lines, c.from, c.to).flatMap((p) => p.lines));
   const body = own.filter((l) => !ctx.headingLines.has(l) && !isTableRow(l) && !CAPTION.test(l.cells[0]!.trim()));
   const subheadings = s.children.map((c) => c.title).filter((t) => !PLACE_TITLE.test(t) && !known.has(normTitle(t)));
-  return summarize(body.length ? body : own, ctx.stats, '', { subheadings, vocab: ctx.vocab });
+  return summarize(body.length ? body : own, ctx.stats, '', { subheadings, vocab: ctx.vocab, bodySize: ctx.bodySize });
 }
 
 /** A section's text shorter than this that refers elsewhere is only a pointer ("See Item 15."). */
@@ -302,7 +304,7 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   // every line a title is printed over: a wrapped title's second line is no sentence of the summary
   const headingLines = new Set(headings.flatMap((h) => layouts[h.page - 1]!.lines.slice(h.line, h.line + (h.lines ?? 1))));
   const tableTitles = new Map(headings.filter((h) => h.table).map((h) => [layouts[h.page - 1]!.lines[h.line]!, h.title] as const));
-  const children = sections.map((s) => toNode(s, { lines, stats, headingLines, headingTitles, tableTitles, company, vocab }));
+  const children = sections.map((s) => toNode(s, { lines, stats, bodySize: body.size, headingLines, headingTitles, tableTitles, company, vocab }));
   return {
     title,
     toc_source,

@@ -159,6 +159,8 @@ export interface SummaryExtras {
   vocab?: OutlineVocabulary;
   /** titles printed over the node's tables ("SUPPLEMENTAL DATA – ADJUSTED EBITDAR"), listed with its captions */
   tables?: string[];
+  /** the document's body text size: sentences come from prose at about that size (mainPrint) */
+  bodySize?: number;
 }
 
 function listPart(label: string, items: string[], max: number, most = MAX_LISTED): string {
@@ -246,14 +248,32 @@ export function balanced(s: string): boolean {
   return depth === 0;
 }
 
+/** Print smaller than this share of the body's size is small print: footnotes, permission blocks, journal lines, table notes. */
+export const SMALL_PRINT_SHARE = 0.9;
+/** A node's summary sentences come from its body-size prose when that holds at least this many characters. */
+export const MIN_MAIN_PRINT_CHARS = 200;
+
+/**
+ * The prose lines summary sentences are drawn from: the body-size print, when there is enough of
+ * it; small print (a paper's footnotes between two halves of a sentence, the ACM permission block
+ * under the abstract, "(1) Includes…" under a table) says little about what a node holds.
+ */
+export function mainPrint(lines: Line[], bodySize: number): Line[] {
+  if (!(bodySize > 0)) return lines;
+  const main = lines.filter((l) => l.size >= SMALL_PRINT_SHARE * bodySize);
+  return main.length < lines.length && main.reduce((n, l) => n + l.text.length, 0) >= MIN_MAIN_PRINT_CHARS ? main : lines;
+}
+
 /**
  * An extractive summary of a node from its body lines, saying what the node holds: `lead` (e.g. a
  * statement gloss) first, then its most specific sentences (never one said twice), its sub-headings,
  * its tables and figures (captions, else row labels) and key figures — within SUMMARY_MAX_CHARS.
  */
 export function summarize(lines: Line[], stats: DocStats, lead = '', extras: SummaryExtras = {}): string {
-  const prose = lines.filter((l) => !isTableRow(l)).map((l) => l.text).join(' ').replace(/\s+/g, ' ');
-  const sentences = sentenceRuns(prose)
+  const proseLines = lines.filter((l) => !isTableRow(l));
+  const prose = proseLines.map((l) => l.text).join(' ').replace(/\s+/g, ' ');
+  const main = extras.bodySize ? mainPrint(proseLines, extras.bodySize) : proseLines;
+  const sentences = sentenceRuns(main === proseLines ? prose : main.map((l) => l.text).join(' ').replace(/\s+/g, ' '))
     .map((s) => s.trim())
     .filter((s) => s.length >= MIN_SENTENCE_CHARS && s.length <= MAX_SENTENCE_CHARS && /^[\p{Lu}"“(]/u.test(s) && balanced(s) && proseLike(s) && !cutAtInitial(s));
   const tf = new Map<string, number>();

@@ -12,7 +12,7 @@ import type { Heading } from '../src/ingest/converters/pdf/headings.js';
 import { findHeadings } from '../src/ingest/converters/pdf/headings.js';
 import { findFurniture } from '../src/ingest/converters/pdf/furniture.js';
 import { buildSections, leaves, plainTitle, pos, type Section } from '../src/ingest/converters/pdf/sections.js';
-import { abstractTitle } from '../src/ingest/converters/pdf/abstract.js';
+import { abstractTitle, findBackMatter } from '../src/ingest/converters/pdf/matter-headings.js';
 import { outlineStyles } from '../src/ingest/converters/pdf/outline-styles.js';
 import { laterContentsPages } from '../src/ingest/converters/pdf/printed-toc.js';
 import { buildPage } from '../src/ingest/converters/pdf/lines.js';
@@ -105,6 +105,28 @@ describe('node text runs from heading to heading', () => {
     expect(titles).toContain('3. Types (beginning)');
     expect(titles).toContain('3. Types (continued)');
     expect(titles.filter((t) => /\(pages? \d/.test(t))).toEqual([]);
+  });
+
+  it('back matter the bookmarks leave out (References, Acknowledgments, Appendix A) is a top-level section; a section titled so already, one inside a part, and a heading mid-section are left alone', () => {
+    const at = (text: string, size: number, cells = [text]): Line => ({ cells, text, x: 72, x2: 300, y: 500, size, font: 'f', gapAbove: 2 });
+    const page = [at('Text of the discussion, long enough to be prose.', 10), at('Acknowledgments', 14.5), at('We thank the referees.', 10), at('References', 14.5), at('Appendix: How to Apply These Terms to Your New Pro-', 14.5), at('Appendix B: Instrument', 12, ['Appendix B: Instrument']), at('References', 10)];
+    expect(findBackMatter([page], 10, null).map((h) => [h.line, h.title])).toEqual([[1, 'Acknowledgments'], [3, 'References'], [5, 'Appendix B: Instrument']]);
+    // printed like the outline's own titles, a body-size line counts too
+    expect(findBackMatter([page], 10, new Set(['f|10'])).map((h) => h.line)).toContain(6);
+    const ctx = { pageCount: 6, maxLeafPages: 5, lineChars: lineChars(6), headings: [] };
+    const entries = [{ title: '1 Introduction', level: 1, page: 1, line: 0 }, { title: '2 Discussion', level: 1, page: 3, line: 0 }, { title: '2.1 Limits', level: 2, page: 4, line: 0 }];
+    const backMatter = [{ at: pos(5, 10), title: 'Acknowledgments' }, { at: pos(5, 20), title: 'References' }];
+    const top = buildSections(entries, { ...ctx, backMatter });
+    expect(top.map((s) => [s.title, s.from, s.to])).toEqual([['1 Introduction', pos(1), pos(3)], ['2 Discussion', pos(3), pos(5, 10)], ['Acknowledgments', pos(5, 10), pos(5, 20)], ['References', pos(5, 20), pos(7)]]);
+    expect(top[1]!.children.map((c) => [c.title, c.to])).toEqual([['2 Discussion (introduction)', pos(4)], ['2.1 Limits', pos(5, 10)]]);
+    // the heading of a section the outline has already, under its own title
+    const own = buildSections([...entries, { title: 'References .', level: 1, page: 5, line: 18 }], { ...ctx, backMatter: [{ at: pos(5, 20), title: 'References' }] });
+    expect(own.filter((s) => /References/.test(s.title))).toHaveLength(1);
+    // mid-section (sub-sections follow it) and inside a filing's part: no split
+    const mid = buildSections(entries, { ...ctx, backMatter: [{ at: pos(3, 20), title: 'References' }] });
+    expect(mid.map((s) => s.title)).not.toContain('References');
+    const part = buildSections([{ title: 'Part IV', level: 1, page: 1, line: 0, kind: 'part' }], { ...ctx, backMatter: [{ at: pos(3, 20), title: 'Appendix A' }] });
+    expect(part.map((s) => s.title)).toEqual(['Part IV']);
   });
 
   it('an abstract printed in the cover opens its own node, titled as a reader names it; an outline that has one is left alone', () => {

@@ -85,6 +85,21 @@ describe('two columns around a wide float (acm-sample-sigplan p4, a 10-Q auditor
     ]);
   });
 
+  it('a title block across the page opens it even when a page number or the title\'s short last line sits in a column (ndwia p6, JPMorgan 10-Q p9)', () => {
+    const across = (label: string, yy: number) => item(`${label} printed across the whole page from the left margin to the right one`, 52, yy, 'body', 10, 500);
+    const raw = [
+      item('Agency Annual Performance Report running head across', 100, 760, 'body', 8, 350), item('6', 52, 760, 'body', 8, 6),
+      item('Strategic Goal 1: Protect Public Health through Safe Drinking', 52, 730, 'title', 14, 450), item('Water', 52, 712, 'title', 14, 40),
+      across('Intro line one', 694), across('Intro line two', 680),
+      ...column('left', 0, 8, 650), ...column('right', 0, 8, 650),
+    ];
+    const p = buildPage(1, 612, 792, raw);
+    expect(p.twoColumn).toBe(true);
+    const order = p.lines.map((l) => /^(left|right) column sentence number (\d+)/.exec(l.text)?.slice(1).join(' ') ?? l.text.split(' ').slice(0, 3).join(' '));
+    expect(order.slice(0, 7)).toEqual(['Agency Annual Performance', '6', 'Strategic Goal 1:', 'Water', 'Intro line one', 'Intro line two', 'left 0']);
+    expect(order.indexOf('right 0')).toBe(order.indexOf('left 7') + 1);
+  });
+
   it('rows of a two-text-column table between lines of prose across the page are no columns (debian-reference p110)', () => {
     const at = (str: string, x: number, yy: number, w: number) => ({ str, x, x2: x + w, y: yy, size: 10, font: 'body' });
     const groups = (prose: number) => [

@@ -116,7 +116,7 @@ describe('printed TOC lines', () => {
     expect(items).toHaveLength(5);
   });
 
-  it('reads a report\'s contents (ERDC): the chapter number in a cell of its own, unnumbered titles wrapped under a hanging indent, front-matter entries with roman page numbers', async () => {
+  it('reads a report\'s contents (ERDC, SMAA): the chapter number in a cell of its own, unnumbered titles wrapped under a hanging indent or at their own indent after running to the right edge, front-matter entries with roman page numbers', async () => {
     const { printedToc } = await import('../src/ingest/converters/pdf/printed-toc.js');
     const at = (cells: string[], x: number, x2 = 504): Line => ({ ...line(cells, x), x2 });
     const body = (title: string) => ({ page: 0, width: 612, height: 792, twoColumn: false, lines: [at([title], 73, 300), at(['Text of the section, long enough to be prose and nothing else at all.'], 73, 539)] });
@@ -127,6 +127,8 @@ describe('printed TOC lines', () => {
       at(['1', 'Duis ante felis, dignissim id, blandit in, suscipit vel, dolor ........ 1'], 108),
       at(['1.1 Duis sagittis massa ........................................ 1'], 128),
       at(['1.2 Suscipit vel ............................................... 2'], 128),
+      at(['Performance Goal 1.2.1: Increase the number of small manufacturers that make'], 148, 500),
+      at(['a first export sale with assistance ........................... 2'], 148),
       at(['2', 'Duis sagittis massa in tellus ......................................... 3'], 108),
       at(['References ...................................................... 4'], 108),
       at(['Appendix B: Pellentesque habitant morbi tristique senectus et netus et malesuada fames'], 108, 497),
@@ -140,6 +142,7 @@ describe('printed TOC lines', () => {
     expect(out.entries.map((e) => [e.title, e.page])).toEqual([
       ['Figures and Tables', 3], ['Preface', 4],
       ['1 Duis ante felis, dignissim id, blandit in, suscipit vel, dolor', 5], ['1.1 Duis sagittis massa', 5], ['1.2 Suscipit vel', 6],
+      ['Performance Goal 1.2.1: Increase the number of small manufacturers that make a first export sale with assistance', 6],
       ['2 Duis sagittis massa in tellus', 7], ['References', 8], ['Appendix B: Pellentesque habitant morbi tristique senectus et netus et malesuada fames ac turpis egestas', 9],
     ]);
     // a line ending in a page-number cell that was not read as an entry is never half of a wrapped title (r-survival "A Changes from version 2.44 to 3.1")

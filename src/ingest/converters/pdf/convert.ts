@@ -19,7 +19,7 @@ import { readBookmarks } from './bookmarks.js';
 import { contentsOpening, findTocPages, laterContentsPages, printedToc } from './printed-toc.js';
 import { detectOutline } from './detected.js';
 import { buildSections, pagesOf, pos, posLine, posPage, type Section } from './sections.js';
-import { findAbstracts } from './abstract.js';
+import { findAbstracts, findBackMatter } from './matter-headings.js';
 import { locateEntries } from './locate.js';
 import { tidyOutlineTitle } from './titles.js';
 import { normTitle } from './printed-toc.js';
@@ -293,9 +293,11 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   const lineChars = lines.map((ls) => ls.map((l) => l.text.length + 1));
   const isContainer = (t: string) => isContainerTitle(t, vocab);
   const isPointer = (from: number, to: number) => pointerText(linesIn(lines, from, to).flatMap((p) => p.lines.map((l) => l.text)).slice(1).join(' '));
-  const isOutlineStyled = outlineStyled(layouts, toc_source === 'bookmarks' || toc_source === 'printed_toc' ? outlineStyles(entries, lines) : null);
+  const styles = toc_source === 'bookmarks' || toc_source === 'printed_toc' ? outlineStyles(entries, lines) : null;
+  const isOutlineStyled = outlineStyled(layouts, styles);
+  const backMatter = planned.flat ? [] : findBackMatter(lines, body.size, styles).map((h) => ({ at: pos(h.page, h.line), title: h.title })).filter((h) => !entries.some((e) => pos(e.page, e.line ?? 0) === h.at || (normTitle(e.title) === normTitle(h.title) && Math.abs(e.page - posPage(h.at)) <= 1)));
   const abstracts = planned.flat ? [] : findAbstracts(lines).map((a) => ({ at: pos(a.page, a.line), title: a.title }));
-  const build = (maxLeafPages: number) => buildSections(entries, { pageCount: n, maxLeafPages, lineChars, headings: planned.flat ? [] : headings, isContainer, contentsPages: tocPages, ...(opening && tocPages.has(opening.page) ? { contentsStart: pos(opening.page, opening.line) } : {}), laterContentsPages: laterToc, isPointer, abstracts, ...(isOutlineStyled ? { isOutlineStyled } : {}) });
+  const build = (maxLeafPages: number) => buildSections(entries, { pageCount: n, maxLeafPages, lineChars, headings: planned.flat ? [] : headings, isContainer, contentsPages: tocPages, ...(opening && tocPages.has(opening.page) ? { contentsStart: pos(opening.page, opening.line) } : {}), laterContentsPages: laterToc, isPointer, abstracts, backMatter, ...(isOutlineStyled ? { isOutlineStyled } : {}) });
   let sections = sectionsToEstimate(build, n, opts.plan?.targetNodes ?? null, opts.maxLeafPages);
   // one section spanning the whole document (a headline) says what the root says: show its parts
   if (sections.length === 1 && sections[0]!.children.length > 0 && sections[0]!.start === 1 && sections[0]!.end === n) sections = sections[0]!.children;

@@ -651,8 +651,38 @@ function columnsPage(page: number, width: number, height: number, items: Item[],
   const l = build(left);
   const r = build(right);
   const s = build(span);
-  const top = Math.max(l[0]?.y ?? -Infinity, r[0]?.y ?? -Infinity);
-  const above = s.filter((x) => x.y >= top);
-  const below = s.filter((x) => x.y < top);
-  return { page, width, height, lines: [...withGaps(above), ...withGaps(l), ...withGaps(r), ...withGaps(below)], twoColumn: true };
+  const lead = leadingSpans(l, r, s);
+  const top = Math.max(l[lead.left]?.y ?? -Infinity, r[lead.right]?.y ?? -Infinity);
+  const rest = s.slice(lead.spans);
+  const above = rest.filter((x) => x.y >= top);
+  const below = rest.filter((x) => x.y < top);
+  return { page, width, height, lines: withGaps([...lead.lines, ...above, ...l.slice(lead.left), ...r.slice(lead.right), ...below]), twoColumn: true };
+}
+
+/** Column lines above a spanning line that still leave it leading the page: a page number beside a running head, a heading's wrapped last words. */
+export const MAX_LINES_ABOVE_LEADING_SPAN = 2;
+
+/**
+ * The rows across the gutter that open the page, each read after the few column lines printed above
+ * it: a running head whose page number sits in the left column, then a title block whose short last
+ * line ("Drinking Water") falls in one column, then its introduction across the page. Taking the top
+ * of the columns from their first line put the whole block after both columns.
+ */
+function leadingSpans(l: Line[], r: Line[], s: Line[]): { lines: Line[]; left: number; right: number; spans: number } {
+  const lines: Line[] = [];
+  let li = 0;
+  let ri = 0;
+  let si = 0;
+  for (; si < s.length; si++) {
+    const y = s[si]!.y;
+    let nl = li;
+    while (nl < l.length && l[nl]!.y > y) nl++;
+    let nr = ri;
+    while (nr < r.length && r[nr]!.y > y) nr++;
+    if (nl - li > MAX_LINES_ABOVE_LEADING_SPAN || nr - ri > MAX_LINES_ABOVE_LEADING_SPAN) break;
+    lines.push(...l.slice(li, nl), ...r.slice(ri, nr), s[si]!);
+    li = nl;
+    ri = nr;
+  }
+  return { lines, left: li, right: ri, spans: si };
 }

@@ -21,8 +21,13 @@ export const TOC_MIN_LINES_PER_PAGE = 5;
 export const TOC_MIN_LINES_CONTINUED = 3;
 /** A TOC title without a page number wrapped onto the next line when it reaches this share of its column's width. */
 export const WRAPPED_ENTRY_RIGHT = 0.55;
-/** An unnumbered contents title goes on in a line indented at least this much further (PDF units). */
+/**
+ * An unnumbered contents title goes on in a line indented at least this much further (PDF units),
+ * or at its own indent when it ran to WRAPPED_FULL_RIGHT of its column's width ("Performance Goal
+ * 1.1.1: Increase the number of small manufacturers that make" / "a first export sale ..... 3").
+ */
 export const WRAP_INDENT_MIN = 4;
+export const WRAPPED_FULL_RIGHT = 0.8;
 /** A usable TOC has at least this many entries with page numbers. */
 export const TOC_MIN_ENTRIES = 4;
 /**
@@ -156,6 +161,7 @@ function tocLinesOf(p: PageLayout, furn: Set<number>): PageTocLine[] {
   let pendingTitle: string | null = null;
   let pendingX = 0;
   let pendingNumbered = false;
+  let pendingFull = false;
   p.lines.forEach((l, i) => {
     if (furn.has(i)) return;
     const strict = tocLine(l);
@@ -163,7 +169,7 @@ function tocLinesOf(p: PageLayout, furn: Set<number>): PageTocLine[] {
     const t = strict ?? loose;
     const n = numbering(l.text);
     // an unnumbered title ("Appendix B: Pellentesque … fames") wraps onto an indented line only
-    if (t && pendingTitle !== null && !numbering(t.title) && (pendingNumbered || t.x > pendingX + WRAP_INDENT_MIN)) {
+    if (t && pendingTitle !== null && !numbering(t.title) && (pendingNumbered || t.x > pendingX + WRAP_INDENT_MIN || (pendingFull && t.x >= pendingX - WRAP_INDENT_MIN))) {
       out.push({ ...t, title: joinWrapped(pendingTitle, t.title), x: pendingX, line: i });
       pendingTitle = null;
       return;
@@ -182,15 +188,16 @@ function tocLinesOf(p: PageLayout, furn: Set<number>): PageTocLine[] {
       pendingTitle = l.cells.join(' ').trim();
       pendingX = l.x;
       pendingNumbered = n !== null;
+      pendingFull = reachesRight(p, l, furn, WRAPPED_FULL_RIGHT);
     }
   });
   return out;
 }
 
 /** The line runs to WRAPPED_ENTRY_RIGHT of its column's width or further (a title that wrapped, not a short group heading). */
-function reachesRight(p: PageLayout, l: Line, furn: Set<number>): boolean {
+function reachesRight(p: PageLayout, l: Line, furn: Set<number>, share = WRAPPED_ENTRY_RIGHT): boolean {
   const col = columnOf(p, l, furn);
-  return l.x2 - col.left >= WRAPPED_ENTRY_RIGHT * (col.right - col.left);
+  return l.x2 - col.left >= share * (col.right - col.left);
 }
 
 function tidyEntryTitle(raw: string, itemColumn: boolean): string {
@@ -303,14 +310,18 @@ function pageOffset(furniture: Furniture, lastToc: number, entries: TocLine[], h
 }
 
 /** Each entry on the page nearest its printed page + offset where its title is found; how many were found. */
-function placeEntries(entries: TocLine[], hits: number[][], offset: number, pageCount: number, lastToc: number): { placed: OutlineEntry[]; verified: number } {
+function placeEntries(entries: TocLine[], hits: number[][], offset: number, pageCount: number, toc: { first: number; last: number }): { placed: OutlineEntry[]; verified: number } {
   let verified = 0;
   const levels = levelsFor(entries);
   const placed: OutlineEntry[] = [];
+  const lastToc = toc.last;
   entries.forEach((e, i) => {
     const predicted = e.printed! + offset;
     const near = hits[i]!.filter((pg) => Math.abs(pg - predicted) <= TOC_REFINE_WINDOW).sort((a, b) => Math.abs(a - predicted) - Math.abs(b - predicted) || a - b);
     if (near.length) verified++;
+    // an entry printed before the contents (a protocol's synopsis) stays in the front matter: moved
+    // after the contents it took the next entry's place ("Protocol Synopsis; List of Abbreviations")
+    else if (predicted < toc.first) return;
     const prev = placed[placed.length - 1];
     const page = Math.min(pageCount, Math.max(lastToc + 1, prev?.page ?? 1, near[0] ?? predicted));
     const n = numbering(e.title);
@@ -351,7 +362,7 @@ export function printedToc(pages: PageLayout[], furniture: Furniture, tocMap = f
   const hits = titleHits(pages, lastToc, mono);
   const offset = pageOffset(furniture, lastToc, mono, hits);
   if (offset === null) return null;
-  const { placed, verified } = placeEntries(mono, hits, offset, pages.length, lastToc);
+  const { placed, verified } = placeEntries(mono, hits, offset, pages.length, { first: Math.min(...tocPages), last: lastToc });
   const labelsAgree = furniture.labels.some((l, i) => l !== null && i + 1 - l === offset);
   if (placed.length < TOC_MIN_ENTRIES || (verified / mono.length < MIN_VERIFIED_SHARE && !labelsAgree)) return null;
   const front = placeFrontEntries(pages, tocMap, lastToc, placed[0]!.page);

@@ -13,7 +13,7 @@ import { BEGINNING_SUFFIX, INTRO_SUFFIX } from '../../../model/place-labels.js';
 import type { OutlineEntry } from './outline-types.js';
 import { OPEN_ENDING, type Heading } from './headings.js';
 import { normTitle } from './printed-toc.js';
-import { abstractTitle } from './abstract.js';
+import { abstractTitle } from './matter-headings.js';
 
 /** A leaf longer than this many characters (~6k tokens) is split even when it has few pages. */
 export const MAX_LEAF_CHARS = 24_000;
@@ -78,8 +78,10 @@ export interface SectionContext {
    * any); absent: every heading may
    */
   isOutlineStyled?: (h: Heading) => boolean;
-  /** abstract headings printed on the first pages (abstract.ts), at their positions; absent: none */
+  /** abstract headings printed on the first pages (matter-headings.ts), at their positions; absent: none */
   abstracts?: Array<{ at: number; title: string }>;
+  /** back-matter headings (References, Appendix A…) at their positions (matter-headings.ts); absent: none */
+  backMatter?: Array<{ at: number; title: string }>;
 }
 
 function section(title: string, kind: string, level: number, from: number, to: number, children: Section[] = []): Section {
@@ -485,6 +487,43 @@ function splitAbstract(top: Section[], abstracts: Array<{ at: number; title: str
   }
 }
 
+/**
+ * A back-matter heading the outline left out (References, Appendix A) that is printed inside a
+ * top-level section opens a top-level section of its own, to that section's end: the section and
+ * its last sub-sections end at the heading. Not when sub-sections follow it (a heading of that name
+ * in the middle of a section is one of its parts), nor where an outline entry already starts, nor
+ * inside a part or an item (a filing's exhibits have appendices of their own).
+ */
+function splitBackMatter(top: Section[], headings: Array<{ at: number; title: string }>): void {
+  for (const h of headings) {
+    const i = top.findIndex((s) => s.from < h.at && h.at < s.to);
+    const s = top[i];
+    if (!s || s.kind === 'contents' || s.kind === 'preface' || TOP_LEVEL_KINDS.has(s.kind) || !endsAt(s, h.at) || namedAs(s, h.title)) continue;
+    const to = s.to;
+    cutAt(s, h.at);
+    top.splice(i + 1, 0, section(h.title, 'section', s.level, h.at, to));
+  }
+}
+
+/** The section or its last leaf is already titled as the heading ("References ." over "References"): its own heading, not a new section. */
+function namedAs(s: Section, title: string): boolean {
+  const key = normTitle(title);
+  for (let x: Section | undefined = s; x; x = x.children[x.children.length - 1]) if (normTitle(x.title).includes(key)) return true;
+  return false;
+}
+
+/** Whether the section can end at `at`: `at` lies in its last leaf, after that leaf's start. */
+function endsAt(s: Section, at: number): boolean {
+  const last = s.children[s.children.length - 1];
+  return last ? last.from < at && endsAt(last, at) : s.from < at;
+}
+
+function cutAt(s: Section, at: number): void {
+  setRange(s, s.from, at);
+  const last = s.children[s.children.length - 1];
+  if (last) cutAt(last, at);
+}
+
 /** Builds the top-level sections covering pages 1..pageCount. */
 export function buildSections(entries: OutlineEntry[], ctx: SectionContext): Section[] {
   const n = ctx.pageCount;
@@ -513,6 +552,7 @@ export function buildSections(entries: OutlineEntry[], ctx: SectionContext): Sec
     bodyFrom = head.from;
     if (head.from > lo) top.unshift(...frontMatter(lo, head.from, ctx.contentsPages ?? new Set(), ctx.contentsStart));
   }
+  if (ctx.backMatter?.length && valid.length) splitBackMatter(top, ctx.backMatter);
   const pieces = new Set<Section>();
   if (ctx.laterContentsPages?.size) for (const s of top) isolateContents(s, ctx.laterContentsPages, byPage, pieces);
   for (const s of top) split(s, ctx, byPage);

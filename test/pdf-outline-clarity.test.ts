@@ -100,6 +100,23 @@ describe('source titles from the first page', () => {
   const line = (text: string, size: number, y: number): Line => ({ cells: [text], text, x: 72, x2: 72 + text.length * 5, y, size, font: 'f', gapAbove: 1.2 });
   const page = (n: number, lines: Line[]): PageLayout => ({ page: n, width: 612, height: 792, lines, twoColumn: false });
 
+  it('a protocol\'s five-line title is read whole, its broken compound joined, and the protocol number that tells it apart is kept after the clipped title', () => {
+    const first = page(1, [
+      line('CLINICAL STUDY PROTOCOL', 13, 661),
+      line('A Phase 2, Randomized, Double-Blind, Placebo-', 17, 633),
+      line('Controlled, Parallel-Group Study to Evaluate the', 17, 614),
+      line('Efficacy and Safety of Tarvocitinib (HLX-207) as', 17, 594),
+      line('Induction Therapy in Adults with Moderately to', 17, 574),
+      line('Severely Active Ulcerative Colitis', 17, 554),
+      { ...line('Protocol number:', 10, 491), cells: ['Protocol number:', 'HLX-207-201'], text: 'Protocol number: HLX-207-201' },
+      line('Body text of the protocol starts here and goes on for a while.', 10, 400),
+    ]);
+    const title = buildCard({ layouts: [first], metaTitle: '', fallbackTitle: 'x', topTitles: [] }).title;
+    expect(title).toContain('Placebo-Controlled, Parallel-Group');
+    expect(title).toContain('Tarvocitinib (HLX-207)');
+    expect(title).toMatch(/ — HLX-207-201$/);
+  });
+
   it('end where a contents listing run together with them begins', () => {
     const first = page(1, [
       line('DocBook XSL Stylesheets: Reference DocumentationTable of ContentsDocBook XSL Stylesheets User Reference: Parame-', 10, 700),

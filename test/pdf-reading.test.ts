@@ -85,6 +85,17 @@ describe('two columns around a wide float (acm-sample-sigplan p4, a 10-Q auditor
     ]);
   });
 
+  it('a table across the page under two columns of text does not keep the page from being read by columns: its rows are read where printed (ndwia p11)', () => {
+    const at = (str: string, x: number, yy: number, w: number) => ({ str, x, x2: x + w, y: yy, size: 10, font: 'body' });
+    const rows = [
+      [at('Agency Priority Goal: Reduce Serious Violators among Small Systems in every region', 52, 740, 490)],
+      [at('Goal statement: by September 30, 2015, reduce the number of serious violators by 20%.', 52, 726, 490)],
+      ...Array.from({ length: 14 }, (_, i) => [at(`left column prose line number ${i} goes on here`, 52, 700 - i * 14, 230), at(`right column prose line number ${i} goes on too`, 320, 700 - i * 14, 230)]),
+      ...Array.from({ length: 5 }, (_, i) => [at(`March ${i + 1}, 2015`, 52, 480 - i * 14, 80), at('1,347', 230, 480 - i * 14, 30), at('9.0%', 340, 480 - i * 14, 25), at('1,332', 450, 480 - i * 14, 30)]),
+    ];
+    expect(findZonedGutter(rows, 612)).not.toBeNull();
+  });
+
   it('a title block across the page opens it even when a page number or the title\'s short last line sits in a column (ndwia p6, JPMorgan 10-Q p9)', () => {
     const across = (label: string, yy: number) => item(`${label} printed across the whole page from the left margin to the right one`, 52, yy, 'body', 10, 500);
     const raw = [

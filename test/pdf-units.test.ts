@@ -101,7 +101,9 @@ describe('printed TOC lines', () => {
       '5.2 Issues with implicit conversion from an Rcpp object to a scalar or other Rcpp object',
       '5.7 Package building fails with ‘symbols not found’',
     ]);
-    expect(joinWrapped('Cross-', 'Platform builds')).toBe('Cross- Platform builds');
+    expect(joinWrapped('Cross-', 'Platform builds')).toBe('Cross-Platform builds');
+    expect(joinWrapped('Placebo-', 'Controlled Study')).toBe('Placebo-Controlled Study');
+    expect(joinWrapped('Net income -', 'Total')).toBe('Net income - Total');
     // a title running on below its page number (General Mills' 10-K)
     const item = { page: 2, width: 612, height: 792, twoColumn: false, lines: [
       at(['Item 4', 'Mine Safety Disclosures', '16'], 38, 552),

@@ -6,7 +6,7 @@
 import type { DocCard } from '../../../store/schemas.js';
 import type { PageLayout } from './layout-types.js';
 import { fiscalLabel } from './fiscal.js';
-import { clipWords, MAX_TITLE_CHARS, tidyOutlineTitle } from './titles.js';
+import { clipWords, joinWrapped, MAX_TITLE_CHARS, tidyOutlineTitle } from './titles.js';
 
 /** Pages read for the card. */
 export const CARD_PAGES = 3;
@@ -235,6 +235,19 @@ function repeatedUnit(text: string): boolean {
   return /^(.{3,}?)\1{2,}$/u.test(text.replace(/\s+/g, ''));
 }
 
+/** The headline's first lines are taken as they are… */
+export const HEADLINE_LINES = 3;
+/** …and up to this many when each follows the one above at most HEADLINE_LINE_GAP line heights below. */
+export const HEADLINE_MAX_LINES = 6;
+export const HEADLINE_LINE_GAP = 1.6;
+export const HEADLINE_MAX_CHARS = 240;
+/**
+ * A source title from its headline may be this long: a trial protocol's or a report's full title
+ * names the drug, the disease or the place only in its last lines ("…Efficacy and Safety of
+ * Tarvocitinib (HLX-207) … Ulcerative Colitis"); node titles keep MAX_TITLE_CHARS.
+ */
+export const SOURCE_TITLE_MAX_CHARS = 200;
+
 function largestLines(page: PageLayout | undefined): string {
   if (!page || page.lines.length === 0) return '';
   const max = Math.max(...page.lines.map((l) => l.size));
@@ -242,7 +255,9 @@ function largestLines(page: PageLayout | undefined): string {
   const largest = page.lines.filter((x) => x.size >= max * 0.95 && /\p{L}{2}/u.test(x.text));
   // a logo set as text ("symptote" eleven times over, the A drawn) is not the headline: the next size down is
   if (largest.length > 0 && largest.every((x) => repeatedUnit(x.text))) return largestLines({ ...page, lines: page.lines.filter((x) => !repeatedUnit(x.text)) });
-  for (const l of largest.slice(0, 3)) {
+  for (const [i, l] of largest.slice(0, HEADLINE_MAX_LINES).entries()) {
+    // a long title's lines follow each other (a protocol's five-line title); a larger line further down is something else
+    if (i >= HEADLINE_LINES && l.gapAbove > HEADLINE_LINE_GAP) break;
     const glued = GLUED_CONTENTS.exec(l.text);
     if (!glued) {
       out.push(l.text);
@@ -251,7 +266,7 @@ function largestLines(page: PageLayout | undefined): string {
     if (glued.index > 0) out.push(l.text.slice(0, glued.index));
     break;
   }
-  return out.join(' ').slice(0, 160);
+  return out.reduce((a, t) => (a ? joinWrapped(a, t) : t), '').slice(0, HEADLINE_MAX_CHARS);
 }
 
 /** The first page opens with a headline: its largest text is much larger than its body text. */
@@ -297,6 +312,7 @@ export function buildCard(input: CardInput): { title: string; card: Partial<DocC
   const reportDate = /date of report[^:\n]*:?\s*\n?\s*([A-Z][a-z]+\s+\d{1,2},?\s+\d{4})/i.exec(text);
   const date = isoDate(reportDate?.[1] ?? per) || isoDate(text);
   let title = '';
+  let qualifier = '';
   const sec = ['10-K', '10-Q', '8-K'].includes(type);
   const whole = sec ? input.layouts.map((p) => p.lines.map((l) => l.text).join('\n')).join('\n') : '';
   const company = sec ? mendSmallCaps(secCompany(lines) || frequentCompany(whole), whole).replace(/\s+([.,])/g, '$1') : secCompany(lines);
@@ -310,11 +326,12 @@ export function buildCard(input: CardInput): { title: string; card: Partial<DocC
     else if (headline && prominent(input.layouts[0])) title = headline;
     else if (goodMetaTitle(input.metaTitle)) title = input.metaTitle.trim();
     else title = headline || input.fallbackTitle;
-    const q = titleQualifier(title, input.layouts[0]);
-    // the qualifier is what tells the document apart: the base title gives way to it
-    if (q) title = `${clipWords(tidyOutlineTitle(title), Math.max(20, MAX_TITLE_CHARS - q.length - 3))} — ${q}`;
+    qualifier = titleQualifier(title, input.layouts[0]);
+    // the qualifier is what tells the document apart: the base title gives way to it (tidied first:
+    // the clipped base's "…" read as a leader and cut the qualifier off)
+    if (qualifier) title = `${clipWords(tidyOutlineTitle(title, SOURCE_TITLE_MAX_CHARS), Math.max(20, SOURCE_TITLE_MAX_CHARS - qualifier.length - 3))} — ${qualifier}`;
   }
-  title = tidyOutlineTitle(title);
+  if (!qualifier) title = tidyOutlineTitle(title, sec ? MAX_TITLE_CHARS : SOURCE_TITLE_MAX_CHARS);
   const overview = input.topTitles.slice(0, MAX_OVERVIEW);
   const summaryParts = [`${title}.`, type !== 'document' ? `Type: ${type}.` : '', overview.length ? `Sections: ${overview.join('; ')}.` : ''];
   let summary = summaryParts.filter(Boolean).join(' ');

@@ -383,9 +383,12 @@ function columnsOfText(left: Cell[], right: Cell[], x: number): boolean {
 /** A cell and whether it reads as prose (long enough, mostly letters): the column searches' unit. */
 interface ProseCell { c: Cell; prose: boolean }
 
+/** A cell that reads as a line of prose (long enough, mostly letters), not a table's label or figure. */
+const isProseCell = (c: Cell): boolean => c.text.length >= MIN_COLUMN_PROSE_CHARS && letterRatio(c.text) >= PROSE_LETTER_RATIO;
+
 /** Each row's cells with whether each reads as prose, computed once a page for the column searches. */
 function proseCells(groupCells: Cell[][]): ProseCell[][] {
-  return groupCells.map((cells) => cells.map((c) => ({ c, prose: c.text.length >= MIN_COLUMN_PROSE_CHARS && letterRatio(c.text) >= PROSE_LETTER_RATIO })));
+  return groupCells.map((cells) => cells.map((c) => ({ c, prose: isProseCell(c) })));
 }
 
 /**
@@ -479,9 +482,23 @@ const cellCrosses = (c: Cell, x: number): boolean => c.x + 1 < x && c.x2 - 1 > x
 function rowsCrossing(rows: ProseCell[][], x: number): Set<number> {
   const out = new Set<number>();
   rows.forEach((r, i) => {
-    if (r.some(({ c }) => cellCrosses(c, x))) out.add(i);
+    if (rowAcross(r.map(({ c }) => c), x)) out.add(i);
   });
   return out;
+}
+
+/** Cells a row needs to be a table's row rather than two columns' lines side by side. */
+export const TABLE_ROW_MIN_CELLS = 3;
+
+/**
+ * A row read where it is printed on a zoned page: a cell runs across the gutter, or it is a table's
+ * row with cells on both sides of it and none of prose (a table across the page under two columns of
+ * text: ndwia's "September 30, 2014 | 1,347 | 9.0% | 1,332" is one row, not a left and a right column's lines).
+ */
+function rowAcross(cells: Cell[], x: number): boolean {
+  if (cells.some((c) => cellCrosses(c, x))) return true;
+  // no cell of prose: a column's line beside the other column's (an equation and its number, then a sentence) is not one
+  return cells.length >= TABLE_ROW_MIN_CELLS && cells.some((c) => c.x2 <= x) && cells.some((c) => c.x >= x) && !cells.some(isProseCell);
 }
 
 /**
@@ -537,6 +554,7 @@ export function findZonedGutter(groups: Item[][], width: number, groupCells: Cel
   let best: { x: number; score: number; dist: number } | null = null;
   for (const x of gutterRuns(cellRows, lo, hi, MAX_ZONE_CROSSING_SHARE * cellRows.length)) {
     const crossing = rowsCrossing(cellRows, x);
+    if (crossing.size > MAX_ZONE_CROSSING_SHARE * cellRows.length) continue;
     if (spanningProse > MAX_ZONE_SPANNING_PROSE && [...crossing].filter((i) => wide[i]).length > MAX_ZONE_SPANNING_PROSE) continue;
     const left: Cell[] = [];
     const right: Cell[] = [];
@@ -569,7 +587,7 @@ function zonedPage(page: number, width: number, height: number, groups: Item[][]
     zone = [];
   };
   groups.forEach((g, i) => {
-    if (groupCells[i]!.some((c) => cellCrosses(c, gutter))) {
+    if (rowAcross(groupCells[i]!, gutter)) {
       flush();
       const l = toLine(g, groupCells[i]);
       if (l) lines.push(l);

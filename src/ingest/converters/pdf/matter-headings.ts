@@ -35,16 +35,16 @@ export function abstractTitle(text: string): string | null {
   return word.replace(/(^|\s)\p{L}/gu, (c) => c.toUpperCase());
 }
 
-export interface AbstractHeading {
+/** A front- or back-matter heading: its page, its index among the page's body lines, its title. */
+export interface MatterHeading {
   page: number;
-  /** index of the line among the page's body lines */
   line: number;
   title: string;
 }
 
 /** Abstract headings on the first ABSTRACT_MAX_PAGE pages of the body lines (page order). */
-export function findAbstracts(lines: Line[][]): AbstractHeading[] {
-  const out: AbstractHeading[] = [];
+export function findAbstracts(lines: Line[][]): MatterHeading[] {
+  const out: MatterHeading[] = [];
   lines.slice(0, ABSTRACT_MAX_PAGE).forEach((page, pi) => {
     page.forEach((l, li) => {
       const title = abstractTitle(l.text);
@@ -66,12 +66,6 @@ const BACK_MATTER = /^(?:(?:\d{1,2}|[A-Z])\.?\s+)?(references|bibliography|ackno
 export const BACK_MATTER_MAX_CHARS = 80;
 /** Printed at least this much larger than the body, a back-matter line is a heading whatever the outline's styles. */
 export const BACK_MATTER_SIZE_SHARE = 1.1;
-
-export interface MatterHeading {
-  page: number;
-  line: number;
-  title: string;
-}
 
 /**
  * Back-matter headings among the body lines: a line of its own reading as one, printed in a style the

@@ -50,21 +50,24 @@ const INNER_MARKS = /\s*[∗†‡]+\s*/gu;
 /** A footnote reference the page reader wrote after a word (lines.ts: "Inference[∗]", "Hothorn[1]"): a title drops it. */
 const FOOTNOTE_REFS = /(?<=[\p{L}\p{N}.,;:)”’"'])\[(?:\d{1,3}|[*∗†‡§])\]/gu;
 
-export function tidyOutlineTitle(raw: string): string {
+export function tidyOutlineTitle(raw: string, max = MAX_TITLE_CHARS): string {
   // control characters in page text (a NUL in a table label) print as nothing: a title never keeps them
   let t = raw.replace(CONTROL_CHARS, ' ').replace(/\s+/g, ' ').replace(TEX_FONT_GROUP, '$1').replace(TEX_MATH, '$1').trim();
   const cut = t.replace(LEADERS, '');
   if (cut.length >= 2) t = cut;
   t = t.replace(FOOTNOTE_REFS, (m: string, at: number, all: string) => (/[\p{L}\p{N}]/u.test(all.charAt(at + m.length)) ? ' ' : '')).replace(FOOTNOTE_MARKS, '').replace(INNER_MARKS, ' ').replace(/[\s:;,]+$/, '').trim();
-  return clipWords(t, MAX_TITLE_CHARS);
+  return clipWords(t, max);
 }
 
 /**
  * Two lines of one title joined: a word hyphenated at the line break ("Leading to Bi-" / "nary
- * Failures", "deviance expres-" / "sion") is one word again; other lines join with a blank.
+ * Failures", "deviance expres-" / "sion") is one word again; a compound broken after its hyphen
+ * ("Placebo-" / "Controlled", "Cross-" / "Platform") keeps it without a blank; other lines join with a blank.
  */
 export function joinWrapped(first: string, rest: string): string {
-  return /\p{L}-$/u.test(first) && /^\p{Ll}/u.test(rest) ? `${first.slice(0, -1)}${rest}` : `${first} ${rest}`;
+  if (!/\p{L}-$/u.test(first)) return `${first} ${rest}`;
+  if (/^\p{Ll}/u.test(rest)) return `${first.slice(0, -1)}${rest}`;
+  return /^\p{Lu}/u.test(rest) ? `${first}${rest}` : `${first} ${rest}`;
 }
 
 /** `t` within `max` characters, cut at a word boundary with "…" when longer. */

@@ -482,7 +482,7 @@ const cellCrosses = (c: Cell, x: number): boolean => c.x + 1 < x && c.x2 - 1 > x
 function rowsCrossing(rows: ProseCell[][], x: number): Set<number> {
   const out = new Set<number>();
   rows.forEach((r, i) => {
-    if (rowAcross(r.map(({ c }) => c), x)) out.add(i);
+    if (r.some(({ c }) => cellCrosses(c, x)) || (r.length >= TABLE_ROW_MIN_CELLS && !r.some((k) => k.prose) && tableRowAcross(r.map(({ c }) => c), x))) out.add(i);
   });
   return out;
 }
@@ -498,7 +498,12 @@ export const TABLE_ROW_MIN_CELLS = 3;
 function rowAcross(cells: Cell[], x: number): boolean {
   if (cells.some((c) => cellCrosses(c, x))) return true;
   // no cell of prose: a column's line beside the other column's (an equation and its number, then a sentence) is not one
-  return cells.length >= TABLE_ROW_MIN_CELLS && cells.some((c) => c.x2 <= x) && cells.some((c) => c.x >= x) && !cells.some(isProseCell);
+  return cells.length >= TABLE_ROW_MIN_CELLS && !cells.some(isProseCell) && tableRowAcross(cells, x);
+}
+
+/** Cells on both sides of `x`. */
+function tableRowAcross(cells: Cell[], x: number): boolean {
+  return cells.some((c) => c.x2 <= x) && cells.some((c) => c.x >= x);
 }
 
 /**

@@ -209,6 +209,12 @@ describe('words broken at a line\'s end', () => {
     const short = [line('see the subdi-'), line('rectory')];
     expect(mendHyphenation([short])).toBe(0);
   });
+
+  it('a number\'s hyphen at a line\'s end keeps its compound whole ("2-" / "hour samples"); a range\'s or a figure\'s does not join', () => {
+    const page = [line('dose; 2-'), line('hour samples are taken within 15 minutes; a 30-'), line('day window applies; pages 12-'), line('14 of the report, and $1,000-'), line('plus totals.')];
+    mendHyphenation([page]);
+    expect(page.map((l) => l.text)).toEqual(['dose; 2-hour', 'samples are taken within 15 minutes; a 30-day', 'window applies; pages 12-', '14 of the report, and $1,000-', 'plus totals.']);
+  });
 });
 
 describe('bookmarks pointing pages before their headings (4ti2 manual)', () => {

@@ -3,13 +3,16 @@
  * holds the word ("subdirectory,") for search, summaries and readers. The word moves up to the first
  * line and the second keeps the rest, so lines stay lines. Whether the hyphen stays is read from the
  * document itself: kept when the document writes the hyphenated form elsewhere and never the closed
- * one ("two-column"), dropped otherwise (a syllable break, the usual case in typeset text). Only
+ * one ("two-column"), dropped otherwise (a syllable break, the usual case in typeset text); after a
+ * number it always stays ("2-hour", "30-day"). Only
  * prose lines (one cell) on one page are joined; a table's cells and a page's last line are not.
  */
 import type { Line } from './layout-types.js';
 
 /** A line ending in a letter run cut by a hyphen: the run before the hyphen ends lower-case. */
 const BROKEN_END = /(\p{L}*\p{Ll})-$/u;
+/** A line ending in a number and a hyphen: the first half of a compound ("2-" / "hour samples", "30-" / "day"). */
+const NUMBER_END = /(?<![\d.,])(\d{1,4})-$/u;
 /** The next line opening with the rest of the word (lower-case), its punctuation, and the blanks after. */
 const WORD_REST = /^(\p{Ll}\p{L}*)([^\s\p{L}]*)\s*/u;
 const WORDS = /\p{L}+(?:-\p{L}+)*/gu;
@@ -30,7 +33,7 @@ export function mendHyphenation(pages: Line[][]): number {
       const a = lines[i]!;
       const b = lines[i + 1]!;
       if (a.cells.length !== 1 || b.cells.length !== 1) continue;
-      const end = BROKEN_END.exec(a.text.trimEnd());
+      const end = BROKEN_END.exec(a.text.trimEnd()) ?? NUMBER_END.exec(a.text.trimEnd());
       const rest = end ? WORD_REST.exec(b.text.trimStart()) : null;
       if (!end || !rest || rest[0].length >= b.text.trimStart().length) continue;
       const head = end[1]!;
@@ -38,7 +41,8 @@ export function mendHyphenation(pages: Line[][]): number {
       const closed = `${head}${tail}`.toLowerCase();
       // (read once, and only for a document that breaks a word)
       words ??= documentWords(pages);
-      const keep = !words.has(closed) && words.has(`${head}-${tail}`.toLowerCase());
+      // a number's hyphen is never a syllable break ("2-" / "hour samples": "2-hour")
+      const keep = /\d$/.test(head) || (!words.has(closed) && words.has(`${head}-${tail}`.toLowerCase()));
       a.text = `${a.text.trimEnd().slice(0, -1)}${keep ? '-' : ''}${tail}${rest[2]}`;
       b.text = b.text.trimStart().slice(rest[0].length);
       a.cells = [a.text];

@@ -99,6 +99,7 @@ describe('bookmark titles written by TeX', () => {
 describe('source titles from the first page', () => {
   const line = (text: string, size: number, y: number): Line => ({ cells: [text], text, x: 72, x2: 72 + text.length * 5, y, size, font: 'f', gapAbove: 1.2 });
   const page = (n: number, lines: Line[]): PageLayout => ({ page: n, width: 612, height: 792, lines, twoColumn: false });
+  const titleOf = (first: PageLayout, metaTitle = '', fallbackTitle = 'x') => buildCard({ layouts: [first], metaTitle, fallbackTitle, topTitles: [] }).title;
 
   it('a protocol\'s five-line title is read whole, its broken compound joined, and the protocol number that tells it apart is kept after the clipped title', () => {
     const first = page(1, [
@@ -111,7 +112,7 @@ describe('source titles from the first page', () => {
       { ...line('Protocol number:', 10, 491), cells: ['Protocol number:', 'HLX-207-201'], text: 'Protocol number: HLX-207-201' },
       line('Body text of the protocol starts here and goes on for a while.', 10, 400),
     ]);
-    const title = buildCard({ layouts: [first], metaTitle: '', fallbackTitle: 'x', topTitles: [] }).title;
+    const title = titleOf(first);
     expect(title).toContain('Placebo-Controlled, Parallel-Group');
     expect(title).toContain('Tarvocitinib (HLX-207)');
     expect(title).toMatch(/ — HLX-207-201$/);
@@ -122,12 +123,12 @@ describe('source titles from the first page', () => {
       line('DocBook XSL Stylesheets: Reference DocumentationTable of ContentsDocBook XSL Stylesheets User Reference: Parame-', 10, 700),
       line('tersPart I. HTML Parameter ReferenceAdmonitionsadmon.graphics.extension', 10, 688),
     ]);
-    expect(buildCard({ layouts: [first], metaTitle: '', fallbackTitle: 'x', topTitles: [] }).title).toBe('DocBook XSL Stylesheets: Reference Documentation');
+    expect(titleOf(first)).toBe('DocBook XSL Stylesheets: Reference Documentation');
   });
 
   it('never take a path or a tool file name from the metadata title; keep a title with slashes between words', () => {
     const plain = page(1, [line('Example formatting, glosses, and reference', 10, 700), line('Some body text follows here.', 8, 680)]);
-    const title = (metaTitle: string) => buildCard({ layouts: [plain], metaTitle, fallbackTitle: 'expex', topTitles: [] }).title;
+    const title = (metaTitle: string) => titleOf(plain, metaTitle, 'expex');
     for (const bad of ['C:/USERS/JOHN/LING/TEX/EXPEX/MAN/0.dvi', '/home/ann/thesis/main.tex', 'D:\\Reports\\Q3 draft', 'chapter3.ps', 'build/out/manual']) expect(title(bad)).not.toBe(bad);
     expect(title('C:/USERS/JOHN/LING/TEX/EXPEX/MAN/0.dvi')).toBe('Example formatting, glosses, and reference');
     expect(title('Input/Output and Files in C')).toBe('Input/Output and Files in C');
@@ -140,7 +141,7 @@ describe('source titles from the first page', () => {
       line('submissions to IJDC and IDCC', 16.5, 680),
       line('Body text of the paper starts here and goes on.', 10, 640),
     ]);
-    const title = (metaTitle: string) => buildCard({ layouts: [first], metaTitle, fallbackTitle: 'x', topTitles: [] }).title;
+    const title = (metaTitle: string) => titleOf(first, metaTitle);
     expect(title('The dccpaper bundle: Classes for submissions to IJDC and IDCC')).toBe('The dccpaper bundle: Classes for submissions to IJDC and IDCC');
     // a metadata title the page does not print (a template's, a file name) does not replace the page's
     expect(title('Paper template for the journal')).toBe('IJDC | General Article');

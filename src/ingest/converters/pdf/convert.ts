@@ -19,7 +19,7 @@ import { readBookmarks } from './bookmarks.js';
 import { contentsOpening, findTocPages, laterContentsPages, printedToc } from './printed-toc.js';
 import { detectOutline } from './detected.js';
 import { buildSections, pagesOf, pos, posLine, posPage, type Section } from './sections.js';
-import { findAbstracts, findBackMatter } from './matter-headings.js';
+import { findAbstracts, findBackMatter, type MatterHeading } from './matter-headings.js';
 import { locateEntries } from './locate.js';
 import { tidyOutlineTitle } from './titles.js';
 import { normTitle } from './printed-toc.js';
@@ -247,6 +247,16 @@ function outlineStyled(layouts: PageLayout[], styles: Set<string> | null): ((h: 
   return (h) => h.kind === 'statement' || styles.has(styleKey(layouts[h.page - 1]!.lines[h.line]!));
 }
 
+/** Front- and back-matter headings at their section positions. */
+function positioned(hs: MatterHeading[]): Array<{ at: number; title: string }> {
+  return hs.map((h) => ({ at: pos(h.page, h.line), title: h.title }));
+}
+
+/** Headings the outline does not have already: none starts there, none of that title within a page of it. */
+function unlisted(hs: Array<{ at: number; title: string }>, entries: OutlineEntry[]): Array<{ at: number; title: string }> {
+  return hs.filter((h) => !entries.some((e) => pos(e.page, e.line ?? 0) === h.at || (normTitle(e.title) === normTitle(h.title) && Math.abs(e.page - posPage(h.at)) <= 1)));
+}
+
 /** The conversion; `native` is the native reader's output when the caller already has it (./poppler.ts nativeReadOf). */
 export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions, native?: NativeRead): Promise<ConvertResult> {
   const { layouts, bookmarks, metaTitle, warnings } = await readLayouts(bytes, native);
@@ -295,8 +305,8 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   const isPointer = (from: number, to: number) => pointerText(linesIn(lines, from, to).flatMap((p) => p.lines.map((l) => l.text)).slice(1).join(' '));
   const styles = toc_source === 'bookmarks' || toc_source === 'printed_toc' ? outlineStyles(entries, lines) : null;
   const isOutlineStyled = outlineStyled(layouts, styles);
-  const backMatter = planned.flat ? [] : findBackMatter(lines, body.size, styles).map((h) => ({ at: pos(h.page, h.line), title: h.title })).filter((h) => !entries.some((e) => pos(e.page, e.line ?? 0) === h.at || (normTitle(e.title) === normTitle(h.title) && Math.abs(e.page - posPage(h.at)) <= 1)));
-  const abstracts = planned.flat ? [] : findAbstracts(lines).map((a) => ({ at: pos(a.page, a.line), title: a.title }));
+  const backMatter = planned.flat ? [] : unlisted(positioned(findBackMatter(lines, body.size, styles)), entries);
+  const abstracts = planned.flat ? [] : positioned(findAbstracts(lines));
   const build = (maxLeafPages: number) => buildSections(entries, { pageCount: n, maxLeafPages, lineChars, headings: planned.flat ? [] : headings, isContainer, contentsPages: tocPages, ...(opening && tocPages.has(opening.page) ? { contentsStart: pos(opening.page, opening.line) } : {}), laterContentsPages: laterToc, isPointer, abstracts, backMatter, ...(isOutlineStyled ? { isOutlineStyled } : {}) });
   let sections = sectionsToEstimate(build, n, opts.plan?.targetNodes ?? null, opts.maxLeafPages);
   // one section spanning the whole document (a headline) says what the root says: show its parts

@@ -4,6 +4,7 @@
  * out of headings, summaries and node text. Printed page numbers found there become page labels.
  */
 import type { PageLayout } from './layout-types.js';
+import { isRomanNumeral } from './numerals.js';
 
 /** Lines inspected at the top and at the bottom of each page. */
 export const FURNITURE_EDGE_LINES = 3;
@@ -37,7 +38,6 @@ const PAGE_NUMBER = [
 
 /** A lower-case roman page number (front matter: "iv", "xii") opening or closing a running line. */
 const ROMAN_EDGE_TOKEN = /^(?:[ivxlc]+ (?=\S)|)|(?:(?<=\S) [ivxlc]+|)$/g;
-const ROMAN_NUMERAL = /^(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$/;
 
 /**
  * Text of a line with digits masked and case folded: equal keys are "the same line". A roman page
@@ -45,7 +45,7 @@ const ROMAN_NUMERAL = /^(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$/;
  */
 export function lineKey(text: string): string {
   const t = text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
-  return t.replace(ROMAN_EDGE_TOKEN, (m) => (ROMAN_NUMERAL.test(m.trim()) ? m.replace(m.trim(), '#') : m));
+  return t.replace(ROMAN_EDGE_TOKEN, (m) => (isRomanNumeral(m.trim()) ? m.replace(m.trim(), '#') : m));
 }
 
 export interface Furniture {

@@ -479,10 +479,10 @@ export const MAX_ZONE_SPANNING_PROSE = 3;
 const cellCrosses = (c: Cell, x: number): boolean => c.x + 1 < x && c.x2 - 1 > x;
 
 /** The rows (indexes) whose cells run across `x`. */
-function rowsCrossing(rows: ProseCell[][], x: number): Set<number> {
+function rowsCrossing(rows: ProseCell[][], cells: Cell[][], x: number): Set<number> {
   const out = new Set<number>();
   rows.forEach((r, i) => {
-    if (r.some(({ c }) => cellCrosses(c, x)) || (r.length >= TABLE_ROW_MIN_CELLS && !r.some((k) => k.prose) && tableRowAcross(r.map(({ c }) => c), x))) out.add(i);
+    if (rowAcross(cells[i]!, x, () => r.some((k) => k.prose))) out.add(i);
   });
   return out;
 }
@@ -495,15 +495,10 @@ export const TABLE_ROW_MIN_CELLS = 3;
  * row with cells on both sides of it and none of prose (a table across the page under two columns of
  * text: ndwia's "September 30, 2014 | 1,347 | 9.0% | 1,332" is one row, not a left and a right column's lines).
  */
-function rowAcross(cells: Cell[], x: number): boolean {
+function rowAcross(cells: Cell[], x: number, hasProse = (): boolean => cells.some(isProseCell)): boolean {
   if (cells.some((c) => cellCrosses(c, x))) return true;
   // no cell of prose: a column's line beside the other column's (an equation and its number, then a sentence) is not one
-  return cells.length >= TABLE_ROW_MIN_CELLS && !cells.some(isProseCell) && tableRowAcross(cells, x);
-}
-
-/** Cells on both sides of `x`. */
-function tableRowAcross(cells: Cell[], x: number): boolean {
-  return cells.some((c) => c.x2 <= x) && cells.some((c) => c.x >= x);
+  return cells.length >= TABLE_ROW_MIN_CELLS && cells.some((c) => c.x2 <= x) && cells.some((c) => c.x >= x) && !hasProse();
 }
 
 /**
@@ -558,7 +553,7 @@ export function findZonedGutter(groups: Item[][], width: number, groupCells: Cel
   const spanningProse = wide.filter(Boolean).length;
   let best: { x: number; score: number; dist: number } | null = null;
   for (const x of gutterRuns(cellRows, lo, hi, MAX_ZONE_CROSSING_SHARE * cellRows.length)) {
-    const crossing = rowsCrossing(cellRows, x);
+    const crossing = rowsCrossing(cellRows, groupCells, x);
     if (crossing.size > MAX_ZONE_CROSSING_SHARE * cellRows.length) continue;
     if (spanningProse > MAX_ZONE_SPANNING_PROSE && [...crossing].filter((i) => wide[i]).length > MAX_ZONE_SPANNING_PROSE) continue;
     const left: Cell[] = [];

@@ -13,3 +13,10 @@ export function romanValue(s: string): number {
   }
   return v;
 }
+
+/** A lower-case roman numeral as printed for front-matter pages ("iv", "xii"; up to ccc). */
+const ROMAN_NUMERAL = /^(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$/;
+
+export function isRomanNumeral(s: string): boolean {
+  return ROMAN_NUMERAL.test(s);
+}

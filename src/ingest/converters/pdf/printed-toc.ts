@@ -9,7 +9,7 @@ import type { Furniture } from './furniture.js';
 import type { OutlineEntry } from './outline-types.js';
 import { OPEN_ENDING, numbering } from './headings.js';
 import { joinWrapped } from './titles.js';
-import { romanValue } from './numerals.js';
+import { isRomanNumeral, romanValue } from './numerals.js';
 
 /** Pages searched for a printed TOC: at least this many… */
 export const TOC_SCAN_MIN_PAGES = 12;
@@ -63,8 +63,6 @@ const LEADER_TAIL = /[._…]\s*\d{1,4}$/u;
 const PAGE_CELL = /^[1-9]\d{0,3}$/;
 /** A cell of leader dots ending in the page number (". . . . 12", "……12"). */
 const LEADER_CELL = /^(?:\.\s*){2,}\s*([1-9]\d{0,3})$|^(?:…\s*)+([1-9]\d{0,3})$/;
-/** A front-matter page number in lower-case roman numerals (i–xxxix). */
-const ROMAN_PAGE = /^x{0,3}(?:ix|iv|v?i{0,3})$/;
 /** A title, its leader and a roman page number ("Preface ........ v"). */
 const ROMAN_LEADER = /^(.*?\p{L}.*?)\s*(?:\.{3,}|…+|(?:\s?\.){4,}|_{3,})\s*([ivx]{1,6})$/u;
 /** Leader dots left at the end of a title cell ("Basics . . . . ."). */
@@ -121,7 +119,7 @@ export function tocLine(line: Line): TocLine | null {
 /** A front-matter entry with a roman page number after its leader ("Preface ..... v", "Figures and Tables ..... iv"). */
 function romanTocLine(line: Line): TocLine | null {
   const m = /[.…_]\s*[ivx]{1,6}$/.test(line.text) ? ROMAN_LEADER.exec(line.text.replace(/\s*\|\s*/g, ' ')) : null;
-  if (!m || !ROMAN_PAGE.test(m[2]!) || !hasLetters(m[1]!, 3) || m[1]!.length > 160) return null;
+  if (!m || !isRomanNumeral(m[2]!) || !hasLetters(m[1]!, 3) || m[1]!.length > 160) return null;
   return { title: m[1]!.replace(TRAILING_LEADER, '').trim(), printed: null, x: line.x, roman: romanValue(m[2]!) };
 }
 

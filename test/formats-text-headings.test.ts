@@ -182,3 +182,54 @@ describe('headings that do not structure the text', () => {
     expect(r.card?.summary).toMatch(/^Some prose here that opens/);
   });
 });
+
+describe('numbered titles standing alone (a licence\'s sections)', () => {
+  const para = (n: number) => Array.from({ length: 9 }, (_, k) => `  Text of section ${n}, line ${k + 1}: the terms that apply to the covered work go on here.`).join('\n');
+  const licence = `                    GNU GENERAL PUBLIC LICENSE
+                       Version 3, 29 June 2007
+
+                            Preamble
+
+${para(99)}
+
+                       TERMS AND CONDITIONS
+
+  0. Definitions.
+
+${para(0)}
+
+  1. Source Code.
+
+${para(1)}
+
+  2. Basic Permissions.
+
+${para(2)}
+
+  8. Termination.
+
+${para(8)}
+
+  9. Acceptance Not Required for Having Copies.
+
+${para(9)}
+
+                     END OF TERMS AND CONDITIONS
+`;
+
+  it('reads them as sections under the heading above them when they run in sequence, far apart; a masthead titles the text', () => {
+    const lines = licence.split('\n');
+    const hs = textHeadings(lines);
+    expect(hs.map((h) => h.title)).toEqual(['TERMS AND CONDITIONS', '0. Definitions', '1. Source Code', '2. Basic Permissions', '8. Termination', '9. Acceptance Not Required for Having Copies', 'END OF TERMS AND CONDITIONS']);
+    const md = convertMarkdownText(markTextHeadings(lines, 3)!, 'GPL-3', licence);
+    const terms = md.root.children.find((c) => c.title === 'TERMS AND CONDITIONS')!;
+    expect(terms.children.map((c) => c.title)).toContain('8. Termination');
+    // its centred first line titles it, not the file name
+    expect(md.root.title).toBe('GNU GENERAL PUBLIC LICENSE');
+  });
+
+  it('a short list of numbered steps is no outline', () => {
+    const steps = 'Install\n\n1. Download the archive.\n\n2. Unpack it.\n\n3. Run make.\n\n4. Run make install.\n';
+    expect(textHeadings(steps.split('\n'))).toEqual([]);
+  });
+});

@@ -157,9 +157,25 @@ describe('summary sentences (JOHNSON_JOHNSON_2022_10K p34)', () => {
     expect(mainPrint(lines.slice(1, 3), 10)).toHaveLength(2);
   });
 
+  it('a sentence pointing back to the one before it is a summary\'s last choice; a listing\'s lines are no sentences', async () => {
+    const { summarize } = await import('../src/ingest/converters/pdf/summary.js');
+    const stats = { pages: 10, df: new Map<string, number>() };
+    const own = 'Each data set of the package is described in this section, with its source, its format and a plot of all its points, so that a reader can choose one for an example or a test of a new method.';
+    const back = 'They consist of sixty seven points representing copper ore deposits and one hundred forty six line segments representing geological lineaments, recorded in a rectangular region of Queensland, Australia.';
+    // room for one of the two: the one that stands on its own is said, though the other has more words of its own
+    expect(summarize([line(own), line(back)], stats, '', {})).toContain('Each data set');
+    expect(summarize([line(own), line(back.replace(/^They consist/, 'The deposits consist'))], stats, '', {})).toContain('copper ore');
+    const listing: Line = { ...line('R> fit <- glm(cases ~ 1 + t, family = poisson)     Coefficients: estimate 1.23 and standard error 0.45.'), listing: true };
+    expect(summarize([line(own), listing], stats, '', {})).not.toContain('glm');
+  });
+
   it('a middle initial ends no sentence; a capital letter after a lower-case word does', () => {
     expect(sentenceRuns('A collection of Michael A. Covington’s macros. Written by J. R. R. Tolkien. Pitches below middle C. By adding quotes.')).toEqual([
       'A collection of Michael A. Covington’s macros.', 'Written by J. R. R. Tolkien.', 'Pitches below middle C.', 'By adding quotes.',
+    ]);
+    // an abbreviation before a year, a number or a name ends nothing
+    expect(sentenceRuns('Bönsch et al. (2005) found longer alleles, see Fig. 3 and pp. 12–14. Then we fit it.')).toEqual([
+      'Bönsch et al. (2005) found longer alleles, see Fig. 3 and pp. 12–14.', 'Then we fit it.',
     ]);
   });
 

@@ -6,6 +6,7 @@ import { numbering } from '../src/ingest/converters/pdf/headings.js';
 import { compileOutline, isSectionTitle, NO_OUTLINE_VOCABULARY } from '../src/model/outline-vocabulary.js';
 import { findTocPages, tocLine } from '../src/ingest/converters/pdf/printed-toc.js';
 import { joinWrapped } from '../src/ingest/converters/pdf/titles.js';
+import { joinWrappedCells } from '../src/ingest/converters/pdf/cells.js';
 import type { Line } from '../src/ingest/converters/pdf/layout-types.js';
 
 const line = (cells: string[], x = 72): Line => ({ cells, text: cells.join(' '), x, x2: 540, y: 500, size: 10, font: 'f1', gapAbove: 1.2 });
@@ -421,5 +422,133 @@ describe('document kind from the opening pages', async () => {
   it('filings and guides keep their kinds', () => {
     expect(docType('UNITED STATES SECURITIES AND EXCHANGE COMMISSION FORM 10-K ANNUAL REPORT PURSUANT TO SECTION 13')).toBe('10-K');
     expect(docType("GNU gnuplot User's Guide")).toBe('manual');
+  });
+});
+
+describe('wrapped table cells', () => {
+  // a row at baseline y with its cells at the given x ranges (size 8, rows 1.8 apart, wraps 1.2)
+  const row = (y: number, gapAbove: number, cells: Array<[string, number, number]>): Line => ({
+    cells: cells.map((c) => c[0]), text: cells.map((c) => c[0]).join(' '), x: cells[0]![1], x2: cells[cells.length - 1]![2], y, size: 8, font: 'f1', gapAbove,
+    ...(cells.length > 1 ? { spans: cells.flatMap((c) => [c[1], c[2]]) } : {}),
+  });
+  const page = (lines: Line[]) => [{ page: 1, width: 612, height: 792, lines, twoColumn: false }];
+  const texts = (lines: Line[]) => lines.map((l) => l.cells.join(' | '));
+
+  it('joins a wrapped label and wrapped value cells to their row; the next row stays a row', () => {
+    const p = page([
+      row(500, 1.84, [['PK samples', 74, 120], ['pre-dose', 253, 285], ['pre-', 300, 315], ['pre-dose', 330, 362]]),
+      row(490, 1.22, [['and 2 h', 253, 282], ['dose', 300, 317], ['and 2 h', 330, 359]]),
+      row(475, 1.84, [['Tablet count and', 74, 140], ['×', 253, 258]]),
+      row(465, 1.21, [['compliance', 74, 120]]),
+      row(450, 1.84, [['Adverse events,', 74, 134], ['×', 253, 258]]),
+      row(440, 1.21, [['concomitant medications', 74, 176]]),
+      row(425, 1.84, [['IBDQ', 74, 95], ['×', 253, 258]]),
+    ]);
+    expect(joinWrappedCells(p)).toBe(3);
+    expect(texts(p[0]!.lines)).toEqual([
+      'PK samples | pre-dose and 2 h | pre-dose | pre-dose and 2 h',
+      'Tablet count and compliance | ×',
+      'Adverse events, concomitant medications | ×',
+      'IBDQ | ×',
+    ]);
+  });
+
+  it('leaves rows at one pitch, new labels, amounts, list items and paragraphs under a run-in heading alone', () => {
+    const lines = [
+      // a statement's single-spaced rows: the next line is no closer than the row to the one above
+      row(500, 1.2, [['Net cash provided by operating', 74, 200], ['1,234', 400, 430]]),
+      row(490, 1.2, [['activities', 74, 110]]),
+      // a new label under a label that can end there
+      row(470, 1.84, [['Urinalysis', 74, 110], ['×', 253, 258]]),
+      row(460, 1.21, [['Pregnancy test', 74, 130]]),
+      // a subtotal under an amount
+      row(440, 1.84, [['Total', 74, 95], ['5,000', 400, 430]]),
+      row(430, 1.21, [['6,000', 400, 430]]),
+      // a list item's wrapped prose
+      row(410, 1.84, [['•', 74, 78], ['the amount, number, growth or increase, in or over certain periods, of', 90, 540]]),
+      row(400, 1.21, [['earnings per share, including as adjusted for certain items, net sales', 90, 530]]),
+      // a paragraph under a run-in heading runs on far beyond the heading's cell
+      row(380, 1.84, [['7.04', 74, 92], ['Limitations on Actions.', 110, 200]]),
+      row(370, 1.21, [['Any claim filed under Article VII and any action filed in any court or other', 110, 540]]),
+    ];
+    const p = page(lines.map((l) => ({ ...l, cells: [...l.cells], ...(l.spans ? { spans: [...l.spans] } : {}) })));
+    expect(joinWrappedCells(p)).toBe(0);
+    expect(texts(p[0]!.lines)).toEqual(texts(lines));
+  });
+
+  it('keeps a hyphen the document writes and mends a syllable break', () => {
+    const p = page([
+      row(500, 1.84, [['Import CSV', 74, 150], ['Starts the CSV file im-', 253, 380]]),
+      row(490, 1.21, [['port process.', 253, 310]]),
+      row(470, 1.84, [['PK samples', 74, 120], ['pre-', 253, 270]]),
+      row(460, 1.21, [['dose', 253, 272]]),
+      row(440, 1.84, [['Note', 74, 100], ['an import, a pre-dose sample', 253, 380]]),
+    ]);
+    joinWrappedCells(p);
+    expect(texts(p[0]!.lines).slice(0, 2)).toEqual(['Import CSV | Starts the CSV file import process.', 'PK samples | pre-dose']);
+  });
+});
+
+describe('a paper whose first section opens on its contents page', () => {
+  it('places the section at its heading below the contents, not on the next page', async () => {
+    const { printedToc } = await import('../src/ingest/converters/pdf/printed-toc.js');
+    const at = (cells: string[], x: number, x2 = 504): Line => ({ ...line(cells, x), x2 });
+    const prose = at(['Text of the section, long enough to be prose and nothing else at all.'], 73, 539);
+    const first = { page: 1, width: 612, height: 792, twoColumn: false, lines: [
+      at(['Moran\'s Autocorrelation Coefficient'], 150, 460),
+      at(['Contents'], 73, 140),
+      at(['1 Theoretical Background ............................ 1'], 73),
+      at(['2 Implementation in ape ............................. 2'], 73),
+      at(['3 Implementation in ade4 ............................ 3'], 73),
+      at(['4 Other Implementations ............................. 4'], 73),
+      at(['5 Conclusions ....................................... 5'], 73),
+      prose,
+      at(['1 Theoretical Background'], 73, 260),
+      prose,
+    ] };
+    const body = (page: number, title: string) => ({ page, width: 612, height: 792, twoColumn: false, lines: [at([title], 73, 260), prose] });
+    const pages = [first, body(2, '2 Implementation in ape'), body(3, '3 Implementation in ade4'), body(4, '4 Other Implementations'), body(5, '5 Conclusions')];
+    const none = () => pages.map(() => new Set<number>());
+    const out = printedToc(pages, { lines: none(), runStart: none(), labels: pages.map(() => null), repeats: new Map() })!;
+    expect(out.entries.map((e) => [e.title, e.page, e.line])).toEqual([
+      ['1 Theoretical Background', 1, 8], ['2 Implementation in ape', 2, undefined], ['3 Implementation in ade4', 3, undefined], ['4 Other Implementations', 4, undefined], ['5 Conclusions', 5, undefined],
+    ]);
+  });
+});
+
+describe('listings, accents and unreadable text layers', () => {
+  it('writes a fixed-width line\'s gaps as blanks, not cells; other prints and contents pages keep their cells', async () => {
+    const { keepListingSpacing } = await import('../src/ingest/converters/pdf/listings.js');
+    const { styleKey } = await import('../src/ingest/converters/pdf/layout-types.js');
+    // 5 units a character: "+" at 100, "+ sin(x)" 20 characters' width further on
+    const code: Line = { cells: ['+', '+ sin(x)'], text: '+ + sin(x)', x: 100, x2: 245, y: 500, size: 10, font: 'mono', gapAbove: 1.2, spans: [100, 105, 205, 245] };
+    const table: Line = { ...code, font: 'serif', cells: ['Total', '1,234'], text: 'Total 1,234', spans: [100, 125, 205, 235] };
+    const page = (n: number) => ({ page: n, width: 612, height: 792, twoColumn: false, lines: [{ ...code, cells: [...code.cells], spans: [...code.spans!] }, { ...table }] });
+    const pages = [page(1), page(2)];
+    expect(keepListingSpacing(pages, new Set([styleKey(code)]), new Set([2]))).toBe(1);
+    expect(pages[0]!.lines[0]!.cells).toEqual([`+${' '.repeat(20)}+ sin(x)`]);
+    expect(pages[0]!.lines[1]!.cells).toEqual(['Total', '1,234']);
+    expect(pages[1]!.lines[0]!.cells).toEqual(['+', '+ sin(x)']);
+  });
+
+  it('joins a TeX font\'s spacing accents to their letters; an acute before a consonant stays an apostrophe', async () => {
+    const { composeAccents } = await import('../src/ingest/converters/pdf/lines.js');
+    expect(composeAccents('3.4.4 Z¨ahler und ¨Uberschriften')).toBe('3.4.4 Zähler und Überschriften');
+    expect(composeAccents('Fern´andez, Radon-Nikod´ym')).toBe('Fernández, Radon-Nikodým');
+    expect(composeAccents('it´s')).toBe('it´s');
+    expect(composeAccents('u˜ and β˜')).toBe('u˜ and β˜');
+  });
+
+  it('a text layer of symbols is unreadable: the planner asks for OCR and says why', async () => {
+    const { symbolShare, UNREADABLE_SYMBOL_SHARE } = await import('../src/model/unreadable.js');
+    const dingbats = '❆♥❛❧②s✐♥❣ r❡♣❧✐❝❛t❡❞ ♣♦✐♥t ♣❛tt❡r♥s ✐♥ s♣❛tst❛t';
+    expect(symbolShare([dingbats])).toBeGreaterThan(UNREADABLE_SYMBOL_SHARE);
+    expect(symbolShare(['Analysing replicated point patterns ✓ × → ∑'])).toBeLessThan(0.1);
+    const { planOffline } = await import('../src/ingest/plan/offline-planner.js');
+    const preview = { numPages: 2, pages: [dingbats, dingbats], outline: [] };
+    const sample = { card: { id: 'src_00000001', filename: 'x.pdf', original_path: 'x.pdf', type: 'pdf', size_kb: 1, sha256: '0'.repeat(64) }, text: '', heading_count: 0, pdfPreview: async () => preview };
+    const plan = await planOffline(sample as never);
+    expect(plan.recommended_approach).toBe('ocr');
+    expect(JSON.stringify(plan)).toMatch(/unreadable \(\d+% of its characters are symbols/);
   });
 });

@@ -65,6 +65,17 @@ describe('viewTree', () => {
     expect(() => viewTree(tree, { fromNode: '9999' })).toThrow(/no node "9999"/);
   });
 
+  it('shows a node\'s pages once: not beside a title that states them ("… (continued) (pages 11–14)")', async () => {
+    const { renderTreeText, rangeBeside } = await import('../src/retrieve/tree-view.js');
+    const part: ViewNode = { node_id: '0003', title: 'Item 1. Business (continued) (pages 11–14)', page_range: [11, 14] };
+    const plain: ViewNode = { node_id: '0004', title: 'Item 1A. Risk Factors', page_range: [15, 22] };
+    expect(rangeBeside(part)).toBe('');
+    expect(rangeBeside(plain)).toBe('pp. 15-22');
+    const text = renderTreeText({ node_id: '0000', title: 'Form 10-K', children: [part, plain] });
+    expect(text).toContain('0003  Item 1. Business (continued) (pages 11–14)\n');
+    expect(text).toContain('0004  Item 1A. Risk Factors  (pp. 15-22)');
+  });
+
   it('shows the whole tree when depth and budget allow', () => {
     const v = viewTree(tree, { depth: 100, maxNodes: 1000 });
     expect(v.truncated).toBe(false);

@@ -2,7 +2,7 @@
 import type { ReadAnswer } from './read.js';
 import type { DeepAnswer } from './deep.js';
 import type { Freshness } from '../search/freshness.js';
-import { renderTreeText, rangeText } from './tree-view.js';
+import { renderTreeText, rangeBeside, rangeText } from './tree-view.js';
 import type { NodePassage } from './snippets.js';
 
 /** "p. 3: " or "pp. 2-3: " before a passage's text in the text views ('' for a source without pages). */
@@ -60,7 +60,7 @@ export function renderDeepText(a: DeepAnswer): string {
     lines.push('', `Suggested nodes for "${a.query}":`);
     if (a.suggestions.length === 0) lines.push('  (none matched)');
     for (const s of a.suggestions) {
-      const r = rangeText(s);
+      const r = rangeBeside(s);
       const verdict = s.verdict ? ` · ${s.verdict} (relevance ${s.relevance})` : '';
       lines.push(`  ${s.node_id}  ${s.title}${r ? `  (${r})` : ''}  score ${s.score.toFixed(2)}${verdict}`);
       const within = s.path.slice(1).slice(-SUGGESTION_PATH_DEPTH);

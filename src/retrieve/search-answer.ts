@@ -5,7 +5,7 @@
 import type { SearchFilters, SearchOptions, SearchResult, SourceHit } from '../search/types.js';
 import type { Freshness } from '../search/freshness.js';
 import { passagePlace, renderFreshness } from './render.js';
-import { clip, rangeText } from './tree-view.js';
+import { clip, rangeBeside } from './tree-view.js';
 import { annotateHits, type ListedNode } from './snippets.js';
 import { openStoreLookup } from './store-read.js';
 
@@ -92,7 +92,7 @@ export function renderSearchText(a: SearchAnswer): string {
     // later results are alternatives: a shorter summary keeps the answer small
     if (r.summary) lines.push(`   ${r.rank - a.offset > FULL_SUMMARY_RESULTS ? clip(r.summary, SHORT_SUMMARY_CHARS) : r.summary}`);
     for (const n of r.nodes) {
-      const range = rangeText(n);
+      const range = rangeBeside(n);
       const within = n.path?.length ? `  in: ${n.path.join(' › ')}` : '';
       lines.push(`   - ${n.node_id} ${n.title}${range ? ` (${range})` : ''}${n.verdict ? ` · ${n.verdict}` : ''}${within}`);
       if (n.passage) lines.push(`       ${passagePlace(n.passage)}${n.passage.text}${n.passage.more ? ` [${n.passage.more} more characters in the node]` : ''}`);

@@ -160,11 +160,19 @@ function rangeText(v: { page_range?: [number, number]; line_range?: [number, num
 
 export { rangeText };
 
+/** A title that ends with its pages already ("Item 1. Business (continued) (pages 11–14)": one of several parts of one title). */
+const TITLE_STATES_PAGES = /\(pages? \d+(?:–\d+)?\)$/;
+
+/** The range shown beside a title: none when the title states its pages (agents read "(pages 8–12)  (pp. 8-12)"). */
+export function rangeBeside(v: { title: string; page_range?: [number, number]; line_range?: [number, number]; row_range?: [number, number] }): string {
+  return v.page_range && TITLE_STATES_PAGES.test(v.title) ? '' : rangeText(v);
+}
+
 /** Human rendering: one line per node (id, title, range), summary indented below. */
 export function renderTreeText(view: ViewNode, showSummaries = true): string {
   const lines: string[] = [];
   const walk = (v: ViewNode, indent: string) => {
-    const range = rangeText(v);
+    const range = rangeBeside(v);
     const more = v.hidden_descendants ? `  [+${v.hidden_descendants} more]` : '';
     lines.push(`${indent}${v.node_id}  ${v.title}${range ? `  (${range})` : ''}${more}`);
     if (showSummaries && v.summary) lines.push(`${indent}      ${v.summary}`);

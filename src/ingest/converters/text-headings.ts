@@ -1,7 +1,8 @@
 /**
  * Headings of plain text that Markdown does not see: reStructuredText titles (a line underlined, or
  * over- and underlined, by any adornment character: `Sorting HOW TO` over `**************`),
- * lines in capitals standing alone (`PRINTING THE MANUAL` in a GNU README) and the questions of a
+ * lines in capitals standing alone (`PRINTING THE MANUAL` in a GNU README), numbered titles standing
+ * alone in a sequence (`  8. Termination.` in a licence, `2.1 Scope`) and the questions of a
  * FAQ (`Q: What does the prefix XIO mean?`, one entry each, when the text asks at least two). The
  * text is rewritten line for line with ATX marks (`## Title`) and blank adornment lines, so the
  * Markdown parser builds the tree and every line number stays that of the file.
@@ -71,15 +72,70 @@ function question(lines: string[], i: number): TextHeading | null {
   return { line: i, title: cutAtWord(parts.join(' '), QUESTION_TITLE_MAX_CHARS), style: 'question', under: [] };
 }
 
-/** The text's own headings, in order (a FAQ's questions only when it asks MIN_QUESTIONS or more). */
+/**
+ * A numbered title standing alone: "  8. Termination.", "2.1 Scope" with blank lines around it,
+ * short, its words opening in a capital. Kept only as one of a run of such titles (numberedRuns).
+ */
+const NUMBERED_TITLE = /^\s{0,8}(\d{1,2}(?:\.\d{1,2}){0,3})\.?\s+(\p{Lu}.*)$/u;
+/** Longest numbered title line, and most words in it. */
+export const NUMBERED_TITLE_MAX_CHARS = 70;
+export const NUMBERED_TITLE_MAX_WORDS = 8;
+/** Numbered titles of one depth a text needs before they are its sections… */
+export const MIN_NUMBERED_TITLES = 3;
+/** …this share of them one more than the one before (a list's "1." "2." "3." counts too, if its items are far apart)… */
+export const NUMBERED_SEQUENCE_SHARE = 0.7;
+/** …and this many lines apart on average: an enumeration's items follow each other closely. */
+export const NUMBERED_MIN_MEAN_LINES = 8;
+
+function numbered(lines: string[], i: number): TextHeading | null {
+  const m = NUMBERED_TITLE.exec(lines[i]!);
+  if (!m || !blank(lines[i - 1]) || !blank(lines[i + 1])) return null;
+  const t = lines[i]!.trim();
+  if (t.length > NUMBERED_TITLE_MAX_CHARS || t.split(/\s+/).length > NUMBERED_TITLE_MAX_WORDS + 1 || /[,;:]$/.test(t)) return null;
+  return { line: i, title: t.replace(/\.$/, ''), style: `numbered${m[1]!.split('.').length}`, under: [] };
+}
+
+/** The last number of a numbered title ("2.3 Scope" → 3) and the numbers before it ("2"). */
+function numberOf(h: TextHeading): { parent: string; n: number } {
+  const parts = /^(\d+(?:\.\d+)*)/.exec(h.title)![1]!.split('.');
+  return { parent: parts.slice(0, -1).join('.'), n: Number(parts[parts.length - 1]) };
+}
+
+/** The numbered titles of each depth that read as a document's sections: a numbered sequence, far apart. */
+function numberedRuns(hs: TextHeading[]): Set<TextHeading> {
+  const keep = new Set<TextHeading>();
+  for (const style of new Set(hs.map((h) => h.style))) {
+    const run = hs.filter((h) => h.style === style);
+    if (run.length < MIN_NUMBERED_TITLES) continue;
+    let next = 0;
+    for (let k = 1; k < run.length; k++) {
+      const a = numberOf(run[k - 1]!);
+      const b = numberOf(run[k]!);
+      if (b.n === a.n + 1 && b.parent === a.parent) next++;
+    }
+    const meanLines = (run[run.length - 1]!.line - run[0]!.line) / (run.length - 1);
+    if (next >= NUMBERED_SEQUENCE_SHARE * (run.length - 1) && meanLines >= NUMBERED_MIN_MEAN_LINES) for (const h of run) keep.add(h);
+  }
+  return keep;
+}
+
+/** The text's own headings, in order (a FAQ's questions only when it asks MIN_QUESTIONS or more; numbered titles only in runs). */
 export function textHeadings(lines: string[]): TextHeading[] {
   const out: TextHeading[] = [];
+  const numberedTitles: TextHeading[] = [];
   for (let i = 0; i < lines.length; i++) {
     const h = adorned(lines, i) ?? capitals(lines, i) ?? question(lines, i);
-    if (!h) continue;
+    if (!h) {
+      const n = numbered(lines, i);
+      if (n) numberedTitles.push(n);
+      continue;
+    }
     out.push(h);
     i = Math.max(i, ...h.under);
   }
+  const runs = numberedRuns(numberedTitles);
+  if (runs.size) out.push(...numberedTitles.filter((h) => runs.has(h)));
+  out.sort((a, b) => a.line - b.line);
   const questions = out.filter((h) => h.style === 'question').length;
   return questions === 0 || questions >= MIN_QUESTIONS ? out : out.filter((h) => h.style !== 'question');
 }
@@ -103,22 +159,50 @@ function titlesDocument(lines: string[], hs: TextHeading[]): boolean {
   return rest.length > 0 && rest.filter((h) => SECTION_NUMBER.test(h.title)).length >= NUMBERED_SECTIONS_SHARE * rest.length;
 }
 
+/** Leading blanks of a line set in the middle of a plain-text page (a masthead: "        GNU GENERAL PUBLIC LICENSE"). */
+export const MASTHEAD_INDENT = 8;
+/** Lines a masthead block may hold (its title, a version or date line, an author). */
+export const MASTHEAD_MAX_LINES = 3;
+
+/**
+ * The file's first line when it is a masthead: short, centred or in capitals, opening a block of at
+ * most MASTHEAD_MAX_LINES lines ("GNU GENERAL PUBLIC LICENSE" / "Version 3, 29 June 2007"), and no heading
+ * found already; -1 otherwise. It titles the document (the file name did: "GPL-3").
+ */
+function masthead(lines: string[], hs: TextHeading[]): number {
+  const i = lines.findIndex((l) => l.trim() !== '');
+  if (i < 0 || hs.some((h) => h.line === i)) return -1;
+  const t = lines[i]!.trim();
+  const letters = t.match(/\p{L}/gu)?.length ?? 0;
+  if (t.length > CAPS_HEADING_MAX_CHARS || letters < CAPS_MIN_LETTERS || /[.,;:]$/.test(t)) return -1;
+  const centred = /^ */.exec(lines[i]!)![0].length >= MASTHEAD_INDENT;
+  const caps = !/\p{Ll}/u.test(t) && letters / t.replace(/\s/g, '').length >= CAPS_LETTER_SHARE;
+  if (!centred && !caps) return -1;
+  let end = i;
+  while (end + 1 < lines.length && !blank(lines[end + 1])) end++;
+  return end - i + 1 <= MASTHEAD_MAX_LINES ? i : -1;
+}
+
 /**
  * The text with its headings marked for the Markdown parser (levels by order of first appearance of
  * each style, as reStructuredText assigns them; capitals after the adorned styles; a first style used
- * once is the title), or null when it has fewer than `min` headings.
+ * once, or a masthead, is the title), or null when it has fewer than `min` headings.
  */
 export function markTextHeadings(lines: string[], min: number): string | null {
   const hs = textHeadings(lines);
   if (hs.length < min) return null;
-  // adorned styles first, then capitals, then a FAQ's questions (the finest level)
-  const styles = [...new Set(hs.filter((h) => h.style !== 'caps' && h.style !== 'question').map((h) => h.style))];
+  // adorned styles first, then capitals, then numbered titles by depth, then a FAQ's questions (the finest level)
+  const late = (st: string) => st === 'caps' || st === 'question' || st.startsWith('numbered');
+  const styles = [...new Set(hs.filter((h) => !late(h.style)).map((h) => h.style))];
   if (hs.some((h) => h.style === 'caps')) styles.push('caps');
+  styles.push(...[...new Set(hs.map((h) => h.style).filter((st) => st.startsWith('numbered')))].sort());
   if (hs.some((h) => h.style === 'question')) styles.push('question');
   // the first style is the document's title only when used once; else every heading is a section (level 2 on)
   const base = hs.filter((h) => h.style === styles[0]).length === 1 ? 1 : 2;
   const titleLine = base === 2 && titlesDocument(lines, hs) ? hs[0]!.line : -1;
   const out = lines.map((l) => (ATX_LIKE.test(l) ? `\\${l.trimStart()}` : l));
+  const mast = base === 2 && titleLine < 0 ? masthead(lines, hs) : -1;
+  if (mast >= 0) out[mast] = `# ${lines[mast]!.trim()}`;
   for (const h of hs) {
     const level = h.line === titleLine ? 1 : Math.min(6, styles.indexOf(h.style) + base);
     out[h.line] = `${'#'.repeat(level)} ${h.title.replace(/^#+\s*/, '')}`;

@@ -6,6 +6,7 @@ import { Strategy, type Approach } from '../../store/schemas.js';
 import type { Sample } from './sample.js';
 import type { PdfPreview } from '../../model/sample.js';
 import { SPECIAL_PAGE_RANGES, SPECIAL_TABLE_ROWS } from '../../model/plan.js';
+import { symbolShare, UNREADABLE_SYMBOL_SHARE, unreadableReason } from '../../model/unreadable.js';
 import { TREE_SITTER_LANGUAGES } from '../converters/code/tree-sitter-symbols.js';
 
 /** Languages the code converter parses into symbol trees (TypeScript compiler API + tree-sitter grammars). */
@@ -74,7 +75,7 @@ interface PdfChoice {
   special: string[];
 }
 
-/** A PDF: outline or printed contents → tree from them; no text layer → OCR; else a tree from detected headings. */
+/** A PDF: no text layer, or one of symbols → OCR; outline or printed contents → tree from them; else a tree from detected headings. */
 async function planPdf(sample: Sample): Promise<PdfChoice> {
   const special = [SPECIAL_PAGE_RANGES];
   let preview: PdfPreview;
@@ -89,6 +90,8 @@ async function planPdf(sample: Sample): Promise<PdfChoice> {
   if (preview.pages.length > 0 && chars < preview.pages.length * SCANNED_CHARS_PER_PAGE) {
     return { approach: 'ocr', has_structure: false, key_sections: [], estimated_nodes, special };
   }
+  const symbols = symbolShare(preview.pages);
+  if (symbols > UNREADABLE_SYMBOL_SHARE) return { approach: 'ocr', has_structure: false, key_sections: [], estimated_nodes, special: [...special, `OCR: ${unreadableReason(symbols)}`] };
   const top = preview.outline.filter((l) => l.startsWith('- ')).map((l) => l.slice(2).trim());
   if (top.length) return { approach: 'tree_index', has_structure: true, key_sections: top.slice(0, MAX_KEY_SECTIONS), estimated_nodes, special };
   const contents = preview.pages.map((p) => contentsEntries(p, preview.numPages)).find((c) => c !== null);

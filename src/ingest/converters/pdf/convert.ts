@@ -11,10 +11,12 @@ import { withPdfDocument, type PdfDocument } from './load.js';
 import { NATIVE_ENV, NATIVE_MISSING_WARNING, nativeReadPages, pageRunTogether, readNative, type NativePage, type NativeRead } from './poppler.js';
 import { buildPage, type RawItem } from './lines.js';
 import { findFurniture, type Furniture } from './furniture.js';
-import { bodyStyle, findHeadings, withPeerTitles, type Heading } from './headings.js';
+import { bodyStyle, findHeadings, monospacePrints, withPeerTitles, type Heading } from './headings.js';
 import { outlineStyles } from './outline-styles.js';
 import { mendHyphenation } from './hyphens.js';
 import { unglueCapitals } from './glued.js';
+import { joinWrappedCells } from './cells.js';
+import { keepListingSpacing } from './listings.js';
 import { readBookmarks } from './bookmarks.js';
 import { contentsOpening, findTocPages, laterContentsPages, printedToc } from './printed-toc.js';
 import { detectOutline } from './detected.js';
@@ -27,7 +29,8 @@ import { isTableRow, renderLine } from './tables.js';
 import { CAPTION, docStats, sectionGloss, summarize, type DocStats } from './summary.js';
 import { buildCard, cardDocType } from './card.js';
 import { compileOutline, isContainerTitle, type OutlinePack, type OutlineVocabulary } from '../../../model/outline-vocabulary.js';
-import { ocrFallback, MIN_TEXT_CHARS_PER_PAGE } from './ocr-fallback.js';
+import { ocrFallback, MIN_TEXT_CHARS_PER_PAGE, pagesSymbolShare } from './ocr-fallback.js';
+import { UNREADABLE_SYMBOL_SHARE, unreadableReason } from '../../../model/unreadable.js';
 import type { PlanDirectives, PlanNote } from '../../../model/plan.js';
 import { pdfDeclined, plannedOutline, sectionsToEstimate } from './plan-outline.js';
 
@@ -263,6 +266,8 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   const n = layouts.length;
   const textChars = layouts.reduce((s, p) => s + p.lines.reduce((a, l) => a + l.text.length, 0), 0);
   if (n > 0 && textChars < n * MIN_TEXT_CHARS_PER_PAGE) return ocrFallback(bytes, n, metaTitle || opts.fallbackTitle);
+  const symbols = n > 0 ? pagesSymbolShare(layouts) : 0;
+  if (symbols > UNREADABLE_SYMBOL_SHARE) return ocrFallback(bytes, n, metaTitle || opts.fallbackTitle, `The PDF's ${unreadableReason(symbols).replace(/^the /, '')}`, !metaTitle);
   const notes = pdfDeclined(opts.plan);
   if (opts.plan?.approach === 'ocr') {
     const ocr = await plannedOcr(bytes, n, metaTitle || opts.fallbackTitle, notes);
@@ -270,9 +275,12 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
   }
 
   unglueCapitals(layouts);
+  joinWrappedCells(layouts);
   const furniture = findFurniture(layouts);
   const body = bodyStyle(layouts, furniture);
   const tocMap = findTocPages(layouts, furniture);
+  // (contents printed in a fixed-width font keep their cells: title and page number)
+  keepListingSpacing(layouts, monospacePrints(layouts, body), new Set(tocMap.keys()));
   const toc = bookmarks.length ? null : printedToc(layouts, furniture, tocMap);
   const tocPages = new Set(toc?.tocPages ?? [...tocMap.keys()]);
   const opening = contentsOpening(layouts, furniture, tocMap);

@@ -14,6 +14,11 @@ import { isContainerTitle, isSectionTitle, NO_OUTLINE_VOCABULARY, type OutlineVo
 
 export const MAX_HEADING_CHARS = 120;
 export const MAX_HEADING_WORDS = 16;
+/**
+ * Characters after a heading's number ("Item 7.", "3.2"): longer is a numbered sentence, unless it is
+ * in capitals (a filing's item title joined from its wrapped lines, "ITEM 5. MARKET FOR … OF EQUITY SECURITIES").
+ */
+export const NUMBERED_REST_MAX_CHARS = 100;
 /** Headings of at most this many words (without closing punctuation) score a little higher. */
 export const SHORT_HEADING_WORDS = 8;
 /** Minimum score for a line to be a heading candidate at all. */
@@ -316,7 +321,7 @@ export function scoreLine(line: Line, body: BodyStyle, opts: { repeats: number; 
   // "2.22 syntax | 2.24 syntax": a row of a table whose cells start with numbers, not a numbered title
   if (pattern && line.cells.length >= 2 && line.cells.slice(1).some((c) => /^\s*\d/.test(c))) return null;
   if (!pattern && (words > MAX_HEADING_WORDS || /[,;]$/.test(text) || !/^[\p{Lu}\d"“'‘(]/u.test(text))) return null;
-  if (pattern && (pattern.rest.length > 100 || SENTENCE_AFTER_TITLE.test(pattern.rest))) return null;
+  if (pattern && (pattern.rest.length > (isAllCaps(pattern.rest) ? MAX_HEADING_CHARS : NUMBERED_REST_MAX_CHARS) || SENTENCE_AFTER_TITLE.test(pattern.rest))) return null;
   const caps = isAllCaps(text) && text.length <= 70;
   // a principal section opens its page or titles the table below it: "Balance Sheet" over a paragraph in
   // mid-page is a discussion of it (an MD&A or press-release heading), not the statement

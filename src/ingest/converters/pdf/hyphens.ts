@@ -18,10 +18,18 @@ const WORD_REST = /^(\p{Ll}\p{L}*)([^\s\p{L}]*)\s*/u;
 const WORDS = /\p{L}+(?:-\p{L}+)*/gu;
 
 /** Every word and hyphenated compound the document writes within a line, lower-cased. */
-function documentWords(pages: readonly Line[][]): Set<string> {
+export function documentWords(pages: readonly Line[][]): Set<string> {
   const out = new Set<string>();
   for (const lines of pages) for (const l of lines) for (const w of l.text.matchAll(WORDS)) out.add(w[0].toLowerCase());
   return out;
+}
+
+/**
+ * Whether a word broken after `head`'s hyphen keeps it when joined to `tail`: after a number always
+ * ("2-" / "hour samples": "2-hour"), else when the document writes the hyphenated form and never the closed one.
+ */
+export function keepsHyphen(head: string, tail: string, words: ReadonlySet<string>): boolean {
+  return /\d$/.test(head) || (!words.has(`${head}${tail}`.toLowerCase()) && words.has(`${head}-${tail}`.toLowerCase()));
 }
 
 /** Mends the broken words of every page in place (each line's text and its one cell); returns how many. */
@@ -38,11 +46,9 @@ export function mendHyphenation(pages: Line[][]): number {
       if (!end || !rest || rest[0].length >= b.text.trimStart().length) continue;
       const head = end[1]!;
       const tail = rest[1]!;
-      const closed = `${head}${tail}`.toLowerCase();
       // (read once, and only for a document that breaks a word)
       words ??= documentWords(pages);
-      // a number's hyphen is never a syllable break ("2-" / "hour samples": "2-hour")
-      const keep = /\d$/.test(head) || (!words.has(closed) && words.has(`${head}-${tail}`.toLowerCase()));
+      const keep = keepsHyphen(head, tail, words);
       a.text = `${a.text.trimEnd().slice(0, -1)}${keep ? '-' : ''}${tail}${rest[2]}`;
       b.text = b.text.trimStart().slice(rest[0].length);
       a.cells = [a.text];

@@ -16,6 +16,10 @@ export interface Line {
   font: string;
   /** vertical gap to the line above, in multiples of this line's size (Infinity for the first line) */
   gapAbove: number;
+  /** each cell's x range, flat ([x, x2, x, x2, …]), for a line of two or more cells */
+  spans?: number[];
+  /** a fixed-width line whose gaps were written as blanks (./listings.ts): code or program output, not prose */
+  listing?: true;
   /** the line's opening run printed in another font than the rest (a run-in heading: "2.2. Advanced configuration."), when it has one */
   lead?: { text: string; font: string };
 }

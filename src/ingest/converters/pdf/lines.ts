@@ -67,6 +67,31 @@ export function fixLigatures(s: string): string {
   return s.replace(T1_LIGATURE, (c) => LIGATURES[c]!).replace(OT1_LIGATURE, (c) => LIGATURES[c]!);
 }
 
+/**
+ * Accents a TeX font prints as a glyph of their own before the letter ("Z¨ahler", "¨Uberschriften",
+ * "Fern´andez"): the spacing accent and its letter are
+ * one letter again ("Zähler"), when Unicode has that letter. An acute accent joins vowels only: before
+ * a consonant it is an apostrophe typed as one ("it´s"). The ASCII grave, circumflex and tilde are
+ * code ("`a`", "x^2", "~/"), never joined.
+ */
+const SPACING_ACCENTS: Readonly<Record<string, string>> = {
+  '\u00a8': '\u0308', '\u00b4': '\u0301', '\u00b8': '\u0327', '\u00af': '\u0304', '\u02d8': '\u0306', '\u02d9': '\u0307',
+  '\u02da': '\u030a', '\u02db': '\u0328', '\u02dd': '\u030b', '\u02c7': '\u030c', '\u02c6': '\u0302', '\u02dc': '\u0303',
+};
+const HAS_SPACING_ACCENT = /[\u00a8\u00b4\u00b8\u00af\u02d8\u02d9\u02da\u02db\u02dd\u02c7\u02c6\u02dc]/u;
+const ACCENT_BEFORE_LETTER = /([\u00a8\u00b4\u00b8\u00af\u02d8\u02d9\u02da\u02db\u02dd\u02c7\u02c6\u02dc])(\p{L})/gu;
+const ACUTE = '\u00b4';
+const VOWEL = /^[aeiouyAEIOUY]$/;
+
+export function composeAccents(s: string): string {
+  if (!HAS_SPACING_ACCENT.test(s)) return s;
+  return s.replace(ACCENT_BEFORE_LETTER, (m: string, accent: string, letter: string) => {
+    if (accent === ACUTE && !VOWEL.test(letter)) return m;
+    const one = `${letter}${SPACING_ACCENTS[accent]}`.normalize('NFC');
+    return one.length === 1 ? one : m;
+  });
+}
+
 function toItems(raw: RawItem[]): Item[] {
   const out: Item[] = [];
   for (const r of raw) {
@@ -226,7 +251,7 @@ function cellsOf(items: Item[]): Cell[] {
     cur = { text: it.str, x: it.x, x2: it.x2 };
   }
   if (cur) cells.push(cur);
-  for (const c of cells) c.text = dropBoilerplate(c.text.replace(CONTROL_CHARS, '')).replace(/\s+/g, ' ').trim();
+  for (const c of cells) c.text = composeAccents(dropBoilerplate(c.text.replace(CONTROL_CHARS, '')).replace(/\s+/g, ' ').trim());
   return cells.filter((c) => c.text.length > 0);
 }
 
@@ -283,6 +308,7 @@ function toLine(items: Item[], cells: Cell[] = cellsOf(items)): Line | null {
   return {
     ...(lead ? { lead } : {}),
     cells: cells.map((c) => c.text),
+    ...(cells.length > 1 ? { spans: cells.flatMap((c) => [c.x, c.x2]) } : {}),
     text: cells.map((c) => c.text).join(' '),
     x: cells[0]!.x,
     x2: cells[cells.length - 1]!.x2,

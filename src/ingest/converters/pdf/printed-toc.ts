@@ -307,13 +307,54 @@ function pageOffset(furniture: Furniture, lastToc: number, entries: TocLine[], h
   return [...votes].sort((a, b) => b[1] - a[1] || Math.abs(a[0]) - Math.abs(b[0]) || a[0] - b[0])[0]![0];
 }
 
-/** Each entry on the page nearest its printed page + offset where its title is found; how many were found. */
-function placeEntries(entries: TocLine[], hits: number[][], offset: number, pageCount: number, toc: { first: number; last: number }): { placed: OutlineEntry[]; verified: number } {
+/**
+ * The first entries whose headings are printed on the last contents page itself, below its last
+ * entry (a short paper's contents, then its introduction and "1 Theoretical Background"): each
+ * entry's index and the heading's body line (furniture left out), in order, up to the first entry not printed there.
+ * Searched only after the contents, their heading lines would be moved to the next page and their
+ * text left in the "Contents" node.
+ */
+function entriesOnContents(pages: PageLayout[], furniture: Furniture, tocMap: Map<number, PageTocLine[]>, lastToc: number, entries: TocLine[]): Map<number, number> {
+  const out = new Map<number, number>();
+  const lines = pages[lastToc - 1]?.lines ?? [];
+  const furn = furniture.lines[lastToc - 1] ?? new Set<number>();
+  let from = Math.max(...tocMap.get(lastToc)!.map((l) => l.line)) + 1;
+  for (const [i, e] of entries.entries()) {
+    const full = normTitle(e.title);
+    const key = full.slice(0, TITLE_KEY_CHARS);
+    if (key.length < 5) break;
+    let at = -1;
+    for (let k = from; k < lines.length && at < 0; k++) {
+      if (furn.has(k)) continue;
+      const norm = normTitle(lines[k]!.text);
+      if (norm.length <= full.length + TITLE_LINE_SLACK && norm.startsWith(key)) at = k;
+    }
+    if (at < 0) break;
+    let body = 0;
+    for (let k = 0; k < at; k++) if (!furn.has(k)) body++;
+    out.set(i, body);
+    from = at + 1;
+  }
+  return out;
+}
+
+/**
+ * Each entry on the page nearest its printed page + offset where its title is found (or on the last
+ * contents page, at its heading line, when `onContents` has it); how many were found.
+ */
+function placeEntries(entries: TocLine[], hits: number[][], offset: number, pageCount: number, toc: { first: number; last: number; onContents: Map<number, number> }): { placed: OutlineEntry[]; verified: number } {
   let verified = 0;
   const levels = levelsFor(entries);
   const placed: OutlineEntry[] = [];
   const lastToc = toc.last;
   entries.forEach((e, i) => {
+    const n = numbering(e.title);
+    const line = toc.onContents.get(i);
+    if (line !== undefined) {
+      verified++;
+      placed.push({ title: e.title, level: levels[i]!, page: lastToc, line, ...(n ? { kind: n.kind } : {}) });
+      return;
+    }
     const predicted = e.printed! + offset;
     const near = hits[i]!.filter((pg) => Math.abs(pg - predicted) <= TOC_REFINE_WINDOW).sort((a, b) => Math.abs(a - predicted) - Math.abs(b - predicted) || a - b);
     if (near.length) verified++;
@@ -322,7 +363,6 @@ function placeEntries(entries: TocLine[], hits: number[][], offset: number, page
     else if (predicted < toc.first) return;
     const prev = placed[placed.length - 1];
     const page = Math.min(pageCount, Math.max(lastToc + 1, prev?.page ?? 1, near[0] ?? predicted));
-    const n = numbering(e.title);
     placed.push({ title: e.title, level: levels[i]!, page, ...(n ? { kind: n.kind } : {}) });
   });
   return { placed, verified };
@@ -360,7 +400,8 @@ export function printedToc(pages: PageLayout[], furniture: Furniture, tocMap = f
   const hits = titleHits(pages, lastToc, mono);
   const offset = pageOffset(furniture, lastToc, mono, hits);
   if (offset === null) return null;
-  const { placed, verified } = placeEntries(mono, hits, offset, pages.length, { first: Math.min(...tocPages), last: lastToc });
+  const onContents = entriesOnContents(pages, furniture, tocMap, lastToc, mono);
+  const { placed, verified } = placeEntries(mono, hits, offset, pages.length, { first: Math.min(...tocPages), last: lastToc, onContents });
   const labelsAgree = furniture.labels.some((l, i) => l !== null && i + 1 - l === offset);
   if (placed.length < TOC_MIN_ENTRIES || (verified / mono.length < MIN_VERIFIED_SHARE && !labelsAgree)) return null;
   const front = placeFrontEntries(pages, tocMap, lastToc, placed[0]!.page);

@@ -441,8 +441,8 @@ function split(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>):
  */
 function frontMatter(from: number, to: number, contents: Set<number>, contentsStart?: number): Section[] {
   const { start, end } = pagesOf(from, to);
-  // only whole pages before the first section's own page
-  const last = posLine(to) === 0 ? end : end - 1;
+  // only whole pages before the first section's own page, or the contents on it above its heading
+  const last = posLine(to) === 0 || contents.has(end) ? end : end - 1;
   let a = start;
   while (a <= last && !contents.has(a)) a++;
   if (a > last) return [section('Cover and front matter', 'preface', 1, from, to)];
@@ -453,12 +453,9 @@ function frontMatter(from: number, to: number, contents: Set<number>, contentsSt
   const at = contentsStart !== undefined && posPage(contentsStart) === a && contentsStart > from ? contentsStart : pos(a);
   if (at > from) out.push(section('Cover and front matter', 'preface', 1, from, at));
   // contents running on into the page where the first section opens end at its heading, not in a "Front matter" of entries
-  if (b + 1 === end && last < end && contents.has(end)) {
-    out.push(section('Contents', 'contents', 1, at, to));
-    return out;
-  }
-  out.push(section('Contents', 'contents', 1, at, pos(b + 1)));
-  if (pos(b + 1) < to) out.push(section('Front matter', 'preface', 1, pos(b + 1), to));
+  const contentsTo = Math.min(pos(b + 1), to);
+  out.push(section('Contents', 'contents', 1, at, contentsTo));
+  if (contentsTo < to) out.push(section('Front matter', 'preface', 1, contentsTo, to));
   return out;
 }
 

@@ -193,11 +193,18 @@ function closesMiddleInitial(text: string, q: number): boolean {
 }
 
 /**
+ * Abbreviations a period closes inside a sentence, before a name, a year or a number ("Bönsch et al.
+ * (2005) found…", "see Fig. 3", "cf. Smith", "pp. 12–14"): never a sentence's end. (Before, "(2005)
+ * found longer alleles…" was taken for a sentence of its own and summarised a node.)
+ */
+const ABBREVIATION_END = /(?:^|[\s(])(?:et al|e\.g|i\.e|cf|vs|viz|resp|approx|Figs?|Eqs?|Secs?|Chs?|Nos?|pp?|Vols?|Refs?)$/;
+
+/**
  * Sentences: runs of text ending in `.`, `!` or `?` followed by white space (or the end) and a word
  * that does not start lower-case, in one linear pass. A mark inside a token ("$21.7", "U.S.", "10.2")
  * or before a lower-case word ("e.g. the") ends nothing and the sentence goes on (it used to restart
  * after the mark, so a sentence holding a decimal lost its opening words and was never picked). Nor
- * does a middle initial ("…a collection of Michael A. Covington's private macros").
+ * does a middle initial ("…a collection of Michael A. Covington's private macros") or an abbreviation (ABBREVIATION_END).
  */
 export function sentenceRuns(text: string): string[] {
   const out: string[] = [];
@@ -210,7 +217,8 @@ export function sentenceRuns(text: string): string[] {
     if (q >= n) break;
     let r = q;
     while (r < n && isEndMark(text.charCodeAt(r))) r++;
-    if (r === n || (isSpace(text.charCodeAt(r)) && opensSentence(text, r) && !(r === q + 1 && closesMiddleInitial(text, q)))) {
+    const single = r === q + 1 && text.charCodeAt(q) === 46;
+    if (r === n || (isSpace(text.charCodeAt(r)) && opensSentence(text, r) && !(single && (closesMiddleInitial(text, q) || ABBREVIATION_END.test(text.slice(Math.max(0, q - 8), q)))))) {
       out.push(text.slice(p, r));
       p = r;
       while (p < n && isSpace(text.charCodeAt(p))) p++;
@@ -248,6 +256,16 @@ export function balanced(s: string): boolean {
   return depth === 0;
 }
 
+/**
+ * A sentence opening on a word that points back to the one before it ("They consist of 67 points…",
+ * "However, …", "Thus the…") says little out of its context: it is picked only when it is much
+ * more specific than the others (its score weighs this much). An audit of 1,091 summaries of
+ * untuned documents found 103 opening so. "It", "This" and "These" are left out: they open a node's
+ * best sentences as often ("It is a bad idea to send a password in plain text", "This section describes…").
+ */
+const REFERS_BACK = /^(?:They|Their|Them|He|She|His|Her|However|Thus|Hence|Therefore|Moreover|Furthermore|Also|But|And|Such|Otherwise|Similarly)\b/;
+export const REFERS_BACK_WEIGHT = 0.5;
+
 /** Print smaller than this share of the body's size is small print: footnotes, permission blocks, journal lines, table notes. */
 export const SMALL_PRINT_SHARE = 0.9;
 /** A node's summary sentences come from its body-size prose when that holds at least this many characters. */
@@ -270,7 +288,8 @@ export function mainPrint(lines: Line[], bodySize: number): Line[] {
  * its tables and figures (captions, else row labels) and key figures — within SUMMARY_MAX_CHARS.
  */
 export function summarize(lines: Line[], stats: DocStats, lead = '', extras: SummaryExtras = {}): string {
-  const proseLines = lines.filter((l) => !isTableRow(l));
+  // a listing's lines (code, program output) are no sentences, as a table's rows are not
+  const proseLines = lines.filter((l) => !isTableRow(l) && !l.listing);
   const prose = proseLines.map((l) => l.text).join(' ').replace(/\s+/g, ' ');
   const main = extras.bodySize ? mainPrint(proseLines, extras.bodySize) : proseLines;
   const sentences = sentenceRuns(main === proseLines ? prose : main.map((l) => l.text).join(' ').replace(/\s+/g, ' '))
@@ -282,7 +301,7 @@ export function summarize(lines: Line[], stats: DocStats, lead = '', extras: Sum
   const scored = sentences.map((s, i) => {
     const ws = [...new Set(words(s))];
     const score = ws.reduce((a, w) => a + weight(w), 0) / Math.sqrt(Math.max(4, ws.length));
-    return { s, i, score };
+    return { s, i, score: REFERS_BACK.test(s) ? score * REFERS_BACK_WEIGHT : score };
   });
   const subs = [...new Set((extras.subheadings ?? []).map((t) => t.trim()).filter(Boolean))];
   const caps = [...new Set([...(extras.tables ?? []).map((t) => clip(t, 80)), ...captions(lines)])].slice(0, MAX_LISTED);

@@ -402,6 +402,9 @@ describe('reading order and text cleanup (issue 14)', async () => {
     // an exponent after a variable: "O(n²)" reads "O(n 2)", never "O(n2)" or "O(n[2])"
     const power = buildPage(1, 612, 792, [item('This O(n', 60, 700, 10, 40), item('2', 100.5, 704, 6, 3), item(') step', 104, 700, 10, 30)]);
     expect(power.lines[0]!.text).toBe('This O(n 2) step');
+    // a footnote's own number raised before its text keeps apart from its first word
+    const note = buildPage(1, 612, 792, [item('2', 60, 102.5, 6, 3), item('By default, cmcalibrate searches 160 sequences.', 63.5, 100, 8, 200)]);
+    expect(note.lines[0]!.text).toBe('2 By default, cmcalibrate searches 160 sequences.');
     // control characters a symbol font hands over for its glyphs are no text
     const ctl = buildPage(1, 612, 792, [item('product of the \u0000 n functions\u0005 M\u001a', 60, 700, 10, 120)]);
     expect(ctl.lines[0]!.text).toBe('product of the n functions M');

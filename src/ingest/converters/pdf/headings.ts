@@ -53,9 +53,14 @@ const CROSS_REFERENCE = /\],?\s*page\s+\d+|,\s*page\s+\d+\b|^see\s+(?:also\s+)?(
 export const MAX_SINGLE_CHAR_WORD_SHARE = 0.5;
 
 /** True when a line reads as code or a cross-reference rather than a title. */
+/** A file path or URL: a drive ("C:/", "C:\\"), a path from the root or home ("/usr/share/…", "~/x/"), or three parts joined by slashes. */
+const PATH_LIKE = /(?:^|\s)[A-Za-z]:[\\/]|(?:^|\s)~?\/[^\s/]+\/|[^\s/]+\/[^\s/]+\/[^\s/]+/;
+
 export function notATitle(text: string): boolean {
   if (CROSS_REFERENCE.test(text)) return true;
   if (CODE_LINE.test(text)) return true;
+  // a path line of a listing ("C:/Program Files/msXpertSuite/data/…") titles nothing
+  if (PATH_LIKE.test(text)) return true;
   const words = text.replace(/^[\d.]+\s+/, '').split(/\s+/).filter(Boolean);
   if (words.length >= 3 && words.filter((w) => w.length === 1).length / words.length > MAX_SINGLE_CHAR_WORD_SHARE) return true;
   // table cells or notation ("NV N", "7 Cm D"): no word of a title's length

@@ -215,11 +215,24 @@ function smallCapsTail(cur: Cell, prev: Item, it: Item, gap: number): boolean {
   return it.size < prev.size * SMALL_CAPS_SIZE_RATIO || (prev.str.trim().length === 1 && !/^[AI]$/.test(initial[1]!) && (word.match(/\p{Lu}/gu)?.length ?? 0) >= SMALL_CAPS_SAME_SIZE_MIN_TAIL);
 }
 
+/**
+ * A footnote's own number raised before its text at the line's start ("²By default, cmcalibrate
+ * searches…"): kept apart from the word after it ("2 By default"), which read "2By" and hid the
+ * footnote's first word from search.
+ */
+function opensWithMark(items: Item[]): boolean {
+  const [m, next] = items;
+  // raised and smaller than the text after it, as a reference is than the text before it
+  return !!m && !!next && /^(?:\d{1,3}|[*∗†‡§])$/.test(m.str.trim()) && isFootnoteMark(m, next);
+}
+
 function cellsOf(items: Item[]): Cell[] {
   const cells: Cell[] = [];
   let cur: Cell | null = null;
   let prev: Item | undefined;
+  const leadingMark = opensWithMark(items);
   for (const it of items) {
+    if (leadingMark && prev === items[0] && cur && !cur.text.endsWith(' ') && !it.str.startsWith(' ')) cur.text += ' ';
     const mark = isFootnoteMark(it, prev);
     const before = prev;
     prev = it;

@@ -37,6 +37,10 @@ export const WRAP_X_TOLERANCE = 2;
 /** A cell's text that cannot end it: a comma, an open bracket, a hyphen or dash, a slash, an ampersand or a joining word. */
 const OPEN_END = /(?:[,(&/\-–—]|\b(?:and|or|of|to|the|for|in|with|by|from|at|on|per|vs\.?))$/iu;
 const LOWER_START = /^\p{Ll}/u;
+/** A cell this long is prose (a paragraph split at a wide gap), not a table value… */
+export const PROSE_CELL_CHARS = 40;
+/** …and runs on unless it closes a sentence or a parenthesis. */
+const CLOSED_END = /[.!?:;)\]]["”’)]?$/u;
 /** A list item's marker in a cell of its own ("•", "◦", "1.", "(a)", "iv)"): the item's wrapped lines are prose, not a cell's. */
 const LIST_MARKER = /^(?:[^\p{L}\p{N}\s]|\(?(?:\d{1,3}|\p{L}|[ivxlc]{1,5})[.)])$/iu;
 /** A cell holding a word or a number: a row of brackets and radicals is typeset mathematics, not a table. */
@@ -45,6 +49,11 @@ const HAS_WORD = /[\p{L}\p{N}]/u;
 const HYPHEN_END = /(\p{L}+)-$/u;
 /** The word opening a cell's next line, lower-case. */
 const WORD_START = /^\p{Ll}\p{L}*/u;
+
+/** A cell that cannot end where it does: an open ending (OPEN_END) or a parenthesis left open ("toxicity (except"). */
+function cellOpen(c: string): boolean {
+  return OPEN_END.test(c) || (c.match(/\(/g)?.length ?? 0) > (c.match(/\)/g)?.length ?? 0);
+}
 
 /** The x range of cell `k` of a line with recorded spans, else of the whole line. */
 function span(l: Line, k: number): [number, number] {
@@ -94,7 +103,12 @@ function continuation(row: Line, rowY: number, next: Line): number[] | null {
     const [x0] = span(row, 0);
     const label = next.cells[0]!;
     if (next.cells.length !== 1 || next.x < x0 - WRAP_X_TOLERANCE) return null;
-    return LOWER_START.test(label) || OPEN_END.test(above(0)) ? under : null;
+    if (cellOpen(above(0))) return under;
+    // a lower-case line continues a label that could end, unless the row's last cell runs on as prose
+    // ("(1) Includes 2,246,070 | shares issuable … and assumes payout at" over "maximum levels."; an
+    // index's two columns): then it is that paragraph's next line, or an entry of its own
+    const last = row.cells[row.cells.length - 1]!;
+    return LOWER_START.test(label) && !(last.length >= PROSE_CELL_CHARS && !CLOSED_END.test(last)) ? under : null;
   }
   return next.cells.every((c, k) => !isNumericCell(c) || OPEN_END.test(above(k))) ? under : null;
 }

@@ -72,6 +72,13 @@ describe('the converters use the shared title', () => {
   it('a plain-text document title skips adornment lines', () => {
     expect(convertPlainText('=====\nlighttpd\n=====\n\ntext\n', 'x.txt').title).toBe('lighttpd');
   });
+
+  it('a table\'s header row is no title: the file name and its columns are', () => {
+    const data = 'week    observed state\r\n199001\t1\t  0\r\n199002\t0\t  0\r\n199003\t5\t  0\r\n';
+    expect(convertPlainText(data, 'salmonella.agona.txt').title).toBe('salmonella.agona: columns week, observed, state');
+    // a first line with wide gaps over prose is still the title
+    expect(convertPlainText('Release notes    2024\n\nThe parser is faster.\n', 'notes.txt').title).toBe('Release notes    2024');
+  });
 });
 
 describe('manual pages behind a long licence comment', () => {

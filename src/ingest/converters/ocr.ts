@@ -188,7 +188,7 @@ const IMAGE_CAPS: Capabilities = {
 
 export const imageConverter: Converter = {
   name: 'image-ocr',
-  version: 3,
+  version: 4,
   async convert({ bytes, card, options }) {
     const title = card.filename;
     const avail = await ocrAvailable();

@@ -6,7 +6,7 @@ import type { ConvertedNode, ConvertResult } from './types.js';
 import { splitLines } from './text-util.js';
 import { basename, extname } from 'node:path';
 import { anchorKeySections } from './plan-shape.js';
-import { groupTitle, leadTitle, TITLE_SCAN_CHARS, TITLE_SCAN_LINES } from './titles.js';
+import { groupTitle, leadTitle, tableHeaderTitle, TITLE_SCAN_CHARS, TITLE_SCAN_LINES } from './titles.js';
 
 /** Target characters per paragraph group. */
 export const GROUP_TARGET_CHARS = 2500;
@@ -236,8 +236,10 @@ function textParagraphNodes(text: string, paras: TextPara[], target: number): Co
 }
 
 function documentTitle(lines: string[], filename: string): string {
-  const firstLine = leadTitle(lines.slice(0, TITLE_SCAN_LINES));
-  return firstLine && lines.length > 1 ? firstLine : basename(filename, extname(filename));
+  const head = lines.slice(0, TITLE_SCAN_LINES);
+  const base = basename(filename, extname(filename));
+  const firstLine = leadTitle(head);
+  return tableHeaderTitle(head, base) ?? (firstLine && lines.length > 1 ? firstLine : base);
 }
 
 /** A root over `children`; a single child is folded into the root. */
@@ -253,8 +255,10 @@ function rootOver(title: string, lineCount: number, children: ConvertedNode[]): 
 export function convertPlainText(text: string, filename: string, target = GROUP_TARGET_CHARS): ConvertResult {
   const { paras, lineCount } = textParagraphs(text);
   const from = paras.length ? firstVisible(text, paras[0]!.from, text.length) : 0;
-  const firstLine = paras.length ? leadTitle(text.slice(from, from + TITLE_SCAN_CHARS).split('\n', TITLE_SCAN_LINES)) : '';
-  const title = firstLine && lineCount > 1 ? detached(firstLine) : basename(filename, extname(filename));
+  const head = paras.length ? text.slice(from, from + TITLE_SCAN_CHARS).split('\n', TITLE_SCAN_LINES) : [];
+  const base = basename(filename, extname(filename));
+  const firstLine = leadTitle(head);
+  const title = tableHeaderTitle(head, base) ?? (firstLine && lineCount > 1 ? detached(firstLine) : base);
   return { title, toc_source: 'paragraphs', root: rootOver(title, lineCount, textParagraphNodes(text, paras, target)), line_count: lineCount };
 }
 

@@ -145,6 +145,24 @@ export function groupTitle(lines: readonly string[], max = GROUP_TITLE_CHARS): s
   return clipAtWord(fallback, max);
 }
 
+/** Cells of a header row: apart by a tab or two blanks or more. */
+const HEADER_CELLS = /\t+| {2,}/;
+/** A data value: a number, a date or a time. */
+const DATA_VALUE = /^[-+]?\d[\d.,:/-]*$/;
+
+/**
+ * A table's header row as a document's title ("week    observed state" over "199001  1  0"): not a
+ * title, but what the data holds. The file name with its column names ("salmonella.agona: columns
+ * week, observed, state") tells the file apart; null when the text does not open on a header over data.
+ */
+export function tableHeaderTitle(lines: readonly string[], base: string, max = GROUP_TITLE_CHARS): string | null {
+  const [head, next] = lines.filter((l) => l.trim() !== '');
+  if (!head || !next || head.trim().split(HEADER_CELLS).length < 2) return null;
+  if (next.trim().split(/\s+/).filter((v) => DATA_VALUE.test(v)).length < 2) return null;
+  const columns = head.trim().split(/\s+/).filter((c) => !DATA_VALUE.test(c));
+  return columns.length >= 2 ? clipAtWord(`${base}: columns ${columns.join(', ')}`, max) : null;
+}
+
 /** A document's title from its first lines: the first that is not blank or an adornment line; '' when none fits. */
 export function leadTitle(lines: readonly string[], max = GROUP_TITLE_CHARS): string {
   const first = lines.find((l) => l.trim() && !ADORNMENT.test(l.trim()) && !COMMENT_LINE.test(l.trim()))?.trim() ?? '';

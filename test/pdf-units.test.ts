@@ -522,6 +522,23 @@ describe('a paper whose first section opens on its contents page', () => {
   });
 });
 
+describe('a manual whose contents number only the chapters', () => {
+  it('puts the unnumbered sections indented under a chapter one level down (infernal)', async () => {
+    const { printedToc } = await import('../src/ingest/converters/pdf/printed-toc.js');
+    const at = (cells: string[], x: number, x2 = 504): Line => ({ ...line(cells, x), x2 });
+    const prose = at(['Text of the section, long enough to be prose and nothing else at all.'], 73, 539);
+    const titles = ['1 Introduction', 'How to avoid reading this manual', 'What covariance models are', '2 Installation', 'Quick installation instructions', 'System requirements'];
+    const toc = { page: 1, width: 612, height: 792, twoColumn: false, lines: [
+      at(['Contents'], 72, 140),
+      ...titles.map((t, i) => at([`${t} ................................ ${i + 2}`], /^\d/.test(t) ? 72 : 87)),
+    ] };
+    const pages = [toc, ...titles.map((t, i) => ({ page: i + 2, width: 612, height: 792, twoColumn: false, lines: [at([t], 72, 300), prose] }))];
+    const none = () => pages.map(() => new Set<number>());
+    const out = printedToc(pages, { lines: none(), runStart: none(), labels: pages.map(() => null), repeats: new Map() })!;
+    expect(out.entries.map((e) => e.level)).toEqual([1, 2, 2, 1, 2, 2]);
+  });
+});
+
 describe('listings, accents and unreadable text layers', () => {
   it('writes a fixed-width line\'s gaps as blanks, not cells; other prints and contents pages keep their cells', async () => {
     const { keepListingSpacing } = await import('../src/ingest/converters/pdf/listings.js');

@@ -235,7 +235,11 @@ function levelsFor(lines: TocLine[]): number[] {
   const nums = lines.map((l) => numbering(l.title));
   const hasItems = nums.some((n) => n?.kind === 'item');
   const itemX = Math.min(...lines.filter((_, i) => nums[i]?.kind === 'item').map((l) => l.x), Infinity);
-  const xs = [...new Set(lines.filter((_, i) => !nums[i]).map((l) => Math.round(l.x / 4)))].sort((a, b) => a - b);
+  // when only the chapters are numbered ("2 Installation" over "   Quick installation instructions"),
+  // an unnumbered entry's level counts the chapters' indent too: the section is one level down, not
+  // the chapters' sibling. Numbered sections ("10.1") set the levels themselves.
+  const chaptersOnly = !nums.some((n) => n && n.level > 1);
+  const xs = [...new Set(lines.filter((_, i) => chaptersOnly || !nums[i]).map((l) => Math.round(l.x / 4)))].sort((a, b) => a - b);
   return lines.map((l, i) => {
     const n = nums[i];
     if (n) return n.level;

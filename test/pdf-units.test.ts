@@ -562,6 +562,16 @@ describe('listings, accents and unreadable text layers', () => {
     expect(composeAccents('u˜ and β˜')).toBe('u˜ and β˜');
   });
 
+  it('titles a group of OCR pages by its first heading standing alone, not by program output or a contents line', async () => {
+    const { ocrGroupTitle } = await import('../src/ingest/converters/pdf/ocr-fallback.js');
+    const pages = [
+      'Unit of length: 1 cm\n\n7.2.1 Plotting one column ........ 12\n\nComponent 3:\nPlanar point pattern: 36 points',
+      'Window area = 2152.96 square cm\n\n5.3 Creating a listof object\n\nFor example, here is a simulated dataset.',
+    ];
+    expect(ocrGroupTitle(pages)).toBe('5.3 Creating a listof object');
+    expect(ocrGroupTitle(['Unit of length: 1 cm\nComponent 3: 36 points'])).toBe('Unit of length: 1 cm');
+  });
+
   it('a text layer of symbols is unreadable: the planner asks for OCR and says why', async () => {
     const { symbolShare, UNREADABLE_SYMBOL_SHARE } = await import('../src/model/unreadable.js');
     const dingbats = '❆♥❛❧②s✐♥❣ r❡♣❧✐❝❛t❡❞ ♣♦✐♥t ♣❛tt❡r♥s ✐♥ s♣❛tst❛t';

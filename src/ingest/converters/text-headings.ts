@@ -91,8 +91,18 @@ function numbered(lines: string[], i: number): TextHeading | null {
   const m = NUMBERED_TITLE.exec(lines[i]!);
   if (!m || !blank(lines[i - 1]) || !blank(lines[i + 1])) return null;
   const t = lines[i]!.trim();
-  if (t.length > NUMBERED_TITLE_MAX_CHARS || t.split(/\s+/).length > NUMBERED_TITLE_MAX_WORDS + 1 || /[,;:]$/.test(t)) return null;
+  // a contents line ("7.2.1 Plotting one column ........ 12") is no heading
+  if (t.length > NUMBERED_TITLE_MAX_CHARS || t.split(/\s+/).length > NUMBERED_TITLE_MAX_WORDS + 1 || /[,;:]$/.test(t) || /\.{3,}|(?:\.\s){3,}/.test(t)) return null;
   return { line: i, title: t.replace(/\.$/, ''), style: `numbered${m[1]!.split('.').length}`, under: [] };
+}
+
+/**
+ * The title of a heading standing alone at line `i` (blank lines around it): numbered ("8.3 Generating
+ * new columns") or in capitals ("TERMS AND CONDITIONS"); null otherwise. For text without a layout
+ * (OCR output), where no run of such titles is needed to trust one.
+ */
+export function standaloneHeading(lines: string[], i: number): string | null {
+  return (numbered(lines, i) ?? capitals(lines, i))?.title ?? null;
 }
 
 /** The last number of a numbered title ("2.3 Scope" → 3) and the numbers before it ("2"). */

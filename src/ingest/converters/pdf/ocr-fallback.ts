@@ -5,6 +5,7 @@
 import type { ConvertResult, ConvertedNode } from '../types.js';
 import type { PageLayout } from './layout-types.js';
 import { symbolShare } from '../../../model/unreadable.js';
+import { standaloneHeading } from '../text-headings.js';
 
 /** Fewer characters per page than this on average means "no text layer". */
 export const MIN_TEXT_CHARS_PER_PAGE = 8;
@@ -41,6 +42,22 @@ function firstLine(text: string): string {
   return l ?? '';
 }
 
+/**
+ * What a page group of OCR text is titled by: its first heading standing alone ("5.3 Creating a
+ * listof object", "TERMS AND CONDITIONS"), else its first line of words. The first line alone was
+ * often program output or a running head ("Unit of length: 1 cm", "StdDev: 2.84701e-05 1").
+ */
+export function ocrGroupTitle(texts: readonly string[]): string {
+  for (const t of texts) {
+    const lines = t.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const h = standaloneHeading(lines, i);
+      if (h) return h;
+    }
+  }
+  return firstLine(texts[0] ?? '');
+}
+
 /** Why a PDF's own text is not used: it has none (a scan), unless told otherwise. */
 export const NO_TEXT_LAYER = 'The PDF has no text layer (scanned)';
 
@@ -68,7 +85,8 @@ export async function ocrFallback(bytes: Uint8Array, pages: number, title: strin
     const end = Math.min(pages, p + OCR_PAGES_PER_NODE - 1);
     const parts: string[] = [];
     for (let q = p; q <= end; q++) parts.push(`<!-- page ${q} -->\n${(texts[q - 1] ?? '').trim()}`);
-    const head = firstLine(texts[p - 1] ?? '');
+    // the first pages are titled by their first line (the document's title), later ones by their first heading
+    const head = p === 1 ? firstLine(texts[0] ?? '') : ocrGroupTitle(texts.slice(p - 1, end));
     children.push({ title: `${head ? `${head} ` : ''}(${p === end ? `page ${p}` : `pages ${p}–${end}`})`, kind: 'page_group', page_range: [p, end], content: parts.join('\n\n'), children: [] });
   }
   return { title, toc_source: 'pages', approach: 'ocr', root: { title, kind: 'document', page_range: [1, Math.max(1, pages)], children }, pages, warnings: [why === NO_TEXT_LAYER ? 'text recognised by OCR' : `${why}: text recognised by OCR`] };

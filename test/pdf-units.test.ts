@@ -470,12 +470,12 @@ describe('wrapped table cells', () => {
       // a list item's wrapped prose
       row(410, 1.84, [['•', 74, 78], ['the amount, number, growth or increase, in or over certain periods, of', 90, 540]]),
       row(400, 1.21, [['earnings per share, including as adjusted for certain items, net sales', 90, 530]]),
-      // a paragraph split at a wide gap: its next line continues the last cell, not the first
-      row(360, 1.84, [['(1) Includes 2,246,070', 74, 180], ['shares issuable in respect of PBRSUs subject to criteria and assumes payout at', 200, 540]]),
-      row(350, 1.21, [['maximum levels.', 74, 140]]),
       // a paragraph under a run-in heading runs on far beyond the heading's cell
       row(380, 1.84, [['7.04', 74, 92], ['Limitations on Actions.', 110, 200]]),
       row(370, 1.21, [['Any claim filed under Article VII and any action filed in any court or other', 110, 540]]),
+      // a paragraph split at a wide gap: its next line continues the last cell, not the first
+      row(350, 1.84, [['(1) Includes 2,246,070', 74, 180], ['shares issuable in respect of PBRSUs subject to criteria and assumes payout at', 200, 540]]),
+      row(340, 1.21, [['maximum levels.', 74, 140]]),
     ];
     const p = page(lines.map((l) => ({ ...l, cells: [...l.cells], ...(l.spans ? { spans: [...l.spans] } : {}) })));
     expect(joinWrappedCells(p)).toBe(0);

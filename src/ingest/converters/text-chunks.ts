@@ -235,11 +235,11 @@ function textParagraphNodes(text: string, paras: TextPara[], target: number): Co
   });
 }
 
-function documentTitle(lines: string[], filename: string): string {
-  const head = lines.slice(0, TITLE_SCAN_LINES);
+/** A text's title from its first lines `head` (of `lineCount`): a table's file name and columns, else its first line, else the file name. */
+function documentTitle(head: readonly string[], filename: string, lineCount: number): string {
   const base = basename(filename, extname(filename));
   const firstLine = leadTitle(head);
-  return tableHeaderTitle(head, base) ?? (firstLine && lines.length > 1 ? firstLine : base);
+  return tableHeaderTitle(head, base) ?? (firstLine && lineCount > 1 ? detached(firstLine) : base);
 }
 
 /** A root over `children`; a single child is folded into the root. */
@@ -256,9 +256,7 @@ export function convertPlainText(text: string, filename: string, target = GROUP_
   const { paras, lineCount } = textParagraphs(text);
   const from = paras.length ? firstVisible(text, paras[0]!.from, text.length) : 0;
   const head = paras.length ? text.slice(from, from + TITLE_SCAN_CHARS).split('\n', TITLE_SCAN_LINES) : [];
-  const base = basename(filename, extname(filename));
-  const firstLine = leadTitle(head);
-  const title = tableHeaderTitle(head, base) ?? (firstLine && lineCount > 1 ? detached(firstLine) : base);
+  const title = documentTitle(head, filename, lineCount);
   return { title, toc_source: 'paragraphs', root: rootOver(title, lineCount, textParagraphNodes(text, paras, target)), line_count: lineCount };
 }
 
@@ -271,7 +269,7 @@ export function keySectionTree(text: string, filename: string, keys: string[], t
   const lines = splitLines(text);
   const { anchors, missing } = anchorKeySections(keys, lines);
   if (anchors.length === 0) return null;
-  const title = documentTitle(lines, filename);
+  const title = documentTitle(lines.slice(0, TITLE_SCAN_LINES), filename, lines.length);
   const children = anchors.map((a, i): ConvertedNode => {
     const start = a.index + 1;
     const end = i + 1 < anchors.length ? anchors[i + 1]!.index : lines.length;

@@ -67,13 +67,7 @@ export function fixLigatures(s: string): string {
   return s.replace(T1_LIGATURE, (c) => LIGATURES[c]!).replace(OT1_LIGATURE, (c) => LIGATURES[c]!);
 }
 
-/**
- * Accents a TeX font prints as a glyph of their own before the letter ("Z¨ahler", "¨Uberschriften",
- * "Fern´andez"): the spacing accent and its letter are
- * one letter again ("Zähler"), when Unicode has that letter. An acute accent joins vowels only: before
- * a consonant it is an apostrophe typed as one ("it´s"). The ASCII grave, circumflex and tilde are
- * code ("`a`", "x^2", "~/"), never joined.
- */
+/** Spacing accents (as a TeX font prints them, a glyph of their own) and the combining marks they stand for. */
 const SPACING_ACCENTS: Readonly<Record<string, string>> = {
   '\u00a8': '\u0308', '\u00b4': '\u0301', '\u00b8': '\u0327', '\u00af': '\u0304', '\u02d8': '\u0306', '\u02d9': '\u0307',
   '\u02da': '\u030a', '\u02db': '\u0328', '\u02dd': '\u030b', '\u02c7': '\u030c', '\u02c6': '\u0302', '\u02dc': '\u0303',
@@ -83,6 +77,12 @@ const ACCENT_BEFORE_LETTER = /([\u00a8\u00b4\u00b8\u00af\u02d8\u02d9\u02da\u02db
 const ACUTE = '\u00b4';
 const VOWEL = /^[aeiouyAEIOUY]$/;
 
+/**
+ * Accents printed as a glyph of their own before the letter ("Z¨ahler", "¨Uberschriften",
+ * "Fern´andez"): the spacing accent and its letter are one letter again ("Zähler"), when Unicode has
+ * that letter. An acute accent joins vowels only: before a consonant it is an apostrophe typed as
+ * one ("it´s"). The ASCII grave, circumflex and tilde are code ("`a`", "x^2", "~/"), never joined.
+ */
 export function composeAccents(s: string): string {
   if (!HAS_SPACING_ACCENT.test(s)) return s;
   return s.replace(ACCENT_BEFORE_LETTER, (m: string, accent: string, letter: string) => {

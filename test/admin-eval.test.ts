@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { evaluate, percentile, sectionNodeIds, type EvalReport, type Retriever } from '../src/admin/eval.js';
+import { evaluate, formatEval, formatFigures, percentile, sectionNodeIds, type EvalReport, type Retriever } from '../src/admin/eval.js';
 import { parseQuestions, readQuestions } from '../src/admin/questions.js';
 import { chunkBaseline, ChunkBm25 } from '../src/admin/baseline.js';
 import { readCatalog } from '../src/store/catalog.js';
@@ -63,7 +63,7 @@ describe('mhub eval', () => {
     };
     const r = await evaluate(root, qs, fake, 5);
     expect(r.figures.tier1).toEqual({ hit1: 0.25, hitk: 0.75, mrr: Math.round(((1 + 1 / 3 + 0 + 1 / 2) / 4) * 1000) / 1000 });
-    expect(r.figures.tier2).toEqual({ hit1: 0.25, hit3: 0.75 });
+    expect(r.figures.tier2).toEqual({ hit1: 0.25, hit3: 0.75, questions: 4 });
     expect(r.outcomes.map((o) => [o.rank, o.node_rank])).toEqual([[1, 1], [3, 3], [null, null], [2, 2]]);
     const k2 = await evaluate(root, qs, fake, 2);
     expect(k2.figures.tier1.hitk).toBe(0.5);
@@ -85,7 +85,27 @@ describe('mhub eval', () => {
     };
     const r = await evaluate(root, qs, fake, 5);
     expect(r.outcomes.map((o) => o.node_rank)).toEqual([2, null]);
-    expect(r.figures.tier2).toEqual({ hit1: 0, hit3: 0.5 });
+    expect(r.figures.tier2).toEqual({ hit1: 0, hit3: 0.5, questions: 2 });
+  });
+
+  it('leaves out of tier 2 a question naming its file but no place in it (not a miss); a file not in the store stays a miss', async () => {
+    const qs = parseQuestions(
+      [
+        { id: 'p1', query: 'q1', expected: [{ file: 'notes.txt', lines: [12] }] },
+        { id: 'p2', query: 'q2', expected: [{ file: 'notes.txt', pages: [] }] },
+        { id: 'p3', query: 'q3', expected: [{ file: 'not-in-store.pdf', pages: [2] }] },
+      ].map((q) => JSON.stringify(q)).join('\n'),
+    );
+    const fake: Retriever = {
+      name: 'fake',
+      searchSources: async () => [{ id: ids['notes.txt']!, file: 'inbox/notes.txt', score: 1 }],
+      suggest: async () => [{ node_id: 'l10', title: 't', line_range: [10, 14], score: 1 }],
+    };
+    const r = await evaluate(root, qs, fake, 5);
+    expect(r.outcomes.map((o) => [o.node_rank, o.tier2_scored])).toEqual([[1, true], [null, false], [null, true]]);
+    expect(r.figures.tier2).toEqual({ hit1: 0.5, hit3: 0.5, questions: 2 });
+    expect(formatFigures(r)).toContain('(2 scored)');
+    expect(formatEval([r], false)).not.toMatch(/^p2 \(/m);
   });
 
   it('scores pages without lines (HTML) by named sections: the section node or any node under it', async () => {

@@ -170,6 +170,10 @@ describe('C and C++ headers (issue 14)', () => {
       '      method area',
       '    function clamp',
     ]);
+    // a doc comment between two methods with no blank line documents the one below it (jags' Console.h)
+    const area = r.root.children.flatMap((c) => c.children).flatMap((c) => c.children).find((n) => n.title.startsWith('method area'))!;
+    expect(area.meta?.['doc']).toBe('The area in square units.');
+    expect(area.line_range).toEqual([11, 12]);
   });
 
   it('a C++ header named .h (detected as C) is parsed as C++: its namespace is not read as a function', async () => {

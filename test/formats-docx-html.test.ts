@@ -155,17 +155,48 @@ describe('html outlines (issue 14)', () => {
     const def = (t: string) => `<dt><code>--${t}</code></dt><dd><p>The ${t} option ${'changes how the tool behaves in this case. '.repeat(10)}</p></dd>`;
     const html = `<html><head><title>tool(1)</title></head><body><h1>tool<a class="headerlink" href="#tool">¶</a></h1><p>Intro.</p>
       <h2>Options<a class="headerlink" href="#options" title="Permalink to this heading">¶</a></h2><dl>${['verbose', 'quiet', 'output', 'force'].map(def).join('')}</dl>
-      <h2>Short list</h2><dl><dt>a</dt><dd>first</dd><dt>b</dt><dd>second</dd></dl></body></html>`;
+      <h2>Short list</h2><dl><dt>a</dt><dd>first</dd><dt>b</dt><dd>second</dd></dl>
+      <h2>Icon font<a class="headerlink" href="#icon-font" title="Permalink to this heading">\uf0c1</a></h2><p>BIND's Sphinx theme.</p></body></html>`;
     const bytes = new TextEncoder().encode(html);
     const r = await htmlConverter.convert({ absPath: 'tool.html', card: card('tool.html', 'html'), bytes, plan: {} as never, options: { maxLeafPages: 5 } });
     const titles = outline(r.root).join('\n');
     expect(titles).not.toContain('¶');
+    // an icon font's permalink glyph (private use area) is no part of the title
+    expect(all(r.root).map((n) => n.title)).toContain('Icon font');
     const options = all(r.root).find((n) => n.title === 'Options')!;
     expect(options.children.map((c) => c.title)).toEqual(['--verbose', '--quiet', '--output', '--force']);
     expect(options.children[2]!.content).toContain('The output option');
     const short = all(r.root).find((n) => n.title === 'Short list')!;
     expect(short.children).toEqual([]);
     expect(short.content).toContain('**a**\nfirst');
+  });
+
+  it('a DocBook reference entry is one section titled by its name and purpose, its Name / Synopsis / Description under it', async () => {
+    const entry = (name: string, purpose: string) => `<div class="refentry"><a name="${name}"></a><div class="titlepage"></div>
+      <div class="refnamediv"><h2>Name</h2><p>${name} &#8212; ${purpose}</p></div>
+      <div class="refsynopsisdiv"><h2>Synopsis</h2><p>float ${name}(geometry g1, geometry g2);</p></div>
+      <div class="refsection"><h2>Description</h2><p>For ${name}: ${purpose}</p></div></div>`;
+    const html = `<html><body><div class="chapter"><h1>Chapter 8. Functions</h1>
+      <div class="sect1"><h2 class="title">8.1. Measurement Functions</h2><p>Functions that measure.</p>
+      ${entry('ST_Distance', 'Returns the distance between two geometry values.')}${entry('ST_Length', 'Returns the 2D length of a linear geometry.')}</div>
+      <div class="sect1"><h2 class="title">8.2. Accessors</h2>${entry('ST_X', 'Returns the X coordinate of a Point.')}</div></div></body></html>`;
+    const r = await htmlConverter.convert({ absPath: 'ref.html', card: card('ref.html', 'html'), bytes: new TextEncoder().encode(html), plan: {} as never, options: { maxLeafPages: 5 } });
+    expect(outline(r.root).slice(1).map((l) => l.replace(/ \[.*$/, ''))).toEqual([
+      '  8.1. Measurement Functions',
+      '    ST_Distance — Returns the distance between two geometry values.',
+      '      Synopsis',
+      '      Description',
+      '    ST_Length — Returns the 2D length of a linear geometry.',
+      '      Synopsis',
+      '      Description',
+      '  8.2. Accessors',
+      '    ST_X — Returns the X coordinate of a Point.',
+      '      Synopsis',
+      '      Description',
+    ]);
+    const distance = all(r.root).find((n) => n.title.startsWith('ST_Distance'))!;
+    expect(distance.children.find((c) => c.title === 'Description')!.content).toContain('For ST_Distance');
+    expect(distance.meta?.['anchor']).toBe('ST_Distance');
   });
 
   it('keeps where each section and term can be linked to (its permalink, id, or the id of the section it opens)', async () => {

@@ -145,6 +145,14 @@ describe('schema inference', () => {
     expect(detectHeaderRow([raw('Quarterly report'), raw(null), raw('Name', 'Qty', 'Price'), raw('Bolt', 3, 0.5)])).toBe(2);
     expect(detectHeaderRow([raw(1, 2, 3), raw(4, 5, 6)])).toBe(-1);
   });
+  it('notes above a table are not its header: the fuller header-shaped row right above the data is (readxl deaths.xlsx)', () => {
+    const notes = [raw('Lots of people'), raw('simply cannot resist writing', null, null, null, null, 'some notes'), raw('at', 'the', 'top', null, 'of', 'their spreadsheets'), raw('or', 'merging', 'merging', 'merging', 'merging', 'cells')];
+    const header = raw('Name', 'Profession', 'Age', 'Has kids', 'Date of birth', 'Date of death');
+    expect(detectHeaderRow([...notes, header, raw('David Bowie', 'musician', 69, true, '1947-01-08', '2016-01-10')])).toBe(4);
+    // a table of text alone keeps its first header-shaped row, however full the rows below it
+    expect(detectHeaderRow([raw('Name', 'City'), raw('Ada', 'London'), raw('Grace', 'New York')])).toBe(0);
+    expect(detectHeaderRow([raw('Name', 'City', null), raw('Ada', 'London', 'UK'), raw('Grace', 'New York', 'US'), raw('Alan', 'Wilmslow', 7)])).toBe(0);
+  });
   it('names header-less columns by letter and keeps empty interior rows', () => {
     const b = new SheetBuilder('t');
     b.addRow(1, raw(1, 2));

@@ -138,6 +138,24 @@ describe('a FAQ in plain text (Q:/A: entries)', () => {
     expect(r.root.children[2]!.line_range).toEqual([13, 15]);
   });
 
+  it('numbered questions on lines of their own are entries, sub-questions under their question (the SIL OFL FAQ)', () => {
+    const faq = ['OFL FAQ', '', '1  USING THE FONTS', '', '1.1  Can I use the fonts for a book or other print publication?', 'Yes. You are very welcome to do so.', '',
+      '1.1.1  Does that restrict the license or distribution of that artwork?', 'No. You remain the author.', '', '1.2  Can the fonts be included with software collections?', 'Yes!', '',
+      '2  WEB FONTS', '', '2.1  Can I make webpages using these fonts?', 'Yes! Go ahead!', ''].join('\n');
+    const r = convertTextByPlan(faq, 'OFL-FAQ.txt', plan);
+    const outline = (n: ConvertedNode, d = 0): string[] => n.children.flatMap((c) => [`${'  '.repeat(d)}${c.title}`, ...outline(c, d + 1)]);
+    expect(outline(r.root).slice(1)).toEqual([
+      '1 USING THE FONTS',
+      '  1.1 Can I use the fonts for a book or other print publication?',
+      '    1.1.1 Does that restrict the license or distribution of that artwork?',
+      '  1.2 Can the fonts be included with software collections?',
+      '2 WEB FONTS',
+      '  2.1 Can I make webpages using these fonts?',
+    ]);
+    // the planner counts the four questions
+    expect(takeSample(cardOf('text'), new TextEncoder().encode(faq)).heading_count).toBe(4);
+  });
+
   it('one question is a remark, not a FAQ; a question inside a paragraph is no entry', () => {
     expect(textHeadings(['', 'Q: Why?', '', 'A: Because.'])).toEqual([]);
     expect(textHeadings(['Some text', 'Q: inline?', '', 'Q: real one?', '', 'Q: and two?']).map((h) => h.line)).toEqual([3, 5]);

@@ -93,6 +93,10 @@ describe('bookmark titles written by TeX', () => {
     expect(bookmark('Set {x} and {y}')).toBe('Set {x} and {y}');
     // any title or table label (page text too) drops control characters
     expect(tidyOutlineTitle('sup \u0000√')).toBe('sup √');
+    // troff font switches a groff document left in its bookmarks, with or without their backslashes
+    expect(tidyOutlineTitle('3.1. Using F[C]pdfmarkF[] Macros with the F[C]msF[] Macro Package')).toBe('3.1. Using pdfmark Macros with the ms Macro Package');
+    expect(tidyOutlineTitle('The \\fBXN\\fP Macro')).toBe('The XN Macro');
+    expect(tidyOutlineTitle('Ideals of F[X] and f[i]')).toBe('Ideals of F[X] and f[i]');
   });
 });
 

@@ -12,6 +12,7 @@ import { convertPdfBytes } from '../src/ingest/converters/pdf/convert.js';
 import { ConvertError, type ConvertedNode, type ConvertResult } from '../src/ingest/converters/types.js';
 import type { FileCard, Strategy } from '../src/store/schemas.js';
 import { FIXTURES } from './helpers/temp-store.js';
+import { scanPdf } from './helpers/scan-pdf.js';
 
 const pdf = (name: string) => readFileSync(join(FIXTURES, 'pdf', name));
 const plan: Strategy = { doc_nature: 'report', has_structure: true, recommended_approach: 'tree_index', convert_to_plaintext: false, key_sections: [], special_handling: [], summary: '', planner: 'offline' };
@@ -191,5 +192,22 @@ describe('pdf: scanned (no text layer)', () => {
     } else {
       expect(r.skip_reason).toContain('apt-get install tesseract-ocr poppler-utils');
     }
+  }, 120_000);
+
+  it('a scan of a PDF gets the outline its text layer gives: headings by size and numbering, running footers left out', async () => {
+    const { ocrAvailable } = await import('../src/ingest/converters/ocr.js');
+    if (!(await ocrAvailable()).ok) return;
+    const scan = scanPdf(join(FIXTURES, 'pdf', 'field-study.pdf'));
+    const outline = (r: ConvertResult) => all(r.root).slice(1).map((n) => `${n.title} ${n.page_range!.join('-')}`);
+    const text = await convertPdfBytes(pdf('field-study.pdf'), { maxLeafPages: 5, fallbackTitle: 'x' });
+    const ocr = await convertPdfBytes(scan, { maxLeafPages: 5, fallbackTitle: 'x' });
+    expect(ocr.approach).toBe('ocr');
+    expect(ocr.warnings).toContain('text recognised by OCR');
+    expect(ocr.toc_source).toBe('detected');
+    expect(outline(ocr)).toEqual(outline(text));
+    expect(outline(ocr)).toContain('2.1 Sampling 3-3');
+    const sampling = byTitle(ocr, '2.1 Sampling');
+    expect(sampling.content).toContain('The same part of the protocol describes how water samples are taken');
+    expect(all(ocr.root).map((n) => n.content ?? '').join('\n')).not.toMatch(/Confidential/);
   }, 120_000);
 });

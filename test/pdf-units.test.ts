@@ -394,6 +394,14 @@ describe('reading order and text cleanup (issue 14)', async () => {
     expect(p.lines.some((l) => l.text.includes('Menu item number 3') && l.text.includes('dialog for item 3'))).toBe(true);
   });
 
+  it('a raised mark opening a line does not set its baseline: the words of another print beside it stay in the line (FHS p. 14)', () => {
+    const mark = { ...item('2', 72, 98.5, 5.5, 3), fontName: 'Times' };
+    const times = (s: string, x: number, w: number) => ({ ...item(s, x, 94, 8, w), fontName: 'Times' });
+    const courier = (s: string, x: number, w: number) => ({ ...item(s, x, 95, 8, w), fontName: 'Courier' });
+    const p = buildPage(1, 612, 792, [mark, times('To be clear,', 78, 44), courier('/etc', 124, 19), times('may contain scripts called by', 146, 110), courier('init', 258, 19), times('to start the system', 280, 70)]);
+    expect(p.lines.map((l) => l.text)).toEqual(['2 To be clear, /etc may contain scripts called by init to start the system']);
+  });
+
   it('brackets footnote marks after words, keeps a raised number after a letter apart, and drops IDs that are not text', () => {
     const p = buildPage(1, 612, 792, [item('Total revenue', 60, 700, 10, 65), item('2', 125, 704, 6, 3), item(' grew.', 128, 700, 10, 30)]);
     expect(p.lines[0]!.text).toBe('Total revenue[2] grew.');
@@ -562,14 +570,61 @@ describe('listings, accents and unreadable text layers', () => {
     expect(composeAccents('u˜ and β˜')).toBe('u˜ and β˜');
   });
 
-  it('titles a group of OCR pages by its first heading standing alone, not by program output or a contents line', async () => {
-    const { ocrGroupTitle } = await import('../src/ingest/converters/pdf/ocr-fallback.js');
-    const pages = [
-      'Unit of length: 1 cm\n\n7.2.1 Plotting one column ........ 12\n\nComponent 3:\nPlanar point pattern: 36 points',
-      'Window area = 2152.96 square cm\n\n5.3 Creating a listof object\n\nFor example, here is a simulated dataset.',
-    ];
-    expect(ocrGroupTitle(pages)).toBe('5.3 Creating a listof object');
-    expect(ocrGroupTitle(['Unit of length: 1 cm\nComponent 3: 36 points'])).toBe('Unit of length: 1 cm');
+  it('reads tesseract hOCR into lines of words: entities decoded, paragraphs numbered, text set at an angle left out', async () => {
+    const { parseHocr } = await import('../src/ingest/converters/ocr.js');
+    const hocr = `<div class='ocr_page' id='page_1' title='image "p.png"; bbox 0 0 2550 3300; ppageno 0'>
+ <div class='ocr_carea' id='block_1_1' title="bbox 300 300 2200 420">
+  <p class='ocr_par' id='par_1_1' lang='eng' title="bbox 300 300 2200 420">
+   <span class='ocr_header' id='line_1_1' title="bbox 300 300 900 360; baseline 0 -12; x_size 60; x_descenders 12; x_ascenders 14">
+    <span class='ocrx_word' id='word_1_1' title='bbox 300 300 340 348; x_wconf 96'>2.1</span>
+    <span class='ocrx_word' id='word_1_2' title='bbox 380 300 900 360; x_wconf 93'>R&amp;D &lt;costs&gt;</span>
+   </span>
+  </p>
+  <p class='ocr_par' id='par_1_2' lang='eng' title="bbox 300 400 2200 480">
+   <span class='ocr_line' id='line_1_2' title="bbox 300 400 2200 440; baseline 0.001 -9; x_size 40; x_descenders 9; x_ascenders 11">
+    <span class='ocrx_word' id='word_1_3' title='bbox 300 400 400 440; x_wconf 91'>It&#39;s</span>
+   </span>
+   <span class='ocr_line' id='line_1_3' title="bbox 2000 400 2040 900; textangle 90; x_size 30">
+    <span class='ocrx_word' id='word_1_4' title='bbox 2000 400 2040 900; x_wconf 80'>Axis</span>
+   </span>
+  </p>
+ </div>
+</div>`;
+    const page = parseHocr(hocr);
+    expect([page.width, page.height]).toEqual([2550, 3300]);
+    expect(page.lines.map((l) => l.words.map((w) => w.text).join(' '))).toEqual(['2.1 R&D <costs>', "It's"]);
+    expect(page.lines.map((l) => [l.par, l.baseline, l.size])).toEqual([[1, 348, 60], [2, 431, 40]]);
+    expect(page.lines[0]!.words[1]).toEqual({ text: 'R&D <costs>', x0: 380, x1: 900, conf: 93 });
+  });
+
+  it('groups the print sizes OCR measures: body lines measured a few pixels apart are one size, a heading stays apart', async () => {
+    const { groupSizes } = await import('../src/ingest/converters/pdf/ocr-fallback.js');
+    const size = groupSizes([{ size: 10, chars: 5000 }, { size: 10.6, chars: 900 }, { size: 9.4, chars: 700 }, { size: 13.9, chars: 40 }, { size: 14.4, chars: 30 }]);
+    expect([9.4, 10, 10.6].map(size)).toEqual([10, 10, 10]);
+    expect([13.9, 14.4].map(size)).toEqual([14, 14]);
+  });
+
+  it('lays out OCR pages as text-layer pages: paragraphs read with little confidence (a plot) are left out, and every word box is a word', async () => {
+    const { ocrPageLayouts, OCR_MIN_PARAGRAPH_CONF } = await import('../src/ingest/converters/pdf/ocr-fallback.js');
+    const word = (text: string, x0: number, conf = 95) => ({ text, x0, x1: x0 + text.length * 20, conf });
+    const page = {
+      width: 2550, height: 3300, lines: [
+        { par: 1, baseline: 400, size: 60, words: [word('2', 300), word('Methods', 400)] },
+        { par: 2, baseline: 500, size: 40, words: [word('part', 300), word('of', 382), word('the', 424), word('survey.', 486)] },
+        { par: 3, baseline: 700, size: 44, words: [word('ae', 300, 18), word('Illness', 400, OCR_MIN_PARAGRAPH_CONF), word('D3', 600, 13)] },
+      ],
+    };
+    const [layout] = ocrPageLayouts([page], [{ width: 612, height: 792 }]);
+    expect(layout!.lines.map((l) => l.text)).toEqual(['2 Methods', 'part of the survey.']);
+    // baselines from the page bottom in PDF units; the heading's print is larger than the body's
+    expect(layout!.lines[0]!.y).toBeCloseTo(792 - 400 * (612 / 2550), 5);
+    expect(layout!.lines[0]!.size / layout!.lines[1]!.size).toBeCloseTo(1.5, 1);
+  });
+
+  it('a displayed formula with two relations is not a title', async () => {
+    const { notATitle } = await import('../src/ingest/converters/pdf/headings.js');
+    expect(notATitle('H0: faa = faA = fAA vs. H1: faa < faA < fAA')).toBe(true);
+    expect(notATitle('Choosing the bandwidth when h = 0.5')).toBe(false);
   });
 
   it('a text layer of symbols is unreadable: the planner asks for OCR and says why', async () => {

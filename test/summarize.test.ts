@@ -13,6 +13,13 @@ describe('extractive summaries', () => {
     expect(cleanText('<!-- page 3 -->\n## Setup\n\nSee [the guide](https://x.org/a) and ![logo](l.png) **now**.')).toBe('Setup See the guide and logo now .');
   });
 
+  it('a node\'s summary starts after its own heading, without table rules or image stubs (HTML and Word nodes)', () => {
+    const node = '### 3.3.2. Spatially enable database\n\n[image: [Note]]\n\n| Feature | Setting |\n| --- | --- |\n| Dal | cv12 |\n\nThis is generally only needed once.';
+    expect(leadSummary(node)).toBe('Feature Setting Dal cv12 This is generally only needed once.');
+    expect(leadSummary('## Name')).toBe('Name');
+    expect(cleanText('Rows\n--- --- ---\nnext')).toBe('Rows next');
+  });
+
   it('cuts a single overlong sentence at a word with an ellipsis', () => {
     const s = leadSummary('word '.repeat(200), 50);
     expect(s.length).toBeLessThanOrEqual(50);

@@ -51,8 +51,10 @@ export interface QuestionOutcome {
   rank: number | null;
   /** 1-based rank of the first suggestion covering an expected page, null when none of the top 3 */
   node_rank: number | null;
-  /** why tier 2 could not be measured (expected file not in the store) */
+  /** why tier 2 could not be measured (expected file not in the store, or no place given for it) */
   note?: string;
+  /** false when the expected file is indexed but no expected place gives pages, lines or sections: tier 2 leaves the question out */
+  tier2_scored: boolean;
   got: RankedSource[];
   suggestions: Suggestion[];
   ms: number;
@@ -62,7 +64,8 @@ export interface EvalFigures {
   questions: number;
   k: number;
   tier1: { hit1: number; hitk: number; mrr: number };
-  tier2: { hit1: number; hit3: number };
+  /** over the questions whose expected place gives pages, lines or sections (`questions` of them) */
+  tier2: { hit1: number; hit3: number; questions: number };
   latency_ms: { p50: number; p95: number };
 }
 
@@ -135,7 +138,8 @@ export async function evaluate(root: string, questions: Question[], retriever: R
     const targets = expectedEntries(root, q, entries);
     let node_rank: number | null = null;
     let suggestions: Suggestion[] = [];
-    for (const t of targets) {
+    const placed = targets.filter((t) => t.pages.length > 0 || t.lines.length > 0 || t.nodeIds.size > 0);
+    for (const t of placed) {
       const s = await retriever.suggest(t.entry.id, q.query, TIER2_K);
       if (suggestions.length === 0) suggestions = s;
       const r = s.findIndex((x) => covers(x, t));
@@ -146,12 +150,17 @@ export async function evaluate(root: string, questions: Question[], retriever: R
     }
     outcomes.push({
       id: q.id, query: q.query, expected: q.expected, rank: idx >= 0 ? idx + 1 : null, node_rank,
-      ...(targets.length === 0 ? { note: 'expected file is not indexed in this store' } : {}),
+      ...(targets.length === 0 ? { note: 'expected file is not indexed in this store' } : placed.length === 0 ? { note: 'tier 2 not scored: the expected place gives no pages, lines or sections' } : {}),
+      // a file missing from the store is a miss; a file named without a place in it is not scored
+      tier2_scored: targets.length === 0 || placed.length > 0,
       got, suggestions, ms: Math.round(ms * 10) / 10,
     });
   }
   const n = outcomes.length || 1;
   const hit = (f: (o: QuestionOutcome) => boolean) => round(outcomes.filter(f).length / n);
+  // a question naming its file but no place in it says nothing of tier 2: it is left out, not a miss
+  const scored = outcomes.filter((o) => o.tier2_scored);
+  const hit2 = (f: (o: QuestionOutcome) => boolean) => round(scored.filter(f).length / (scored.length || 1));
   const lat = outcomes.map((o) => o.ms);
   return {
     method: retriever.name,
@@ -159,7 +168,7 @@ export async function evaluate(root: string, questions: Question[], retriever: R
       questions: outcomes.length,
       k,
       tier1: { hit1: hit((o) => o.rank === 1), hitk: hit((o) => o.rank !== null && o.rank <= k), mrr: round(outcomes.reduce((s, o) => s + (o.rank ? 1 / o.rank : 0), 0) / n) },
-      tier2: { hit1: hit((o) => o.node_rank === 1), hit3: hit((o) => o.node_rank !== null && o.node_rank <= TIER2_K) },
+      tier2: { hit1: hit2((o) => o.node_rank === 1), hit3: hit2((o) => o.node_rank !== null && o.node_rank <= TIER2_K), questions: scored.length },
       latency_ms: { p50: round(percentile(lat, 50)), p95: round(percentile(lat, 95)) },
     },
     outcomes,
@@ -175,7 +184,7 @@ function pages(s: Suggestion): string {
 export function formatFigures(r: EvalReport): string {
   const f = r.figures;
   const pct = (x: number) => x.toFixed(3);
-  return `${r.method.padEnd(24)} tier-1 hit@1 ${pct(f.tier1.hit1)}  hit@${f.k} ${pct(f.tier1.hitk)}  MRR ${pct(f.tier1.mrr)} | tier-2 hit@1 ${pct(f.tier2.hit1)}  hit@3 ${pct(f.tier2.hit3)} | ${f.questions} questions, p50 ${f.latency_ms.p50} ms`;
+  return `${r.method.padEnd(24)} tier-1 hit@1 ${pct(f.tier1.hit1)}  hit@${f.k} ${pct(f.tier1.hitk)}  MRR ${pct(f.tier1.mrr)} | tier-2 hit@1 ${pct(f.tier2.hit1)}  hit@3 ${pct(f.tier2.hit3)}${f.tier2.questions < f.questions ? ` (${f.tier2.questions} scored)` : ''} | ${f.questions} questions, p50 ${f.latency_ms.p50} ms`;
 }
 
 /** Human report: figures, then each miss (or every question with explain) with what came back. */
@@ -185,7 +194,7 @@ export function formatEval(reports: EvalReport[], explain: boolean): string {
   if (main) {
     for (const o of main.outcomes) {
       const miss1 = o.rank !== 1;
-      const miss2 = o.node_rank === null;
+      const miss2 = o.tier2_scored && o.node_rank === null;
       if (!explain && !miss1 && !miss2) continue;
       const exp = o.expected.map((x) => `${x.file} ${x.sections?.length ? `section "${x.sections.join('", "')}"` : x.lines?.length ? `line ${x.lines.join(',')}` : `p${x.pages.join(',')}`}`).join('; ');
       const tag = [miss1 ? (o.rank ? `tier-1 rank ${o.rank}` : 'tier-1 MISS') : 'tier-1 hit', miss2 ? 'tier-2 MISS' : `tier-2 rank ${o.node_rank}`].join(', ');

@@ -49,12 +49,15 @@ export interface HtmlTree {
   links: number;
 }
 
-/** Permalink marks that documentation generators append to headings (Sphinx "¶", "§", "#", 🔗). */
-const PERMALINK = /^[¶§#🔗]$/u;
+/**
+ * Permalink marks that documentation generators append to headings (Sphinx "¶", "§", "#", 🔗, or
+ * an icon font's glyph from the private use area: BIND's Sphinx theme prints U+F0C1).
+ */
+const PERMALINK = /^[¶§#🔗\u{E000}-\u{F8FF}]$/u;
 
 /** A heading's text without a trailing permalink mark. */
 export function headingText(s: string): string {
-  return s.replace(/(?:\s*[¶§🔗])+\s*$/u, '').replace(/\s+#\s*$/, '').trim();
+  return s.replace(/(?:\s*[¶§🔗\u{E000}-\u{F8FF}])+\s*$/u, '').replace(/\s+#\s*$/, '').trim();
 }
 
 /** A URL fragment an id may be cited by (no blanks, quotes or angle brackets; at most 200 characters). */
@@ -249,11 +252,27 @@ function definitions(ctx: Ctx, dl: Element): Array<{ term: string; text: string;
   return out;
 }
 
-function clipTitle(t: string): string {
-  if (t.length <= TERM_TITLE_CHARS) return t;
-  const cut = t.slice(0, TERM_TITLE_CHARS - 1);
+function clipTitle(t: string, max = TERM_TITLE_CHARS): string {
+  if (t.length <= max) return t;
+  const cut = t.slice(0, max - 1);
   const sp = cut.lastIndexOf(' ');
-  return `${sp > TERM_TITLE_CHARS / 2 ? cut.slice(0, sp) : cut}…`;
+  return `${sp > max / 2 ? cut.slice(0, sp) : cut}…`;
+}
+
+/** DocBook's reference entry (a function, command or type) and the block holding its "name — purpose" line. */
+const REFENTRY = /(?:^|\s)refentry(?:\s|$)/;
+const REFNAMEDIV = '.refnamediv';
+const REFNAME_LINE = /^\S.{0,100}?\s+[—–-]{1,2}\s+\S/;
+/** Longest reference-entry title ("ST_Distance — Returns the distance between two geometry or…"). */
+const ENTRY_TITLE_CHARS = 100;
+
+/** A refentry's "name — purpose" line (null when it has none), and the level of its first heading. */
+function refentryHead(ctx: Ctx, el: Element): { line: string; level: number } | null {
+  const e = ctx.$(el);
+  const line = collapse(e.find(REFNAMEDIV).first().find('p').first().text());
+  if (!REFNAME_LINE.test(line)) return null;
+  const first = e.find('h1, h2, h3, h4, h5, h6').first().get(0) as Element | undefined;
+  return { line, level: first ? HEADINGS[first.tagName.toLowerCase()]! : 2 };
 }
 
 function ownLength(parts: string[]): number {
@@ -264,6 +283,8 @@ interface Open {
   level: number;
   node: ConvertedNode;
   parts: string[];
+  /** a reference entry's section (SectionBuilder.referenceEntry) */
+  entry?: true;
 }
 
 type HeadingTitle = (text: string, level: number, index: number) => string;
@@ -274,6 +295,8 @@ class SectionBuilder {
   readonly top: ConvertedNode[] = [];
   headingCount = 0;
   private readonly stack: Open[] = [];
+  /** levels added to the headings inside reference entries (each entry is a section above its parts) */
+  private levelShift = 0;
   private pendingTerms: Array<{ term: string; text: string; anchor?: string }> = [];
   private inline: AnyNode[] = [];
 
@@ -353,10 +376,38 @@ class SectionBuilder {
     } else this.emit(entries.map((e) => `**${e.term}**${e.text ? `\n${e.text}` : ''}`).join('\n\n'));
   }
 
+  /**
+   * A DocBook reference entry (`div.refentry`: Name / Synopsis / Description / Examples / See Also as
+   * sibling headings; PostGIS has 618, its function names only in each Name's text) is one section
+   * titled by its "name — purpose" line, its parts one level under it. False when it has no such line.
+   */
+  private referenceEntry(el: Element): boolean {
+    const head = refentryHead(this.ctx, el);
+    if (!head) return false;
+    // under the section it is printed in, though its headings are at that section's level (DocBook's sect1 and refentry both use <h2>)
+    const open = this.stack.filter((o) => o.level < head.level + this.levelShift + 1 && o.node.kind === 'section' && !o.entry);
+    const level = Math.max(head.level + this.levelShift, (open[open.length - 1]?.level ?? 0) + 1);
+    const title = clipTitle(head.line, ENTRY_TITLE_CHARS);
+    this.closeTo(level);
+    // its id, or the `<a name>` it opens with (DocBook: <a name="ST_Distance">)
+    const named = el.children.find((c): c is Element => c.type === 'tag' && (c as Element).tagName.toLowerCase() === 'a' && !!((c as Element).attribs.name ?? (c as Element).attribs.id));
+    const anchor = this.ctx.anchors ? [el.attribs.id, named?.attribs.name, named?.attribs.id].find((a): a is string => typeof a === 'string' && ANCHOR.test(a)) : undefined;
+    const node: ConvertedNode = { title, kind: 'section', meta: { level, ...(anchor ? { anchor } : {}) }, children: [] };
+    this.children().push(node);
+    this.stack.push({ level, node, parts: [`${'#'.repeat(level)} ${title}`, head.line], entry: true });
+    const shift = level + 1 - head.level - this.levelShift;
+    this.levelShift += shift;
+    this.walk(el.children.filter((c) => !(c.type === 'tag' && this.ctx.$(c).is(REFNAMEDIV))));
+    this.levelShift -= shift;
+    this.closeTo(level);
+    return true;
+  }
+
   private block(el: Element, tag: string): void {
     const ctx = this.ctx;
     const level = HEADINGS[tag];
-    if (level) this.heading(el, level);
+    if (level) this.heading(el, level + this.levelShift);
+    else if (tag === 'div' && REFENTRY.test(el.attribs.class ?? '') && this.referenceEntry(el)) return;
     else if (tag === 'table') this.emit(tableRows(ctx, el));
     else if (tag === 'ul' || tag === 'ol') this.emit(listText(ctx, el, 0));
     else if (tag === 'pre') this.emit('```\n' + ctx.$(el).text().replace(/^(?:[ \t]*\r?\n)+/, '').replace(/\n+$/, '') + '\n```');

@@ -1,8 +1,9 @@
 /**
  * OCR for scanned documents with the system tools `pdftoppm` (poppler-utils) and `tesseract`
  * (tesseract-ocr). Nothing is downloaded: when a tool is missing the source is recorded as skipped
- * with the exact install command. The PDF converter calls `ocrAvailable` / `ocrPdfPages` for PDFs
- * without a text layer; images (type 'image') are converted here.
+ * with the exact install command. The PDF converter calls `ocrAvailable` / `ocrPdfLines` for PDFs
+ * without a readable text layer (each word with its box, so the page is laid out as a PDF's text
+ * layer is: columns, headings by size, running heads); images (type 'image') are converted here.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -72,23 +73,100 @@ const TESSERACT_ENV = { ...process.env, OMP_THREAD_LIMIT: '1' };
 /** Pages read by OCR at once. */
 export const OCR_PARALLEL_PAGES = Math.max(1, Math.min(4, availableParallelism()));
 
-async function tesseract(imagePath: string): Promise<string> {
-  const { stdout } = await run('tesseract', [imagePath, 'stdout', '-l', OCR_LANGUAGE, '--psm', '3'], { timeout: OCR_TIMEOUT_MS, maxBuffer: MAX_OUTPUT_BYTES, env: TESSERACT_ENV });
+/** tesseract's output: plain text, or hOCR (each line's box, baseline and size, each word's box and confidence). */
+type OcrOutput = 'txt' | 'hocr';
+
+async function tesseract(imagePath: string, output: OcrOutput = 'txt'): Promise<string> {
+  const { stdout } = await run('tesseract', [imagePath, 'stdout', '-l', OCR_LANGUAGE, '--psm', '3', ...(output === 'hocr' ? ['hocr'] : [])], { timeout: OCR_TIMEOUT_MS, maxBuffer: MAX_OUTPUT_BYTES, env: TESSERACT_ENV });
   return stdout;
 }
 
-/** Each image's text, in order, OCR_PARALLEL_PAGES at a time. */
-async function readImages(paths: string[]): Promise<string[]> {
-  const out: string[] = new Array<string>(paths.length);
+/** Each image read by `read`, in order, OCR_PARALLEL_PAGES at a time. */
+async function readImages<T>(paths: string[], read: (path: string) => Promise<T>): Promise<T[]> {
+  const out: T[] = new Array<T>(paths.length);
   let next = 0;
   const lane = async () => {
     while (next < paths.length) {
       const i = next++;
-      out[i] = tidy(await tesseract(paths[i]!));
+      out[i] = await read(paths[i]!);
     }
   };
   await Promise.all(Array.from({ length: Math.min(OCR_PARALLEL_PAGES, paths.length) }, lane));
   return out;
+}
+
+/** One word tesseract read: its text, left and right edge (pixels of the page image) and confidence (0–100). */
+export interface OcrWord {
+  text: string;
+  x0: number;
+  x1: number;
+  conf: number;
+}
+
+/** One line tesseract read, in pixels of the page image from its top. */
+export interface OcrLine {
+  words: OcrWord[];
+  /** the baseline's height at the line's left end */
+  baseline: number;
+  /** tesseract's size of the line's print (x_size: ascender to descender) */
+  size: number;
+  /** the paragraph (tesseract's ocr_par, numbered on the page) the line belongs to */
+  par: number;
+}
+
+/** One page as tesseract read it: the image's size and its lines in tesseract's reading order. */
+export interface OcrPage {
+  width: number;
+  height: number;
+  lines: OcrLine[];
+}
+
+const HOCR_ELEMENT = /<\w+ class='(ocr_page|ocr_par|ocr_line|ocr_header|ocr_caption|ocr_textfloat|ocrx_word)'[^>]*? title=(["'])(.*?)\2[^>]*>/g;
+const HOCR_LINES = new Set(['ocr_line', 'ocr_header', 'ocr_caption', 'ocr_textfloat']);
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'" };
+
+function unescapeHtml(s: string): string {
+  return s.replace(/&(amp|lt|gt|quot|apos|#39|#x?[0-9a-f]+);/gi, (m, e: string) => {
+    const named = ENTITIES[e.toLowerCase()];
+    if (named) return named;
+    const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+    return Number.isFinite(code) ? String.fromCodePoint(code) : m;
+  });
+}
+
+function hocrNumbers(title: string, key: string): number[] {
+  const m = new RegExp(`(?:^|;)\\s*${key}\\s+([^;]*)`).exec(title);
+  return m ? m[1]!.trim().split(/\s+/).map(Number) : [];
+}
+
+/**
+ * A page of tesseract's hOCR → its lines and words. Lines set at an angle (`textangle`: labels of a
+ * rotated axis, text in a figure) are left out, as the PDF reader leaves out rotated text.
+ */
+export function parseHocr(hocr: string): OcrPage {
+  const page: OcrPage = { width: 0, height: 0, lines: [] };
+  let par = 0;
+  let line: OcrLine | null = null;
+  for (const m of hocr.matchAll(HOCR_ELEMENT)) {
+    const [, kind, , title = ''] = m;
+    const box = hocrNumbers(title, 'bbox');
+    if (kind === 'ocr_page') {
+      page.width = box[2] ?? 0;
+      page.height = box[3] ?? 0;
+    } else if (kind === 'ocr_par') par++;
+    else if (HOCR_LINES.has(kind!)) {
+      const offset = hocrNumbers(title, 'baseline')[1] ?? 0;
+      const angled = hocrNumbers(title, 'textangle').length > 0;
+      line = angled ? null : { words: [], baseline: (box[3] ?? 0) + offset, size: hocrNumbers(title, 'x_size')[0] ?? (box[3]! - box[1]!), par };
+      if (line) page.lines.push(line);
+    } else if (kind === 'ocrx_word' && line) {
+      const end = hocr.indexOf('</span>', m.index + m[0].length);
+      const text = unescapeHtml(hocr.slice(m.index + m[0].length, end < 0 ? undefined : end).replace(/<[^>]*>/g, '')).trim();
+      if (text) line.words.push({ text, x0: box[0] ?? 0, x1: box[2] ?? 0, conf: hocrNumbers(title, 'x_wconf')[0] ?? 0 });
+    }
+  }
+  page.lines = page.lines.filter((l) => l.words.length > 0);
+  return page;
 }
 
 function tidy(text: string): string {
@@ -99,8 +177,8 @@ function tidy(text: string): string {
     .trim();
 }
 
-/** OCR every page of a PDF: render with pdftoppm, read with tesseract. Returns one text per page. */
-export async function ocrPdfPages(bytes: Uint8Array): Promise<string[]> {
+/** Every page of a PDF rendered by pdftoppm and read by `read`, in page order. */
+async function readPdfPages<T>(bytes: Uint8Array, read: (path: string) => Promise<T>): Promise<T[]> {
   const dir = mkdtempSync(join(tmpdir(), 'mhub-ocr-'));
   try {
     const pdf = join(dir, 'in.pdf');
@@ -109,10 +187,20 @@ export async function ocrPdfPages(bytes: Uint8Array): Promise<string[]> {
     const pages = readdirSync(dir)
       .filter((f) => /^page-\d+\.png$/.test(f))
       .sort((a, b) => Number(/\d+/.exec(a)![0]) - Number(/\d+/.exec(b)![0]));
-    return await readImages(pages.map((p) => join(dir, p)));
+    return await readImages(pages.map((p) => join(dir, p)), read);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** OCR every page of a PDF: render with pdftoppm, read with tesseract. Returns one text per page. */
+export function ocrPdfPages(bytes: Uint8Array): Promise<string[]> {
+  return readPdfPages(bytes, async (path) => tidy(await tesseract(path)));
+}
+
+/** OCR every page of a PDF into lines of words with their boxes (hOCR), for the PDF converter's layout. */
+export function ocrPdfLines(bytes: Uint8Array): Promise<OcrPage[]> {
+  return readPdfPages(bytes, async (path) => parseHocr(await tesseract(path, 'hocr')));
 }
 
 /** OCR an image file; multi-page TIFFs give one text per page. */
@@ -188,7 +276,7 @@ const IMAGE_CAPS: Capabilities = {
 
 export const imageConverter: Converter = {
   name: 'image-ocr',
-  version: 4,
+  version: 5,
   async convert({ bytes, card, options }) {
     const title = card.filename;
     const avail = await ocrAvailable();

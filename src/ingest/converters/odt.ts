@@ -19,7 +19,7 @@ const REPAIR_HINT = 'Open it in LibreOffice Writer and save it again as .odt.';
 
 export const odtConverter: Converter = {
   name: 'odt',
-  version: 2,
+  version: 3,
   async convert({ bytes, card, options }) {
     const cheerio = await import('cheerio');
     return withPackage(bytes, 'OpenDocument file', REPAIR_HINT, async (zip) => {

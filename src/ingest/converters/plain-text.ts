@@ -96,7 +96,7 @@ export function convertTextByPlan(text: string, filename: string, plan: PlanDire
 
 export const plainTextConverter: Converter = {
   name: 'text',
-  version: 17,
+  version: 18,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

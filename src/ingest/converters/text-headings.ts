@@ -3,7 +3,8 @@
  * over- and underlined, by any adornment character: `Sorting HOW TO` over `**************`),
  * lines in capitals standing alone (`PRINTING THE MANUAL` in a GNU README), numbered titles standing
  * alone in a sequence (`  8. Termination.` in a licence, `2.1 Scope`) and the questions of a
- * FAQ (`Q: What does the prefix XIO mean?`, one entry each, when the text asks at least two). The
+ * FAQ (`Q: What does the prefix XIO mean?`, `1.4  Can I sell a software package…?`, one entry
+ * each, when the text asks at least two). The
  * text is rewritten line for line with ATX marks (`## Title`) and blank adornment lines, so the
  * Markdown parser builds the tree and every line number stays that of the file.
  */
@@ -22,6 +23,11 @@ const CAPS_LETTER_SHARE = 0.6;
 
 /** A FAQ's question line: "Q:", "Q.", "Q3:", "Question:" at the start of a paragraph. */
 const QUESTION = /^(?:Q|Question)\s*\d{0,3}\s*[:.)]\s+\S/;
+/**
+ * A FAQ's numbered question, on a line of its own: "1.1  Can I use the fonts for a book…?" (the SIL
+ * OFL FAQ's 76 questions, "1.1.1" under "1.1"); its depth is its style, so sub-questions nest.
+ */
+const NUMBERED_QUESTION = /^\s{0,8}(\d{1,2}(?:\.\d{1,2}){0,3})\.?\s+\p{Lu}.*\?\s*$/u;
 /** Questions a text needs before they are read as its entries (one "Q:" is a remark, not a FAQ). */
 export const MIN_QUESTIONS = 2;
 /** Longest question title; a longer question is cut at a word. */
@@ -66,7 +72,10 @@ function capitals(lines: string[], i: number): TextHeading | null {
  * which may be the context before the question); its lines stay in the text.
  */
 function question(lines: string[], i: number): TextHeading | null {
-  if (!QUESTION.test(lines[i]!) || !blank(lines[i - 1])) return null;
+  if (!blank(lines[i - 1])) return null;
+  const numberedQ = NUMBERED_QUESTION.exec(lines[i]!);
+  if (numberedQ) return { line: i, title: cutAtWord(lines[i]!.trim(), QUESTION_TITLE_MAX_CHARS), style: `question${numberedQ[1]!.split('.').length}`, under: [] };
+  if (!QUESTION.test(lines[i]!)) return null;
   const parts = [lines[i]!.trim()];
   for (let k = i + 1; k < lines.length && !blank(lines[k]) && !/^\s*A(?:nswer)?\s*[:.)]/.test(lines[k]!); k++) parts.push(lines[k]!.trim());
   return { line: i, title: cutAtWord(parts.join(' '), QUESTION_TITLE_MAX_CHARS), style: 'question', under: [] };
@@ -146,8 +155,9 @@ export function textHeadings(lines: string[]): TextHeading[] {
   const runs = numberedRuns(numberedTitles);
   if (runs.size) out.push(...numberedTitles.filter((h) => runs.has(h)));
   out.sort((a, b) => a.line - b.line);
-  const questions = out.filter((h) => h.style === 'question').length;
-  return questions === 0 || questions >= MIN_QUESTIONS ? out : out.filter((h) => h.style !== 'question');
+  const isQuestion = (h: TextHeading) => h.style.startsWith('question');
+  const questions = out.filter(isQuestion).length;
+  return questions === 0 || questions >= MIN_QUESTIONS ? out : out.filter((h) => !isQuestion(h));
 }
 
 /** A section number opening a title: "1. ", "2.3 ", "A. ", "IV. ". */
@@ -163,7 +173,7 @@ export const NUMBERED_SECTIONS_SHARE = 0.5;
  */
 function titlesDocument(lines: string[], hs: TextHeading[]): boolean {
   const first = hs[0]!;
-  if (first.line !== lines.findIndex((l) => l.trim() !== '') || first.style === 'caps' || first.style === 'question') return false;
+  if (first.line !== lines.findIndex((l) => l.trim() !== '') || first.style === 'caps' || first.style.startsWith('question')) return false;
   if (SECTION_NUMBER.test(first.title)) return false;
   const rest = hs.slice(1).filter((h) => h.style === first.style);
   return rest.length > 0 && rest.filter((h) => SECTION_NUMBER.test(h.title)).length >= NUMBERED_SECTIONS_SHARE * rest.length;
@@ -202,11 +212,11 @@ export function markTextHeadings(lines: string[], min: number): string | null {
   const hs = textHeadings(lines);
   if (hs.length < min) return null;
   // adorned styles first, then capitals, then numbered titles by depth, then a FAQ's questions (the finest level)
-  const late = (st: string) => st === 'caps' || st === 'question' || st.startsWith('numbered');
+  const late = (st: string) => st === 'caps' || st.startsWith('question') || st.startsWith('numbered');
   const styles = [...new Set(hs.filter((h) => !late(h.style)).map((h) => h.style))];
   if (hs.some((h) => h.style === 'caps')) styles.push('caps');
   styles.push(...[...new Set(hs.map((h) => h.style).filter((st) => st.startsWith('numbered')))].sort());
-  if (hs.some((h) => h.style === 'question')) styles.push('question');
+  styles.push(...[...new Set(hs.map((h) => h.style).filter((st) => st.startsWith('question')))].sort());
   // the first style is the document's title only when used once; else every heading is a section (level 2 on)
   const base = hs.filter((h) => h.style === styles[0]).length === 1 ? 1 : 2;
   const titleLine = base === 2 && titlesDocument(lines, hs) ? hs[0]!.line : -1;

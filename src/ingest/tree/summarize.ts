@@ -5,9 +5,35 @@ export const SUMMARY_MAX_CHARS = 300;
 
 const PAGE_MARK = /^<!-- page \d+ -->$/gm;
 
+/**
+ * A table's rule row ("| --- | :---: |", "--- ---") or a rule: layout, not words. Tested per line
+ * without a regex: nested quantifiers over runs of dashes backtracked exponentially (PostGIS's
+ * reference, 86 s in one regex).
+ */
+function isRule(line: string): boolean {
+  const t = line.replace(/[|:\s]/g, '');
+  return t.length >= 3 && /^-+$/.test(t);
+}
+/** An image an HTML or Word converter wrote as "[image: alt]" (alt maybe bracketed itself: "[image: [Note]]"). */
+const IMAGE_STUB = /\[image(?::[ \t]*(?:\[[^\]\n]*\]|[^\]\n])*)?\]/g;
+/** A heading line or page mark: opening a node's text, the node's title already says it. */
+const HEADING_OR_MARK = /^(?:#{1,6}[ \t]|<!-- page \d+ -->)/;
+
+/** The text after the heading lines, page marks and blank lines opening it. */
+function afterLeadingHeadings(text: string): string {
+  const lines = text.split('\n');
+  let i = 0;
+  while (i < lines.length && (lines[i]!.trim() === '' || HEADING_OR_MARK.test(lines[i]!.trimStart()))) i++;
+  return lines.slice(i).join('\n');
+}
+
 /** Text without page markers, Markdown/HTML syntax and bare URLs: what a summary should quote. */
 export function cleanText(text: string): string {
   return text
+    .split('\n')
+    .filter((l) => !isRule(l))
+    .join('\n')
+    .replace(IMAGE_STUB, ' ')
     .replace(PAGE_MARK, ' ')
     .replace(/<!--[\s\S]*?-->/g, ' ')
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1') // images → alt text
@@ -29,9 +55,11 @@ export function splitSentences(clean: string): string[] {
   return clean.split(/(?<=[.!?])\s+(?=["'([A-Z0-9])/).filter((x) => x.length > 0);
 }
 
-/** First sentences of `text` that fit in `max` characters (the text itself when short). */
+/** First sentences of `text` after its opening headings that fit in `max` characters (the text itself when short). */
 export function leadSummary(text: string, max = SUMMARY_MAX_CHARS): string {
-  const clean = cleanText(text);
+  // the node's own heading opens its text: a summary says what follows it (an empty section: its heading)
+  const body = afterLeadingHeadings(text);
+  const clean = cleanText(body.trim() ? body : text);
   if (clean.length <= max) return clean;
   const sentences = splitSentences(clean);
   let out = '';

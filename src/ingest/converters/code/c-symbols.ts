@@ -34,10 +34,17 @@ function leadingDoc(node: TSNode): { doc: string; start: number } {
   return { doc: parts.length ? cleanDoc(parts.join('\n')) : '', start };
 }
 
-/** A comment that documents the declaration above it (it follows that declaration directly). */
+/**
+ * A comment that documents the declaration above it: it follows that declaration directly and does
+ * not sit directly on the next one (a Doxygen block between two methods with no blank line,
+ * `bool clearMonitor(…);` / `/** @short Dumps the state … *\/` / `bool dumpState(…);`, documents the
+ * method below it, as trailingDoc agrees).
+ */
 function isTrailingOf(comment: TSNode): boolean {
   const before = comment.previousNamedSibling;
-  return !!before && before.type !== 'comment' && line(comment) === line(before, true) + 1 && line(before) !== line(comment);
+  if (!before || before.type === 'comment' || line(comment) !== line(before, true) + 1 || line(before) === line(comment)) return false;
+  const after = comment.nextNamedSibling;
+  return !(after && after.type !== 'comment' && line(after) === line(comment, true) + 1);
 }
 
 /** The declared name inside a declarator chain (`*name`, `name[3]`, `(*name)(…)`, `ns::name`). */

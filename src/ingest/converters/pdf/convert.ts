@@ -29,18 +29,10 @@ import { isTableRow, renderLine } from './tables.js';
 import { CAPTION, docStats, sectionGloss, summarize, type DocStats } from './summary.js';
 import { buildCard, cardDocType } from './card.js';
 import { compileOutline, isContainerTitle, type OutlinePack, type OutlineVocabulary } from '../../../model/outline-vocabulary.js';
-import { ocrFallback, MIN_TEXT_CHARS_PER_PAGE, pagesSymbolShare } from './ocr-fallback.js';
+import { MIN_TEXT_CHARS_PER_PAGE, NO_TEXT_LAYER, ocrRead, ocrSkipped, ocrWarning, pagesSymbolShare } from './ocr-fallback.js';
 import { UNREADABLE_SYMBOL_SHARE, unreadableReason } from '../../../model/unreadable.js';
 import type { PlanDirectives, PlanNote } from '../../../model/plan.js';
 import { pdfDeclined, plannedOutline, sectionsToEstimate } from './plan-outline.js';
-
-/** The plan asks for OCR of a PDF with a text layer: OCR when the tools are there, else the text layer with a note. */
-async function plannedOcr(bytes: Uint8Array, n: number, title: string, notes: PlanNote[]): Promise<ConvertResult | null> {
-  const o = await ocrFallback(bytes, n, title);
-  if (!o.skip_reason) return { ...o, plan_notes: notes };
-  notes.push({ field: 'recommended_approach', reason: `ocr: ${o.skip_reason.replace(/^The PDF has no text layer \(scanned\)[^.]*?(and )?/, '').trim()} The text layer was used (tree_index).` });
-  return null;
-}
 
 export interface PdfConvertOptions {
   maxLeafPages: number;
@@ -260,20 +252,45 @@ function unlisted(hs: Array<{ at: number; title: string }>, entries: OutlineEntr
   return hs.filter((h) => !entries.some((e) => pos(e.page, e.line ?? 0) === h.at || (normTitle(e.title) === normTitle(h.title) && Math.abs(e.page - posPage(h.at)) <= 1)));
 }
 
+/** Why the text layer cannot be used (none, or symbols), or null when it can. */
+function unusableText(layouts: PageLayout[]): string | null {
+  const n = layouts.length;
+  if (n === 0) return null;
+  const textChars = layouts.reduce((s, p) => s + p.lines.reduce((a, l) => a + l.text.length, 0), 0);
+  if (textChars < n * MIN_TEXT_CHARS_PER_PAGE) return NO_TEXT_LAYER;
+  const symbols = pagesSymbolShare(layouts);
+  return symbols > UNREADABLE_SYMBOL_SHARE ? `The PDF's ${unreadableReason(symbols).replace(/^the /, '')}` : null;
+}
+
+/**
+ * The pages read by OCR when the text layer cannot be used or the plan asks for OCR: their layouts
+ * and the warning to record; a skipped result when the text layer cannot be used and OCR cannot
+ * run; null to go on with the text layer (a plan's OCR that cannot run gets a note).
+ */
+async function ocrInstead(bytes: Uint8Array, read: ReadResult, opts: PdfConvertOptions, notes: PlanNote[]): Promise<{ layouts: PageLayout[]; warning: string } | { skipped: ConvertResult } | null> {
+  const why = unusableText(read.layouts);
+  if (!why && opts.plan?.approach !== 'ocr') return null;
+  const o = await ocrRead(bytes, read.layouts, why ?? 'The plan asks for OCR');
+  if ('layouts' in o) return { layouts: o.layouts, warning: ocrWarning(why ?? NO_TEXT_LAYER) };
+  if (why) return { skipped: ocrSkipped(read.metaTitle || opts.fallbackTitle, read.layouts.length, o.skip) };
+  notes.push({ field: 'recommended_approach', reason: `ocr: ${o.skip.replace(/^The plan asks for OCR(?: and)?\.?\s*/, '')} The text layer was used (tree_index).` });
+  return null;
+}
+
 /** The conversion; `native` is the native reader's output when the caller already has it (./poppler.ts nativeReadOf). */
 export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions, native?: NativeRead): Promise<ConvertResult> {
-  const { layouts, bookmarks, metaTitle, warnings } = await readLayouts(bytes, native);
-  const n = layouts.length;
-  const textChars = layouts.reduce((s, p) => s + p.lines.reduce((a, l) => a + l.text.length, 0), 0);
-  if (n > 0 && textChars < n * MIN_TEXT_CHARS_PER_PAGE) return ocrFallback(bytes, n, metaTitle || opts.fallbackTitle);
-  const symbols = n > 0 ? pagesSymbolShare(layouts) : 0;
-  if (symbols > UNREADABLE_SYMBOL_SHARE) return ocrFallback(bytes, n, metaTitle || opts.fallbackTitle, `The PDF's ${unreadableReason(symbols).replace(/^the /, '')}`, !metaTitle);
+  const read = await readLayouts(bytes, native);
   const notes = pdfDeclined(opts.plan);
-  if (opts.plan?.approach === 'ocr') {
-    const ocr = await plannedOcr(bytes, n, metaTitle || opts.fallbackTitle, notes);
-    if (ocr) return ocr;
-  }
+  const ocr = await ocrInstead(bytes, read, opts, notes);
+  if (ocr && 'skipped' in ocr) return ocr.skipped;
+  const r = convertLayouts(ocr ? { ...read, layouts: ocr.layouts, warnings: [...read.warnings, ocr.warning] } : read, opts, notes);
+  return ocr ? { ...r, approach: 'ocr' } : r;
+}
 
+/** The conversion of pages already laid out (from the text layer or from OCR). */
+function convertLayouts(read: ReadResult, opts: PdfConvertOptions, notes: PlanNote[]): ConvertResult {
+  const { layouts, bookmarks, metaTitle, warnings } = read;
+  const n = layouts.length;
   unglueCapitals(layouts);
   joinWrappedCells(layouts);
   const furniture = findFurniture(layouts);

@@ -56,8 +56,12 @@ export const MAX_SINGLE_CHAR_WORD_SHARE = 0.5;
 /** A file path or URL: a drive ("C:/", "C:\\"), a path from the root or home ("/usr/share/…", "~/x/"), or three parts joined by slashes. */
 const PATH_LIKE = /(?:^|\s)[A-Za-z]:[\\/]|(?:^|\s)~?\/[^\s/]+\/|[^\s/]+\/[^\s/]+\/[^\s/]+/;
 
+/** Two relations between spaced terms ("H0: f1 = f2 = f3 vs. H1: f1 < f2"): a displayed formula, never a title. */
+const FORMULA = /\s[=<>≤≥≠]\s.*\s[=<>≤≥≠]\s/;
+
 export function notATitle(text: string): boolean {
   if (CROSS_REFERENCE.test(text)) return true;
+  if (FORMULA.test(text)) return true;
   if (CODE_LINE.test(text)) return true;
   // a path line of a listing ("C:/Program Files/msXpertSuite/data/…") titles nothing
   if (PATH_LIKE.test(text)) return true;

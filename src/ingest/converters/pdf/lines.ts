@@ -116,7 +116,12 @@ function letterRatio(s: string): number {
   return letters + other === 0 ? 0 : letters / (letters + other);
 }
 
-/** Groups items (any order) into baseline lines, each sorted by x. */
+/**
+ * Groups items (any order) into baseline lines, each sorted by x. A line's baseline is that of its
+ * largest print so far: a raised footnote mark read first must not set it, or the words of the line
+ * fall outside the tolerance (FHS p. 14: mark "2" and the Courier "/etc" and "init" one line, the
+ * Times words of their sentence another).
+ */
 function groupLines(items: Item[]): Item[][] {
   const sorted = [...items].sort((p, q) => q.y - p.y || p.x - q.x);
   const groups: Item[][] = [];
@@ -126,7 +131,10 @@ function groupLines(items: Item[]): Item[][] {
   for (const it of sorted) {
     if (cur.length > 0 && Math.abs(y - it.y) <= LINE_TOLERANCE_EM * Math.max(size, it.size)) {
       cur.push(it);
-      size = Math.max(size, it.size);
+      if (it.size > size) {
+        size = it.size;
+        y = it.y;
+      }
       continue;
     }
     if (cur.length) groups.push(cur);

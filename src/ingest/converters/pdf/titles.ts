@@ -42,6 +42,12 @@ export function cleanTexMarkup(raw: string): string {
   // a bookmark written by TeX without Unicode keeps its fonts' ligature codes ("In\u001duence"), as page text does
   return fixLigatures(t).replace(CONTROL_CHARS, ' ');
 }
+/**
+ * troff font switches around a word, left in bookmark strings by groff's pdfmark macros: "The
+ * \\f[C]pdfmark\\f[] Operator", the backslashes often lost ("The F[C]pdfmarkF[] Operator"); and the
+ * classic "\\fBword\\fP" with its backslashes. Only in pairs: "f[X]" alone may be notation.
+ */
+const TROFF_FONT = /\\?[fF]\[[A-Z]{1,3}\](.*?)\\?[fF]\[[A-Z]{0,3}\]|\\f[BIC](.*?)\\f[RP]/g;
 /** Inline TeX math delimiters around a formula kept as its text: "$l$" → "l" (not amounts: "$5 and $6"). */
 const TEX_MATH = /\$([^$\s\d][^$]*)\$/gu;
 const FOOTNOTE_MARKS = /(?:\s*[∗*†‡§¶])+$|[⁰¹²³⁴⁵⁶⁷⁸⁹]+$/u;
@@ -52,7 +58,7 @@ const FOOTNOTE_REFS = /(?<=[\p{L}\p{N}.,;:)”’"'])\[(?:\d{1,3}|[*∗†‡§]
 
 export function tidyOutlineTitle(raw: string, max = MAX_TITLE_CHARS): string {
   // control characters in page text (a NUL in a table label) print as nothing: a title never keeps them
-  let t = raw.replace(CONTROL_CHARS, ' ').replace(/\s+/g, ' ').replace(TEX_FONT_GROUP, '$1').replace(TEX_MATH, '$1').trim();
+  let t = raw.replace(CONTROL_CHARS, ' ').replace(/\s+/g, ' ').replace(TEX_FONT_GROUP, '$1').replace(TEX_MATH, '$1').replace(TROFF_FONT, '$1$2').trim();
   const cut = t.replace(LEADERS, '');
   if (cut.length >= 2) t = cut;
   t = t.replace(FOOTNOTE_REFS, (m: string, at: number, all: string) => (/[\p{L}\p{N}]/u.test(all.charAt(at + m.length)) ? ' ' : '')).replace(FOOTNOTE_MARKS, '').replace(INNER_MARKS, ' ').replace(/[\s:;,]+$/, '').trim();

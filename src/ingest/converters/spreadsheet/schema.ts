@@ -221,26 +221,39 @@ function isTextCell(c: RawCell | undefined): boolean {
   return classifyCell(c ?? { value: null }).type === 'text';
 }
 
-/** Index (into `rows`) of the header row, or -1. Titles above a table and header rows below row 1 are both common. */
+/** A row that may be a header: filled enough, all text, no name twice. */
+function headerShaped(r: RawCell[], n: number, widest: number): boolean {
+  if (n === 0 || n < Math.max(widest === 1 ? 1 : 2, Math.ceil(widest * HEADER_MIN_FILL))) return false;
+  const cells = r.filter((c) => c.value !== null && c.value !== '');
+  if (!cells.every(isTextCell)) return false;
+  return new Set(cells.map((c) => String(c.value).trim().toLowerCase())).size === cells.length;
+}
+
+/**
+ * Index (into `rows`) of the header row, or -1. Titles above a table and header rows below row 1 are
+ * both common, and so are notes: the header-shaped row right above the first row holding a number,
+ * date or boolean is the header when it has more cells filled than the first header-shaped row and
+ * only notes lie between them (readxl's deaths.xlsx: the note row "at | the | top | of | their spreadsheets" is first, then
+ * "or | merging | merging…", then "Name | Profession | Age | Has kids | Date of birth | Date of death").
+ */
 export function detectHeaderRow(rows: RawCell[][]): number {
   const filled = rows.map((r) => r.filter((c) => c.value !== null && c.value !== '').length);
   const widest = Math.max(0, ...filled);
   if (widest === 0) return -1;
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i]!;
-    const n = filled[i]!;
-    if (n === 0 || n < Math.max(widest === 1 ? 1 : 2, Math.ceil(widest * HEADER_MIN_FILL))) continue;
-    const cells = r.filter((c) => c.value !== null && c.value !== '');
-    if (!cells.every(isTextCell)) continue;
-    const names = new Set(cells.map((c) => String(c.value).trim().toLowerCase()));
-    if (names.size < cells.length) continue;
-    // a header is followed by data: the next non-empty row must not itself be all text of the same shape,
-    // unless the table is all text (then the first full row is the header)
-    const next = rows.slice(i + 1).find((x) => lastNonEmpty(x) >= 0);
-    if (!next) return widest > 1 && i === 0 ? i : -1;
-    return i;
-  }
-  return -1;
+  const typed = (r: RawCell[]) => r.some((c) => c.value !== null && c.value !== '' && !isTextCell(c));
+  const first = rows.findIndex((r, i) => headerShaped(r, filled[i]!, widest));
+  if (first < 0) return -1;
+  // a header is followed by something: a lone header-shaped last row is one only as the table's first row
+  if (!rows.slice(first + 1).some((x) => lastNonEmpty(x) >= 0)) return widest > 1 && first === 0 ? first : -1;
+  const dataFrom = rows.findIndex((r, i) => i > first && typed(r));
+  if (dataFrom < 0) return first;
+  // the row right above the data (empty rows aside), when it is header-shaped and fuller than the first,
+  // and no row between them is header-shaped (rows of text like it are the table's first data rows)
+  let above = dataFrom - 1;
+  while (above > first && filled[above] === 0) above--;
+  if (above <= first || filled[above]! <= filled[first]! || !headerShaped(rows[above]!, filled[above]!, widest)) return first;
+  for (let i = first + 1; i < above; i++) if (headerShaped(rows[i]!, filled[i]!, widest)) return first;
+  return above;
 }
 
 function uniqueNames(raw: string[]): string[] {

@@ -176,6 +176,14 @@ describe('C and C++ headers (issue 14)', () => {
     expect(area.line_range).toEqual([11, 12]);
   });
 
+  it('doc comments keep their all-caps words (macros are blanked for the parser only) and their non-ASCII letters', async () => {
+    const { treeSitterSymbols } = await import('../src/ingest/converters/code/tree-sitter-symbols.js');
+    const src = ['// Ünïcödé — a header', '', '/** Größe of the RNG state: DUMP_DATA dumps the observed nodes. */', 'ZEXTERN int ZEXPORT dump_state(int chain);', ''].join('\n');
+    const { symbols } = await treeSitterSymbols(src, 'c');
+    const fn = symbols.find((s) => s.name === 'dump_state')!;
+    expect(fn.doc).toBe('Größe of the RNG state: DUMP_DATA dumps the observed nodes.');
+  });
+
   it('a C++ header named .h (detected as C) is parsed as C++: its namespace is not read as a function', async () => {
     const r = await header('shapes-cpp.h', 'c', 'shapes.hpp');
     expect(r.meta).toMatchObject({ parser: 'tree-sitter-cpp' });

@@ -17,7 +17,7 @@ import { outlineStyles } from '../src/ingest/converters/pdf/outline-styles.js';
 import { laterContentsPages } from '../src/ingest/converters/pdf/printed-toc.js';
 import { buildPage } from '../src/ingest/converters/pdf/lines.js';
 import { docType } from '../src/ingest/converters/pdf/card.js';
-import { pointerText } from '../src/ingest/converters/pdf/convert.js';
+import { leadOnSummary, pointerText } from '../src/ingest/converters/pdf/convert.js';
 import { numbering, scoreLine } from '../src/ingest/converters/pdf/headings.js';
 import { compileOutline } from '../src/model/outline-vocabulary.js';
 import { readFileSync } from 'node:fs';
@@ -169,11 +169,15 @@ describe('contents printed later in the document', () => {
       page(3, [entry('Section 2.01. More provisions', 12), entry('Section 2.02. Last provision', 14)]),
       page(4, prose(20)),
       page(5, [line('Year', { cells: ['Year', 'Count'] }), ...[9, 3, 7, 2, 8, 1].map((n) => line(`Row ${n}`, { cells: [`Row label ${n}`, String(n)] }))]),
+      ...Array.from({ length: 10 }, (_, i) => page(6 + i, prose(20))),
     ];
     const found = laterContentsPages(pages, findFurniture(pages), new Set());
     expect([...found.keys()]).toEqual([2, 3]);
     // the exhibit's title lines above the list stay outside the contents
     expect(found.get(2)).toBe(2);
+    // numbers past the document's last page are no page numbers: a table of codes (CFITSIO's error statuses)
+    const codes = [page(1, prose(20)), page(2, Array.from({ length: 12 }, (_, i) => entry(`BAD_KEYWORD_${i} illegal keyword`, 207 + i))), page(3, prose(20))];
+    expect([...laterContentsPages(codes, findFurniture(codes), new Set()).keys()]).toEqual([]);
   });
 
   it('a leaf holding them is cut around them: the contents are a contents node, the text after is named', () => {
@@ -210,6 +214,16 @@ describe('titles that say what a node holds', () => {
     expect(pointerText('The information required by this item is included on pages 45 through 90.')).toBe(true);
     expect(pointerText('Not applicable.')).toBe(false);
     expect(pointerText(`See the discussion below. ${'We sell products in many markets and our results depend on them. '.repeat(6)}`)).toBe(false);
+  });
+
+  it('a leaf with nothing but its heading, or a few words leading on, says where its text is (a FAQ asking two questions at once)', () => {
+    const title = 'I replaced the battery in my APC Smart-UPS and now it thinks the battery is low all the time. How do you fix this?';
+    const next = 'My APC UPS keeps reporting OL LB, even after it has been charging for many hours. What can I do about this?';
+    const heading = [line('46 I replaced the battery in my APC Smart-UPS and now it thinks the battery is low'), line('all the time. How do you fix this?')];
+    expect(leadOnSummary([...heading, line('Or a variation like. . .')], title, true)).toBe('Only "Or a variation like. . ." under this heading; its text follows in the next section.');
+    expect(leadOnSummary(heading, title, false)).toBe('No text of its own under this heading.');
+    expect(leadOnSummary([...heading, line('Replace it and recalibrate.')], title, true)).toBeNull();
+    expect(leadOnSummary([line('First, you need to realize that the UPS stores data about the battery.')], next, false)).toBeNull();
   });
 
   it('statements printed inside another item leave it when the item meant for them only points elsewhere', () => {

@@ -169,9 +169,17 @@ describe('spreadsheet rows and code symbols', () => {
   beforeAll(async () => {
     const csv = ['part,supplier,city', 'P-100,Brightwater Ltd,Oslo', 'P-200,Quillfeather GmbH,Graz', 'P-300,Northwind,Lyon'].join('\n') + '\n';
     const py = ['def compute_zanzibar_total(items):', '    """Sum the items."""', '    return sum(items)', '', 'class LedgerBook:', '    pass', ''].join('\n');
-    ({ root } = await searchStoreFixture('none', { docs: { ...docs(), 'parts/suppliers.csv': csv, 'code/ledger.py': py } }));
+    const news = ['# quokkaxl 4.2.5', '', '## Fixes', '', '* read_quokka() no longer changes the random seed.', '', '# quokkaxl 4.2.4', '', '## Fixes', '', '* Writing dates keeps their time zone.', ''].join('\n');
+    ({ root } = await searchStoreFixture('none', { docs: { ...docs(), 'parts/suppliers.csv': csv, 'code/ledger.py': py, 'notes/NEWS.md': news } }));
   });
   afterAll(() => cleanup(root));
+
+  it('a node whose title the source repeats ("Fixes" under each release) is listed with its place', async () => {
+    const a = await runSearch(root, 'read_quokka random seed', { limit: 2, offset: 0, nodesPerSource: 3, filters: {}, mode: 'keyword', explain: false, maxChars: 8000 });
+    const node = a.results[0]!.nodes[0]!;
+    expect(node.title).toBe('Fixes');
+    expect(node.path).toEqual(['quokkaxl 4.2.5']);
+  });
 
   it('find a CSV by a cell value and cite the row, in data rows and as the sheet numbers it', async () => {
     const r = await searchStore(root, 'Quillfeather');

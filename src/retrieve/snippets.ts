@@ -473,16 +473,31 @@ export function passageCite(entry: CatalogEntry, n: NodeHit, passage: NodePassag
   }).text;
 }
 
+/** Titles that more than one node of a tree carries. */
+function repeatedTitles(root: TreeNode): Set<string> {
+  const seen = new Set<string>();
+  const out = new Set<string>();
+  const walk = (n: TreeNode) => {
+    if (seen.has(n.title)) out.add(n.title);
+    seen.add(n.title);
+    n.children.forEach(walk);
+  };
+  walk(root);
+  return out;
+}
+
 function annotate(root: string, tree: TreeFile, hit: SourceHit, entry: CatalogEntry, query: string, stopwords?: ReadonlySet<string>): ListedNode[] {
   const weights = termWeights(root, hit.id, query, stopwords, entry.doc_type ?? '');
   const titles = new Map<string, number>();
   for (const n of hit.nodes) titles.set(n.title, (titles.get(n.title) ?? 0) + 1);
+  const repeated = repeatedTitles(tree.root);
   return hit.nodes.map((n, r) => {
     const path = findNodePath(tree.root, n.node_id);
     const node = path?.[path.length - 1];
     if (!node) return n;
     const out: ListedNode = { ...n };
-    if ((titles.get(n.title) ?? 0) > 1) out.path = path!.slice(1, -1).slice(-NODE_PATH_DEPTH).map((p) => p.title);
+    // a title the list or the source repeats ("Fixes" under each release, "Description" under each function) needs its place
+    if ((titles.get(n.title) ?? 0) > 1 || repeated.has(n.title)) out.path = path!.slice(1, -1).slice(-NODE_PATH_DEPTH).map((p) => p.title);
     const passage = hitPassage(root, tree, path!, n, weights, r + 1);
     if (passage) out.passage = { ...passage, cite: passageCite(entry, n, passage, node) };
     return out;
@@ -491,7 +506,7 @@ function annotate(root: string, tree: TreeFile, hit: SourceHit, entry: CatalogEn
 
 /**
  * The first PASSAGE_RESULTS hits (the first alone when strong) with their nodes annotated (passage, and path when titles
- * repeat); the rest unchanged. A source whose tree or text cannot be read keeps its plain nodes.
+ * repeat in the list or in the source); the rest unchanged. A source whose tree or text cannot be read keeps its plain nodes.
  */
 export function annotateHits<T extends SourceHit>(root: string, hits: T[], query: string, entry: (id: string) => CatalogEntry | null, stopwords?: ReadonlySet<string>): T[] {
   const upTo = hits[0]?.verdict === 'strong' ? 1 : PASSAGE_RESULTS;

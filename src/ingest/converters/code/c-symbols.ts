@@ -19,14 +19,22 @@ function line(n: TSNode, end = false): number {
   return column === 0 && row > n.startPosition.row ? row : row + 1;
 }
 
+/**
+ * A comment's own text: from the source itself, not from the parsed copy, where maskMacros blanked
+ * the all-caps words before a name ("the name of the RNG for this chain" read "of the     for").
+ */
+function commentText(c: TSNode, text: string): string {
+  return text.slice(c.startIndex, c.endIndex);
+}
+
 /** The comment block right above a node (C headers document with `/* … *\/` as well as `/** … *\/` and `//`). */
-function leadingDoc(node: TSNode): { doc: string; start: number } {
+function leadingDoc(node: TSNode, text: string): { doc: string; start: number } {
   const parts: string[] = [];
   let start = line(node);
   let prev = node.previousNamedSibling;
   let expect = start - 1;
   while (prev && prev.type === 'comment' && line(prev, true) === expect && !isTrailingOf(prev)) {
-    parts.unshift(prev.text);
+    parts.unshift(commentText(prev, text));
     start = line(prev);
     expect = start - 1;
     prev = prev.previousNamedSibling;
@@ -75,17 +83,17 @@ function signatureOf(node: TSNode, text: string): string {
  * The comment right below a declaration when none is above it (zlib.h and many C headers document
  * a prototype underneath it), unless the comment sits directly on the next declaration.
  */
-function trailingDoc(node: TSNode): { doc: string; end: number } | null {
+function trailingDoc(node: TSNode, text: string): { doc: string; end: number } | null {
   const next = node.nextNamedSibling;
   if (!next || next.type !== 'comment' || line(next) > line(node, true) + 1) return null;
   const after = next.nextNamedSibling;
   if (after && after.type !== 'comment' && line(after) === line(next, true) + 1) return null;
-  return { doc: cleanDoc(next.text), end: line(next, true) };
+  return { doc: cleanDoc(commentText(next, text)), end: line(next, true) };
 }
 
 function symbol(kind: SymbolKind, name: string, node: TSNode, text: string, children: CodeSymbol[] = []): CodeSymbol {
-  const lead = leadingDoc(node);
-  const trail = lead.doc ? null : trailingDoc(node);
+  const lead = leadingDoc(node, text);
+  const trail = lead.doc ? null : trailingDoc(node, text);
   const doc = lead.doc || trail?.doc || '';
   const start = lead.start;
   if (trail) return { kind, name, signature: signatureOf(node, text), doc, start, end: trail.end, ...(exportedFlag(node, name) ? { exported: true } : {}), children };

@@ -142,13 +142,43 @@ interface NodeContext {
   vocab: OutlineVocabulary;
 }
 
-function toNode(s: Section, ctx: NodeContext, above: Set<string> = new Set()): ConvertedNode {
+/** Longest text under a heading that only leads on to the next section ("Or a variation like. . ."). */
+export const LEAD_ON_MAX_CHARS = 40;
+const LEADS_ON = /(?:\.\s?\.\s?\.|…|:)$/;
+
+/** How many lines opening `lines` print the heading itself (its number, its wrapped parts: "46 I replaced the battery…" / "all the time. How do you fix this?"). */
+function titleLinesAtStart(lines: Line[], heading: string): number {
+  const t = normTitle(heading);
+  let k = 0;
+  while (k < lines.length) {
+    const part = normTitle(lines[k]!.text.replace(/^\s*\d+(?:\.\d+)*\.?\s+/, ''));
+    if (part.length < 3 || !t.includes(part)) break;
+    k++;
+  }
+  return k;
+}
+
+/**
+ * The summary of a leaf with no text of its own under its heading, or only a few words leading on
+ * to the next section — a FAQ asking two questions before one answer (NUT's "46 I replaced the
+ * battery…" / "Or a variation like. . ." / "47 My APC UPS keeps reporting OL LB…", the answer under
+ * 47): what it holds and that its text follows. Null for a leaf with text of its own.
+ */
+export function leadOnSummary(body: Line[], heading: string, hasNext: boolean): string | null {
+  const text = body.slice(titleLinesAtStart(body, heading)).map((l) => l.text).join(' ').trim();
+  if (text.length > LEAD_ON_MAX_CHARS || (text && !LEADS_ON.test(text))) return null;
+  const own = text ? `Only "${text}" under this heading` : 'No text of its own under this heading';
+  // the next section is named by its place, not its title: its words here would rank this node for it
+  return hasNext ? `${own}; its text follows in the next section.` : `${own}.`;
+}
+
+function toNode(s: Section, ctx: NodeContext, above: Set<string> = new Set(), next?: Section): ConvertedNode {
   const page_range: [number, number] = [s.start, s.end];
   const meta: Record<string, unknown> = { level: s.level, ...(s.folded?.length ? { subsections: s.folded } : {}) };
   if (s.children.length) {
     const path = new Set([...above, normTitle(s.title)]);
     const summary = ownTextSummary(s, ctx, path);
-    return { title: s.title, kind: s.kind, ...(summary ? { summary } : {}), page_range, meta, children: s.children.map((c) => toNode(c, ctx, path)) };
+    return { title: s.title, kind: s.kind, ...(summary ? { summary } : {}), page_range, meta, children: s.children.map((c, i) => toNode(c, ctx, path, s.children[i + 1])) };
   }
   const own = linesIn(ctx.lines, s.from, s.to).flatMap((p) => p.lines);
   // a printed contents page lists every section: its summary says what it is, not what it lists
@@ -165,10 +195,12 @@ function toNode(s: Section, ctx: NodeContext, above: Set<string> = new Set()): C
   const inner = own.slice(Math.max(0, firstText)).flatMap((l) => ctx.headingTitles.get(l) ?? []).filter((t) => !known.has(normTitle(t)));
   const subheadings = [...(s.folded ?? []), ...inner];
   const tables = own.flatMap((l) => ctx.tableTitles.get(l) ?? []).filter((t) => !known.has(normTitle(t)) && !subheadings.includes(t));
+  // a heading with nothing under it says so, and where its text is (its own title again said nothing)
+  const leadOn = own.length > 0 && subheadings.length === 0 && tables.length === 0 && s.kind !== 'page_group' ? leadOnSummary(body, heading, next !== undefined) : null;
   return {
     title: s.title,
     kind: s.kind,
-    summary: summarize(body.length ? body : own, ctx.stats, sectionGloss(heading, own, ctx.vocab, ctx.company), { subheadings, vocab: ctx.vocab, tables, bodySize: ctx.bodySize }),
+    summary: leadOn ?? summarize(body.length ? body : own, ctx.stats, sectionGloss(heading, own, ctx.vocab, ctx.company), { subheadings, vocab: ctx.vocab, tables, bodySize: ctx.bodySize }),
     page_range,
     content: rangeContent(ctx.lines, s.from, s.to),
     meta,
@@ -343,7 +375,8 @@ function convertLayouts(read: ReadResult, opts: PdfConvertOptions, notes: PlanNo
   // every line a title is printed over: a wrapped title's second line is no sentence of the summary
   const headingLines = new Set(headings.flatMap((h) => layouts[h.page - 1]!.lines.slice(h.line, h.line + (h.lines ?? 1))));
   const tableTitles = new Map(headings.filter((h) => h.table).map((h) => [layouts[h.page - 1]!.lines[h.line]!, h.title] as const));
-  const children = sections.map((s) => toNode(s, { lines, stats, bodySize: body.size, headingLines, headingTitles, tableTitles, company, vocab }));
+  const ctx: NodeContext = { lines, stats, bodySize: body.size, headingLines, headingTitles, tableTitles, company, vocab };
+  const children = sections.map((s, i) => toNode(s, ctx, new Set(), sections[i + 1]));
   return {
     title,
     toc_source,

@@ -524,6 +524,12 @@ export function laterContentsPages(pages: PageLayout[], furniture: Furniture, fr
   pages.forEach((p, pi) => {
     if (front.has(p.page)) return;
     const e = pageEntries(p, furniture.lines[pi]!);
+    // pages a document does not have are no page numbers: a table of codes (CFITSIO's error
+    // statuses "BAD_KEYCHAR | 207", "BAD_ORDER | 208" … in a 40-page guide) is not its contents
+    if (e.printed.filter((n) => n > pages.length).length * 2 > e.printed.length) {
+      last = null;
+      return;
+    }
     const share = e.textLines ? e.printed.length / e.textLines : 0;
     const ordered = nonDecreasingShare(e.printed) >= LATER_TOC_MONOTONIC_SHARE;
     const continues = last !== null && e.printed.length > 0 && e.printed[0]! >= last && share >= LATER_TOC_MIN_SHARE && ordered;

@@ -65,7 +65,7 @@ describe('code symbol trees', () => {
       '  class Inventory [29,54]',
       '    constructor __init__ [32,33]',
       '    method receive [35,41]',
-      '    method total_units [43,45]',
+      '    property total_units [43,45]',
       '    method reorder_report [47,54]',
       '  function load_csv [57,63]',
     ]);
@@ -74,6 +74,13 @@ describe('code symbol trees', () => {
     expect(find(r.root, 'method receive')!.meta!.signature).toBe('def receive(self, sku: str, warehouse: str, quantity: int) -> StockItem');
     expect(r.root.content).toContain('REORDER_FACTOR = 1.5'); // module-level code stays in the file node
     expect(r.meta!.parser).toBe('tree-sitter-python');
+  });
+
+  it('Python property accessors are told apart: the getter by its name, the setter and deleter named so', async () => {
+    const { treeSitterSymbols } = await import('../src/ingest/converters/code/tree-sitter-symbols.js');
+    const src = ['class Table:', '    @property', '    def alignment(self):', '        return self._a', '', '    @alignment.setter', '    def alignment(self, value):', '        self._a = value', '', '    @staticmethod', '    def make():', '        return Table()', ''].join('\n');
+    const { symbols } = await treeSitterSymbols(src, 'python');
+    expect(symbols[0]!.children.map((c) => `${c.kind} ${c.name}`)).toEqual(['property alignment', 'property alignment (setter)', 'method make']);
   });
 
   it('Go: structs and interfaces with their methods nested, doc comments', async () => {

@@ -97,6 +97,14 @@ describe('plain-text headings Markdown does not see (text-headings.ts)', () => {
     expect(md.root.title).toBe('Tool');
     expect(md.root.children.map((c) => c.title)).toEqual(['Use', 'Build']);
   });
+
+  it('a NEWS file of release headings is titled by its file name, not by its newest release', () => {
+    const news = convertMarkdownText('# openxlsx 4.2.5\n\n## Fixes\n\n* read.xlsx() keeps the seed\n\n# openxlsx 4.2.4\n\n## Fixes\n\n* dates\n', 'openxlsx-NEWS.md');
+    expect(news.root.title).toBe('openxlsx-NEWS');
+    expect(news.root.children.map((c) => c.title)).toEqual(['openxlsx 4.2.5', 'openxlsx 4.2.4']);
+    // top-level sections of other names: the first still titles the document
+    expect(convertMarkdownText('# Project 2\n\nIntro.\n\n# Install 3\n\nmake\n', 'README.md').root.title).toBe('Project 2');
+  });
 });
 
 describe('the planner sample counts plain-text headings for text files only', () => {
@@ -139,12 +147,14 @@ describe('a FAQ in plain text (Q:/A: entries)', () => {
   });
 
   it('numbered questions on lines of their own are entries, sub-questions under their question (the SIL OFL FAQ)', () => {
-    const faq = ['OFL FAQ', '', '1  USING THE FONTS', '', '1.1  Can I use the fonts for a book or other print publication?', 'Yes. You are very welcome to do so.', '',
+    const faq = ['OFL FAQ - Frequently Asked Questions about the SIL Open Font License (OFL)', 'Version 1.1-update6 - December 2020', '', '1  USING THE FONTS', '', '1.1  Can I use the fonts for a book or other print publication?', 'Yes. You are very welcome to do so.', '',
       '1.1.1  Does that restrict the license or distribution of that artwork?', 'No. You remain the author.', '', '1.2  Can the fonts be included with software collections?', 'Yes!', '',
       '2  WEB FONTS', '', '2.1  Can I make webpages using these fonts?', 'Yes! Go ahead!', ''].join('\n');
     const r = convertTextByPlan(faq, 'OFL-FAQ.txt', plan);
     const outline = (n: ConvertedNode, d = 0): string[] => n.children.flatMap((c) => [`${'  '.repeat(d)}${c.title}`, ...outline(c, d + 1)]);
-    expect(outline(r.root).slice(1)).toEqual([
+    // titled by its first line, not its file name: no heading titles it
+    expect(r.title).toBe('OFL FAQ - Frequently Asked Questions about the SIL Open Font License (OFL)');
+    expect(outline(r.root)).toEqual([
       '1 USING THE FONTS',
       '  1.1 Can I use the fonts for a book or other print publication?',
       '    1.1.1 Does that restrict the license or distribution of that artwork?',

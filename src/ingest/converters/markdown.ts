@@ -31,6 +31,18 @@ function headingTitle(h: Heading): string {
   return headingLines(text.replace(INLINE_TAG, '')).replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * Whether the first two top-level headings are entries of one series — the same first word, each
+ * with a number ("openxlsx 4.2.5", "openxlsx 4.2.4": a NEWS file): the first is then its newest
+ * entry, not the document's title (the file name says more: "openxlsx-NEWS").
+ */
+function releaseSeries(titles: string[]): boolean {
+  if (titles.length < 2) return false;
+  const [a, b] = titles.map((t) => t.trim());
+  const word = (t: string) => t.split(/\s+/)[0]!.toLowerCase();
+  return !!a && !!b && word(a) === word(b) && /\d/.test(a) && /\d/.test(b);
+}
+
 /** The first paragraphs of real prose (not badges, link rows or code), for the document card summary. */
 function leadProse(nodes: RootContent[]): string | null {
   const parts: string[] = [];
@@ -113,8 +125,10 @@ export function convertMarkdownText(text: string, filename: string, source = tex
   const slice = (a: number, b: number) => lines.slice(a - 1, b).join('\n');
 
   const fallbackTitle = basename(filename, extname(filename));
-  const firstH1 = headings.find((h) => h.depth === 1);
-  const root: ConvertedNode = { title: (firstH1 && headingTitle(firstH1)) || fallbackTitle, kind: 'document', children: [], line_range: [1, Math.max(1, lineCount)] };
+  const h1s = headings.filter((h) => h.depth === 1);
+  const firstH1 = h1s[0];
+  const titleH1 = firstH1 && !releaseSeries(h1s.slice(0, 2).map(headingTitle)) ? firstH1 : undefined;
+  const root: ConvertedNode = { title: (titleH1 && headingTitle(titleH1)) || fallbackTitle, kind: 'document', children: [], line_range: [1, Math.max(1, lineCount)] };
   const firstLine = headings[0]?.position?.start.line ?? lineCount + 1;
   if (firstLine > 1) {
     const pre = slice(1, firstLine - 1);
@@ -193,7 +207,7 @@ export async function convertMarkdownByPlan(text: string, filename: string, plan
 
 export const markdownConverter: Converter = {
   name: 'markdown',
-  version: 14,
+  version: 15,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

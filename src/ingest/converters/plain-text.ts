@@ -8,6 +8,8 @@ import type { PlanDirectives, PlanNote } from '../../model/plan.js';
 import { approachFor, chunkChars, declined, missingNote, type Capabilities } from './plan-shape.js';
 import { LONG_SECTION_CHARS, convertMarkdownText, headingLineKind } from './markdown.js';
 import { GROUP_TARGET_CHARS, convertPlainText, keySectionTree } from './text-chunks.js';
+import { leadTitle, TITLE_SCAN_LINES } from './titles.js';
+import { basename, extname } from 'node:path';
 
 export { GROUP_TARGET_CHARS, GROUP_TITLE_CHARS, paragraphNodes, convertPlainText, keySectionTree } from './text-chunks.js';
 
@@ -42,7 +44,22 @@ function planTree(text: string, filename: string, plan: PlanDirectives, target: 
   if (!marked && !markdownHeadingsEarly(lines, text.length)) return null;
   const md = convertMarkdownText(marked ?? text, filename, text);
   if (md.toc_source !== 'headings' || countSections(md.root) < MIN_TEXT_HEADINGS || !headingsCover(md.root, text.length)) return null;
-  return { ...md, approach: 'tree_index' };
+  const title = md.title === basename(filename, extname(filename)) ? leadLineTitle(lines, marked) : null;
+  return { ...md, ...(title ? { title, root: { ...md.root, title } } : {}), approach: 'tree_index' };
+}
+
+/**
+ * The first line of a text whose headings give it no title, when that line is no heading itself and
+ * reads as a title (text-chunks' first-line rule, as for text without headings): "OFL FAQ - Frequently
+ * Asked Questions about the SIL Open Font License (OFL)" rather than the file name "OFL-FAQ".
+ */
+function leadLineTitle(lines: string[], marked: string | null): string | null {
+  const i = lines.findIndex((l) => l.trim() !== '');
+  if (i < 0) return null;
+  const isHeading = marked ? /^#{1,6}\s/.test(marked.split('\n', i + 1)[i] ?? '') : headingLineKind(lines, i) !== null || (i + 1 < lines.length && headingLineKind(lines, i + 1) !== null);
+  if (isHeading) return null;
+  const t = leadTitle(lines.slice(i, i + TITLE_SCAN_LINES));
+  return t && !/[.,;:]$/.test(t) ? t : null;
 }
 
 /**
@@ -96,7 +113,7 @@ export function convertTextByPlan(text: string, filename: string, plan: PlanDire
 
 export const plainTextConverter: Converter = {
   name: 'text',
-  version: 18,
+  version: 19,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

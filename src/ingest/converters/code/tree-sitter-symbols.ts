@@ -206,11 +206,29 @@ function nodeSymbols(ctx: WalkContext, raw: TSNode, inContainer: boolean): CodeS
   let kind: SymbolKind = containerKind ?? leafKind!;
   if (inContainer && kind === 'function') kind = spec.methodKind;
   if (lang === 'python' && kind === 'method' && name === '__init__') kind = 'constructor';
+  const accessor = lang === 'python' && raw !== node ? pythonAccessor(raw, name) : null;
+  if (accessor) kind = 'property';
   let children: CodeSymbol[] = [];
   const body = containerKind ? node.childForFieldName('body') ?? node.namedChildren.find((c) => c && spec.bodies.has(c.type)) ?? null : null;
   if (body) children = walkSymbols(ctx, body.namedChildren.flatMap((c) => (c && spec.bodies.has(c.type) ? c.namedChildren : [c])), true);
   const exported = isExportedSymbol(lang, node, name);
-  return [{ kind, name, signature: signatureOf(node, text), doc: docInfo.doc, start: docInfo.start, end: line(raw, true), ...(exported ? { exported: true } : {}), children }];
+  return [{ kind, name: accessor ?? name, signature: signatureOf(node, text), doc: docInfo.doc, start: docInfo.start, end: line(raw, true), ...(exported ? { exported: true } : {}), children }];
+}
+
+/**
+ * A Python property's accessor named for what it does: `@property` → "alignment", `@alignment.setter`
+ * → "alignment (setter)", `.deleter` likewise; null for other decorators. Getter and setter were two
+ * nodes titled "method alignment" (python-docx's table.py had 16 such pairs).
+ */
+function pythonAccessor(decorated: TSNode, name: string): string | null {
+  for (const d of decorated.namedChildren) {
+    if (d?.type !== 'decorator') continue;
+    const t = d.text.replace(/^@\s*/, '').trim();
+    if (t === 'property' || t === 'cached_property' || t.endsWith('.cached_property')) return name;
+    const m = /^(\w+)\.(setter|deleter|getter)$/.exec(t);
+    if (m && m[1] === name) return `${name} (${m[2]})`;
+  }
+  return null;
 }
 
 function walkSymbols(ctx: WalkContext, nodes: (TSNode | null)[], inContainer: boolean): CodeSymbol[] {

@@ -154,6 +154,20 @@ describe('node text runs from heading to heading', () => {
   });
 });
 
+describe('running headers set lower than the edge band', () => {
+  it('the topmost line at one height on most pages is furniture (CTSim, 12.9% from the top); a caption atop a few pages is not', () => {
+    const head = (ch: number) => line(`CTSim 3.5.0 Manual | CHAPTER ${ch}`, { y: 690 });
+    const caption = line('Example 2.3', { y: 690 });
+    const pages = Array.from({ length: 8 }, (_, i) => page(i + 1, [i === 7 ? caption : head(2 + Math.floor(i / 3)), ...prose(12)]));
+    const f = findFurniture(pages);
+    expect(pages.map((_, i) => f.lines[i]!.has(0))).toEqual([true, true, true, true, true, true, true, false]);
+    // at another height on each page, the same line is text
+    const drifting = Array.from({ length: 8 }, (_, i) => page(i + 1, [line('CTSim 3.5.0 Manual | CHAPTER 2', { y: 690 - i * 3 }), ...prose(12)]));
+    const g = findFurniture(drifting);
+    expect(drifting.filter((_, i) => g.lines[i]!.has(0)).length).toBeLessThan(3);
+  });
+});
+
 describe('contents printed later in the document', () => {
   const entry = (t: string, n: number) => line(`${t} ${n}`, { x2: 400 });
   const toc = (first: number) => [

@@ -26,6 +26,17 @@ export const RUN_LOOKBACK_PAGES = 2;
  * whole document (Asymptote's "Chapter 2: Installation" over 6 of 196 pages).
  */
 export const RUN_MAX_GAP = 2;
+/**
+ * A running header set lower than FURNITURE_BAND (CTSim's "CTSim 3.5.0 Manual | CHAPTER 3", 12.9%
+ * of the page from its top): the topmost line of a page, within this share of the height from the
+ * top, is furniture when the same line (digits masked) is the topmost at the same height
+ * (RUNNING_TOP_Y_TOLERANCE) on RUNNING_TOP_MIN_SHARE of the pages. Widening the band itself took
+ * real lines for furniture (a caption "Example 2.3" atop pages of pgfmolbio).
+ */
+export const RUNNING_TOP_BAND = 0.2;
+export const RUNNING_TOP_MIN_SHARE = 0.25;
+export const RUNNING_TOP_Y_TOLERANCE = 1;
+
 /** Longer lines are never furniture. */
 export const FURNITURE_MAX_CHARS = 100;
 
@@ -116,8 +127,43 @@ function chapterRuns(edgePages: Map<string, number[]>, minPages: number): Map<st
   return out;
 }
 
+/** Each page's topmost line when it lies below FURNITURE_BAND but within RUNNING_TOP_BAND of the top, with words. */
+function lowTopLine(p: PageLayout): number | null {
+  if (p.lines.length === 0 || !(p.height > 0)) return null;
+  let top = 0;
+  p.lines.forEach((l, i) => {
+    if (l.y > p.lines[top]!.y) top = i;
+  });
+  const l = p.lines[top]!;
+  const fromTop = p.height - l.y;
+  if (fromTop <= p.height * FURNITURE_BAND || fromTop > p.height * RUNNING_TOP_BAND) return null;
+  return l.text.length <= FURNITURE_MAX_CHARS && /\p{L}{3}/u.test(l.text) ? top : null;
+}
+
+/** The low top lines (lowTopLine) that recur as the topmost line at one height on enough pages: page index → line index. */
+function runningTopLines(pages: PageLayout[]): Map<number, number> {
+  const byKey = new Map<string, Array<{ pi: number; i: number; y: number }>>();
+  pages.forEach((p, pi) => {
+    const i = lowTopLine(p);
+    if (i === null) return;
+    const k = lineKey(p.lines[i]!.text);
+    byKey.set(k, [...(byKey.get(k) ?? []), { pi, i, y: p.lines[i]!.y }]);
+  });
+  const out = new Map<number, number>();
+  const need = Math.max(FURNITURE_MIN_PAGES, Math.ceil(RUNNING_TOP_MIN_SHARE * pages.length));
+  for (const at of byKey.values()) {
+    if (at.length < need) continue;
+    const ys = at.map((a) => a.y).sort((a, b) => a - b);
+    const mid = ys[Math.floor(ys.length / 2)]!;
+    const same = at.filter((a) => Math.abs(a.y - mid) <= RUNNING_TOP_Y_TOLERANCE);
+    if (same.length >= need) for (const a of same) out.set(a.pi, a.i);
+  }
+  return out;
+}
+
 export function findFurniture(pages: PageLayout[]): Furniture {
   const n = pages.length;
+  const runningTop = runningTopLines(pages);
   const edgeCount = new Map<string, number>();
   const edgePages = new Map<string, number[]>();
   const repeats = new Map<string, number>();
@@ -170,6 +216,8 @@ export function findFurniture(pages: PageLayout[]): Furniture {
       const trailing = /(\d{1,4})$/.exec(l.text.trim());
       if (label === null && trailing && k.endsWith('#')) label = Number(trailing[1]);
     }
+    const top = runningTop.get(pi);
+    if (top !== undefined) f.add(top);
     recent.push(keys);
     if (recent.length > RUN_LOOKBACK_PAGES) recent.shift();
     lines.push(f);

@@ -154,6 +154,17 @@ describe('node text runs from heading to heading', () => {
   });
 });
 
+describe('slides revealed step by step', () => {
+  it('a page whose lines open the next page is an earlier step of it: its lines are dropped, the last step is read', async () => {
+    const { dropBuildSteps } = await import('../src/ingest/converters/pdf/build-steps.js');
+    const slide = ['Pauses and transitions', 'Slides made with mom take advantage of the pause.', 'Mom slides use PAUSE.', 'NEWSLIDE starts a new slide.'].map((t) => line(t));
+    const other = ['Printing handouts', 'Set GROPDF_NOSLIDE=1.'].map((t) => line(t));
+    const lines = [slide.slice(0, 2), slide.slice(0, 3), slide, other, [other[0]!], [other[0]!, line('A different second line.')]];
+    expect(dropBuildSteps(lines)).toEqual([1, 2]);
+    expect(lines.map((ls) => ls.length)).toEqual([0, 0, 4, 2, 1, 2]);
+  });
+});
+
 describe('running headers set lower than the edge band', () => {
   it('the topmost line at one height on most pages is furniture (CTSim, 12.9% from the top); a caption atop a few pages is not', () => {
     const head = (ch: number) => line(`CTSim 3.5.0 Manual | CHAPTER ${ch}`, { y: 690 });

@@ -14,6 +14,7 @@ import { findFurniture, type Furniture } from './furniture.js';
 import { bodyStyle, findHeadings, monospacePrints, withPeerTitles, type Heading } from './headings.js';
 import { outlineStyles } from './outline-styles.js';
 import { mendHyphenation } from './hyphens.js';
+import { dropBuildSteps } from './build-steps.js';
 import { unglueCapitals } from './glued.js';
 import { joinWrappedCells } from './cells.js';
 import { keepListingSpacing } from './listings.js';
@@ -178,7 +179,7 @@ function toNode(s: Section, ctx: NodeContext, above: Set<string> = new Set(), ne
   if (s.children.length) {
     const path = new Set([...above, normTitle(s.title)]);
     const summary = ownTextSummary(s, ctx, path);
-    return { title: s.title, kind: s.kind, ...(summary ? { summary } : {}), page_range, meta, children: s.children.map((c, i) => toNode(c, ctx, path, s.children[i + 1])) };
+    return { title: s.title, kind: s.kind, ...(summary ? { summary } : {}), page_range, meta, children: s.children.map((c, i) => toNode(c, ctx, path, s.children[i + 1] ?? next)) };
   }
   const own = linesIn(ctx.lines, s.from, s.to).flatMap((p) => p.lines);
   // a printed contents page lists every section: its summary says what it is, not what it lists
@@ -196,7 +197,7 @@ function toNode(s: Section, ctx: NodeContext, above: Set<string> = new Set(), ne
   const subheadings = [...(s.folded ?? []), ...inner];
   const tables = own.flatMap((l) => ctx.tableTitles.get(l) ?? []).filter((t) => !known.has(normTitle(t)) && !subheadings.includes(t));
   // a heading with nothing under it says so, and where its text is (its own title again said nothing)
-  const leadOn = own.length > 0 && subheadings.length === 0 && tables.length === 0 && s.kind !== 'page_group' ? leadOnSummary(body, heading, next !== undefined) : null;
+  const leadOn = subheadings.length === 0 && tables.length === 0 && s.kind !== 'page_group' ? leadOnSummary(body, heading, next !== undefined) : null;
   return {
     title: s.title,
     kind: s.kind,
@@ -353,6 +354,7 @@ function convertLayouts(read: ReadResult, opts: PdfConvertOptions, notes: PlanNo
     if (entries.length) toc_source = 'detected';
   }
   const lines = bodyLines(layouts, furniture);
+  dropBuildSteps(lines);
   mendHyphenation(lines);
   const texts = lines.map((ls) => ls.map(renderLine).join('\n'));
   const stats = docStats(texts);

@@ -45,6 +45,13 @@ describe('OpenDocument text (.odt)', () => {
     expect(JSON.stringify(r.root)).not.toContain('Footnote text');
   });
 
+  it('without a title property, a paragraph in the Title style (or one derived from it) titles the document before its first heading', async () => {
+    const styles = '<office:automatic-styles><style:style style:name="P80" style:family="paragraph" style:parent-style-name="Title"/></office:automatic-styles>';
+    const content = `<?xml version="1.0"?><office:document-content ${NS} xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0">${styles}<office:body><office:text>${h(1, 'Features')}${p('When the font is used in applications…')}<text:p text:style-name="P80">Abyssinica SIL Features</text:p>${p('The script needs little rendering.')}</office:text></office:body></office:document-content>`;
+    const bytes = makeZip([{ name: 'mimetype', data: 'application/vnd.oasis.opendocument.text', method: 0 }, { name: 'content.xml', data: content }]);
+    expect((await convert(bytes)).title).toBe('Abyssinica SIL Features');
+  });
+
   it('is recognised by its mimetype part, titles itself by its first heading without properties, and fails clearly', async () => {
     expect(detectType('policy.odt', odt(p('x'))).type).toBe('odt');
     expect((await convert(odt(h(1, 'Minutes of the board') + p('Opened at 9.')))).title).toBe('Minutes of the board');

@@ -17,9 +17,23 @@ import { DOCUMENT_CAPS, followPlan } from './plan-shape.js';
 const ODT_MIMETYPE = 'application/vnd.oasis.opendocument.text';
 const REPAIR_HINT = 'Open it in LibreOffice Writer and save it again as .odt.';
 
+/**
+ * The text of the document's first paragraph in the Title style (or an automatic style derived from
+ * it), when it has one: Abyssinica SIL's "Abyssinica SIL Features" over its first heading "Features".
+ */
+function titleParagraph($: ReturnType<typeof loadXml>, body: Element): string {
+  const titleStyles = new Set(['Title']);
+  $('office\\:automatic-styles > style\\:style').each((_, el) => {
+    const a = (el as Element).attribs;
+    if (a['style:parent-style-name'] === 'Title' && a['style:name']) titleStyles.add(a['style:name']);
+  });
+  const p = $(body).find('text\\:p').toArray().find((el) => titleStyles.has((el as Element).attribs['text:style-name'] ?? ''));
+  return p ? $(p).text().replace(/\s+/g, ' ').trim() : '';
+}
+
 export const odtConverter: Converter = {
   name: 'odt',
-  version: 3,
+  version: 4,
   async convert({ bytes, card, options }) {
     const cheerio = await import('cheerio');
     return withPackage(bytes, 'OpenDocument file', REPAIR_HINT, async (zip) => {
@@ -34,7 +48,7 @@ export const odtConverter: Converter = {
       const t = htmlSections(html, html('body'));
       const meta = await partText(zip, 'meta.xml');
       const propsTitle = meta ? loadXml(cheerio, meta)('dc\\:title').first().text().replace(/\s+/g, ' ').trim() : '';
-      const title = propsTitle || t.sections[0]?.title || basename(card.filename, extname(card.filename));
+      const title = propsTitle || titleParagraph($, body) || t.sections[0]?.title || basename(card.filename, extname(card.filename));
       if (!t.lead && t.sections.length === 0) throw new ConvertError('The document has no text.', 'Add content or remove the file from the folder.');
       const result: ConvertResult = {
         title,

@@ -151,10 +151,10 @@ describe('a FAQ in plain text (Q:/A: entries)', () => {
       '1.1.1  Does that restrict the license or distribution of that artwork?', 'No. You remain the author.', '', '1.2  Can the fonts be included with software collections?', 'Yes!', '',
       '2  WEB FONTS', '', '2.1  Can I make webpages using these fonts?', 'Yes! Go ahead!', ''].join('\n');
     const r = convertTextByPlan(faq, 'OFL-FAQ.txt', plan);
-    const outline = (n: ConvertedNode, d = 0): string[] => n.children.flatMap((c) => [`${'  '.repeat(d)}${c.title}`, ...outline(c, d + 1)]);
+    const titles = (n: ConvertedNode, d = 0): string[] => n.children.flatMap((c) => [`${'  '.repeat(d)}${c.title}`, ...titles(c, d + 1)]);
     // titled by its first line, not its file name: no heading titles it
     expect(r.title).toBe('OFL FAQ - Frequently Asked Questions about the SIL Open Font License (OFL)');
-    expect(outline(r.root)).toEqual([
+    expect(titles(r.root)).toEqual([
       '1 USING THE FONTS',
       '  1.1 Can I use the fonts for a book or other print publication?',
       '    1.1.1 Does that restrict the license or distribution of that artwork?',

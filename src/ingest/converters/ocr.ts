@@ -15,6 +15,7 @@ import { PRIORITY_SPECIFIC, type ConverterRegistration } from './types.js';
 import { convertPlainText } from './plain-text.js';
 import { followPlan, type Capabilities } from './plan-shape.js';
 import { clipAtWord } from './titles.js';
+import { decodeEntities } from './text-util.js';
 
 const run = promisify(execFile);
 
@@ -123,20 +124,14 @@ export interface OcrPage {
 
 const HOCR_ELEMENT = /<\w+ class='(ocr_page|ocr_par|ocr_line|ocr_header|ocr_caption|ocr_textfloat|ocrx_word)'[^>]*? title=(["'])(.*?)\2[^>]*>/g;
 const HOCR_LINES = new Set(['ocr_line', 'ocr_header', 'ocr_caption', 'ocr_textfloat']);
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'" };
-
-function unescapeHtml(s: string): string {
-  return s.replace(/&(amp|lt|gt|quot|apos|#39|#x?[0-9a-f]+);/gi, (m, e: string) => {
-    const named = ENTITIES[e.toLowerCase()];
-    if (named) return named;
-    const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-    return Number.isFinite(code) ? String.fromCodePoint(code) : m;
-  });
-}
-
-function hocrNumbers(title: string, key: string): number[] {
-  const m = new RegExp(`(?:^|;)\\s*${key}\\s+([^;]*)`).exec(title);
-  return m ? m[1]!.trim().split(/\s+/).map(Number) : [];
+/** An hOCR element's title properties ("bbox 0 0 10 20; x_wconf 96") by name, each as its numbers. */
+function hocrProps(title: string): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const part of title.split(';')) {
+    const [key, ...values] = part.trim().split(/\s+/);
+    if (key) out.set(key, values.map(Number));
+  }
+  return out;
 }
 
 /**
@@ -149,20 +144,20 @@ export function parseHocr(hocr: string): OcrPage {
   let line: OcrLine | null = null;
   for (const m of hocr.matchAll(HOCR_ELEMENT)) {
     const [, kind, , title = ''] = m;
-    const box = hocrNumbers(title, 'bbox');
+    const props = hocrProps(title);
+    const box = props.get('bbox') ?? [];
     if (kind === 'ocr_page') {
       page.width = box[2] ?? 0;
       page.height = box[3] ?? 0;
     } else if (kind === 'ocr_par') par++;
     else if (HOCR_LINES.has(kind!)) {
-      const offset = hocrNumbers(title, 'baseline')[1] ?? 0;
-      const angled = hocrNumbers(title, 'textangle').length > 0;
-      line = angled ? null : { words: [], baseline: (box[3] ?? 0) + offset, size: hocrNumbers(title, 'x_size')[0] ?? (box[3]! - box[1]!), par };
+      const offset = props.get('baseline')?.[1] ?? 0;
+      line = props.has('textangle') ? null : { words: [], baseline: (box[3] ?? 0) + offset, size: props.get('x_size')?.[0] ?? (box[3]! - box[1]!), par };
       if (line) page.lines.push(line);
     } else if (kind === 'ocrx_word' && line) {
       const end = hocr.indexOf('</span>', m.index + m[0].length);
-      const text = unescapeHtml(hocr.slice(m.index + m[0].length, end < 0 ? undefined : end).replace(/<[^>]*>/g, '')).trim();
-      if (text) line.words.push({ text, x0: box[0] ?? 0, x1: box[2] ?? 0, conf: hocrNumbers(title, 'x_wconf')[0] ?? 0 });
+      const text = decodeEntities(hocr.slice(m.index + m[0].length, end < 0 ? undefined : end).replace(/<[^>]*>/g, '')).trim();
+      if (text) line.words.push({ text, x0: box[0] ?? 0, x1: box[2] ?? 0, conf: props.get('x_wconf')?.[0] ?? 0 });
     }
   }
   page.lines = page.lines.filter((l) => l.words.length > 0);

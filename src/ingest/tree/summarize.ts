@@ -21,10 +21,14 @@ const HEADING_OR_MARK = /^(?:#{1,6}[ \t]|<!-- page \d+ -->)/;
 
 /** The text after the heading lines, page marks and blank lines opening it. */
 function afterLeadingHeadings(text: string): string {
-  const lines = text.split('\n');
-  let i = 0;
-  while (i < lines.length && (lines[i]!.trim() === '' || HEADING_OR_MARK.test(lines[i]!.trimStart()))) i++;
-  return lines.slice(i).join('\n');
+  let at = 0;
+  while (at < text.length) {
+    const end = text.indexOf('\n', at);
+    const line = text.slice(at, end < 0 ? text.length : end);
+    if (line.trim() !== '' && !HEADING_OR_MARK.test(line.trimStart())) break;
+    at = end < 0 ? text.length : end + 1;
+  }
+  return text.slice(at);
 }
 
 /** Text without page markers, Markdown/HTML syntax and bare URLs: what a summary should quote. */

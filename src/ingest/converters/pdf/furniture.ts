@@ -147,7 +147,9 @@ function runningTopLines(pages: PageLayout[]): Map<number, number> {
     const i = lowTopLine(p);
     if (i === null) return;
     const k = lineKey(p.lines[i]!.text);
-    byKey.set(k, [...(byKey.get(k) ?? []), { pi, i, y: p.lines[i]!.y }]);
+    const at = byKey.get(k);
+    if (at) at.push({ pi, i, y: p.lines[i]!.y });
+    else byKey.set(k, [{ pi, i, y: p.lines[i]!.y }]);
   });
   const out = new Map<number, number>();
   const need = Math.max(FURNITURE_MIN_PAGES, Math.ceil(RUNNING_TOP_MIN_SHARE * pages.length));

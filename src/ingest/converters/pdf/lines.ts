@@ -413,7 +413,7 @@ export const MIN_BAND_BALANCE = 0.7;
  */
 export const MIN_BAND_FILL = 0.75;
 
-function median(xs: number[]): number {
+export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.floor(s.length / 2)]! : 0;
 }

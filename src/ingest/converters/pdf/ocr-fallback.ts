@@ -8,7 +8,7 @@
 import type { ConvertResult } from '../types.js';
 import type { OcrLine, OcrPage } from '../ocr.js';
 import type { PageLayout } from './layout-types.js';
-import { buildPage, type RawItem } from './lines.js';
+import { buildPage, median, type RawItem } from './lines.js';
 import { symbolShare } from '../../../model/unreadable.js';
 
 /** Fewer characters per page than this on average means "no text layer". */
@@ -64,14 +64,13 @@ async function loadOcr(): Promise<OcrModule | null> {
 /** Why a PDF's own text is not used: it has none (a scan), unless told otherwise. */
 export const NO_TEXT_LAYER = 'The PDF has no text layer (scanned)';
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.floor(s.length / 2)]! : 0;
-}
-
 function paragraphs(lines: OcrLine[]): Map<number, OcrLine[]> {
   const byPar = new Map<number, OcrLine[]>();
-  for (const l of lines) byPar.set(l.par, [...(byPar.get(l.par) ?? []), l]);
+  for (const l of lines) {
+    const list = byPar.get(l.par);
+    if (list) list.push(l);
+    else byPar.set(l.par, [l]);
+  }
   return byPar;
 }
 

@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RawItem } from './lines.js';
+import { decodeEntities } from '../text-util.js';
 
 /** Environment variable: 0 turns the native reader off (pdfjs reads the text). */
 export const NATIVE_ENV = 'MHUB_PDF_NATIVE';
@@ -49,17 +50,6 @@ export function nativeAvailable(): Promise<boolean> {
 
 /** The warning a conversion carries when the native reader is missing (said once per run). */
 export const NATIVE_MISSING_WARNING = `${NATIVE_TOOL} (poppler-utils) is not installed: PDF text was read with pdfjs, about 3 times slower. Install it with \`${NATIVE_INSTALL}\`.`;
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-function decodeEntities(s: string): string {
-  if (!s.includes('&')) return s;
-  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
-    if (e[0] !== '#') return ENTITIES[e.toLowerCase()] ?? m;
-    const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-    return Number.isFinite(code) && code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
-  });
-}
 
 const PAGE = /<page number="\d+"[^>]*? height="([\d.]+)" width="([\d.]+)"/y;
 const FONTSPEC = /<fontspec id="(\d+)" size="(-?[\d.]+)" family="([^"]*)"/y;

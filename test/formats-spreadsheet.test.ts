@@ -6,7 +6,7 @@ import { readCatalog } from '../src/store/catalog.js';
 import { TreeFile, type TreeNode, type FileCard } from '../src/store/schemas.js';
 import { xlsxConverter } from '../src/ingest/converters/spreadsheet/xlsx.js';
 import { csvConverter, sniffDelimiter } from '../src/ingest/converters/spreadsheet/csv.js';
-import { classifyCell, detectHeaderRow, SheetBuilder, type RawCell } from '../src/ingest/converters/spreadsheet/schema.js';
+import { classifyCell, detectHeaderRow, SheetBuilder, sheetMarkdown, type RawCell } from '../src/ingest/converters/spreadsheet/schema.js';
 import type { ConvertResult, ConvertedNode } from '../src/ingest/converters/types.js';
 import { tempStore, cleanup, FIXTURES } from './helpers/temp-store.js';
 
@@ -152,6 +152,38 @@ describe('schema inference', () => {
     // a table of text alone keeps its first header-shaped row, however full the rows below it
     expect(detectHeaderRow([raw('Name', 'City'), raw('Ada', 'London'), raw('Grace', 'New York')])).toBe(0);
     expect(detectHeaderRow([raw('Name', 'City', null), raw('Ada', 'London', 'UK'), raw('Grace', 'New York', 'US'), raw('Alan', 'Wilmslow', 7)])).toBe(0);
+  });
+  it('notes below a table are not data rows: text in a column of numbers or dates, or after an empty row (readxl deaths.xlsx)', () => {
+    const b = new SheetBuilder('arts');
+    b.addRow(1, raw('Name', 'Profession', 'Age', 'Born'));
+    b.addRow(2, raw('David Bowie', 'musician', 69, '1947-01-08'));
+    b.addRow(3, raw('Carrie Fisher', 'actor', 60, '1956-10-21'));
+    b.addRow(4, raw('Some'));
+    b.addRow(5, raw(null, 'also like to write stuff'));
+    b.addRow(6, raw(null, null, 'at the', 'bottom,'));
+    const s = b.finish();
+    expect(s.row_count).toBe(2);
+    expect(s.notes).toEqual(['Some', 'also like to write stuff', 'at the bottom,']);
+    expect(s.columns[2]).toMatchObject({ type: 'number', non_empty: 2, empty: 0 });
+    expect(s.rows_jsonl.trimEnd().split('\n')).toHaveLength(3);
+    expect(sheetMarkdown(s)).toContain('### Notes below the table\n\n> Some\n> also like to write stuff\n> at the bottom,');
+    const gap = new SheetBuilder('teams');
+    for (const [i, r] of [raw('Team', 'Owner', 'Slack'), raw('Payments', 'A. Osei', '#payments'), raw('Search', 'B. Lin', '#search'), raw(null), raw('Source: HR export')].entries()) gap.addRow(i + 1, r);
+    expect(gap.finish()).toMatchObject({ row_count: 2, notes: ['Source: HR export'] });
+  });
+  it('sparse text rows ending a table are its data when nothing sets them apart, or when a row of data follows', () => {
+    const text = new SheetBuilder('t');
+    for (const [i, r] of [raw('Name', 'City', 'Country'), raw('Ada', 'London', 'UK'), raw('Grace', null, null)].entries()) text.addRow(i + 1, r);
+    expect(text.finish()).toMatchObject({ row_count: 2, notes: [] });
+    const later = new SheetBuilder('t');
+    for (const [i, r] of [raw('Name', 'Age', 'Born'), raw('Ada', 36, '1815-12-10'), raw(null), raw('unknown'), raw('Grace', 85, '1906-12-09')].entries()) later.addRow(i + 1, r);
+    const s = later.finish();
+    expect(s).toMatchObject({ row_count: 4, notes: [] });
+    expect(s.rows_jsonl.trimEnd().split('\n').slice(1).map((l) => JSON.parse(l)[0])).toEqual(['Ada', null, 'unknown', 'Grace']);
+    // error values and formula results are data, however sparse (LibreOffice's opencl test sheet)
+    const errors = new SheetBuilder('t');
+    for (const [i, r] of [raw('Data', 'Sum', 'Errors'), raw(0.9, 1.3, 6), raw(null, null, '#NUM!'), raw(null, null, '#DIV/0!')].entries()) errors.addRow(i + 1, r);
+    expect(errors.finish()).toMatchObject({ row_count: 3, notes: [] });
   });
   it('names header-less columns by letter and keeps empty interior rows', () => {
     const b = new SheetBuilder('t');

@@ -42,6 +42,7 @@ export function schemaResult(id: string, title: string, sheets: SheetSchema[], k
         columns: s.columns.map((c) => ({ ...c })),
         sample_data: s.sample_data,
         ...(s.preamble.length ? { preamble: s.preamble } : {}),
+        ...(s.notes.length ? { notes: s.notes } : {}),
         ...(s.merged_ranges.length ? { merged_ranges: s.merged_ranges } : {}),
         ...(s.formula_cells ? { formula_cells: s.formula_cells } : {}),
       },

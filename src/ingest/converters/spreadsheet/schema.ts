@@ -20,6 +20,14 @@ export const TOP_VALUES = 5;
 export const SAMPLE_ROWS = 5;
 /** Longest cell text shown in the Markdown preview. */
 export const PREVIEW_CELL_CHARS = 60;
+/**
+ * A row at the end of a sheet is a note below its table (not a data row) when its cells are all
+ * text and fill at most this share of the header's columns (readxl's deaths.xlsx: "Some" / "also
+ * like to write stuff" / "at the | bottom," / "too!" under six columns of people).
+ */
+export const NOTE_MAX_FILL = 0.5;
+/** At most this many rows end a table as its notes; a longer run of sparse text rows is data. */
+export const NOTE_MAX_ROWS = 10;
 
 export type CellValue = string | number | boolean | null;
 export type ColumnType = 'number' | 'date' | 'currency' | 'text' | 'empty';
@@ -40,6 +48,8 @@ interface Classified {
 
 const CURRENCY_RE = /^([$€£¥₹]|USD|EUR|GBP|JPY|CHF)?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d*\.?\d+)([$€£¥₹]|USD|EUR|GBP|JPY|CHF)?$/;
 const NUMBER_RE = /^[-+]?(\d{1,3}(,\d{3})+|\d+)?(\.\d+)?([eE][-+]?\d+)?%?$/;
+/** A spreadsheet's error values (#NUM!, #DIV/0!, #N/A, #VALUE!, #REF!, #NAME?, #NULL!): results, never notes. */
+const ERROR_VALUE = /^#(?:NUM!|DIV\/0!|N\/A|VALUE!|REF!|NAME\?|NULL!)$/;
 const ISO_DATE_RE = /^(\d{4})-(\d{2})-(\d{2})([T ](\d{2}):(\d{2})(:(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 const SLASH_DATE_RE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 const YMD_SLASH_RE = /^(\d{4})\/(\d{1,2})\/(\d{1,2})$/;
@@ -145,19 +155,19 @@ class ColumnAcc {
     else this.capped = true;
   }
 
-  finish(name: string, letter: string, rows: number): ColumnStats {
-    let type: ColumnType = 'empty';
-    if (this.nonEmpty > 0) {
-      type = 'text';
-      for (const t of ['number', 'currency', 'date'] as const) {
-        // currency columns often mix plain numbers (e.g. 0) with amounts: count both toward currency
-        const n = t === 'currency' && this.counts.currency > 0 ? this.counts.currency + this.counts.number : this.counts[t];
-        if (n / this.nonEmpty >= TYPE_MAJORITY && (t !== 'number' || this.counts.currency === 0)) {
-          type = t;
-          break;
-        }
-      }
+  /** The column's type: the one most of its cells have (TYPE_MAJORITY), else text; empty when no cell is filled. */
+  type(): ColumnType {
+    if (this.nonEmpty === 0) return 'empty';
+    for (const t of ['number', 'currency', 'date'] as const) {
+      // currency columns often mix plain numbers (e.g. 0) with amounts: count both toward currency
+      const n = t === 'currency' && this.counts.currency > 0 ? this.counts.currency + this.counts.number : this.counts[t];
+      if (n / this.nonEmpty >= TYPE_MAJORITY && (t !== 'number' || this.counts.currency === 0)) return t;
     }
+    return 'text';
+  }
+
+  finish(name: string, letter: string, rows: number): ColumnStats {
+    const type = this.type();
     const out: ColumnStats = { name, letter, type, non_empty: this.nonEmpty, empty: rows - this.nonEmpty, distinct: this.distinct.size };
     if ((type === 'number' || type === 'currency') && this.numCount > 0) {
       out.min = round(this.min);
@@ -200,6 +210,8 @@ export interface SheetSchema {
   header_row: number | null;
   /** text rows above the header (titles, notes) */
   preamble: string[];
+  /** text rows below the table (notes, sources), not counted as data */
+  notes: string[];
   columns: ColumnStats[];
   row_count: number;
   sample_data: CellValue[][];
@@ -270,6 +282,11 @@ function cellText(v: CellValue): string {
   return v === null ? '' : String(v);
 }
 
+/** A row of notes as one line: its distinct cell texts in order. */
+function rowText(cells: RawCell[]): string {
+  return [...new Set(cells.map((c) => cellText(c.value).trim()).filter(Boolean))].join(' ');
+}
+
 /** Builds a SheetSchema from rows fed in order. */
 export class SheetBuilder {
   private buffered: { rowNo: number; cells: RawCell[] }[] = [];
@@ -310,7 +327,7 @@ export class SheetBuilder {
     if (this.headerIndex >= 0) {
       const header = buffered[this.headerIndex]!;
       this.headerRowNo = header.rowNo;
-      this.preamble = buffered.slice(0, this.headerIndex).map((b) => [...new Set(b.cells.map((c) => cellText(c.value).trim()).filter(Boolean))].join(' ')).filter(Boolean);
+      this.preamble = buffered.slice(0, this.headerIndex).map((b) => rowText(b.cells)).filter(Boolean);
       this.headerNames = header.cells.slice(0, lastNonEmpty(header.cells) + 1).map((c) => cellText(c.value).trim());
       this.width = this.headerNames.length;
       start = this.headerIndex + 1;
@@ -328,16 +345,63 @@ export class SheetBuilder {
   }
 
   private lastRowNo = 0;
+  /** rows held back as possible notes below the table, each with the count of empty rows after it */
+  private tail: Array<{ cells: RawCell[]; emptyAfter: number }> = [];
+  /** an empty row separates `tail` from the table */
+  private tailAfterGap = false;
+  private notes: string[] = [];
 
-  /** Feed with row numbers after the header is decided (fills gaps). */
+  /** Feed with row numbers after the header is decided (fills gaps); rows that may be notes wait in `tail`. */
   private addData(cells: RawCell[]): void {
-    const last = lastNonEmpty(cells);
-    if (last < 0) {
-      this.pendingEmpty++;
+    if (lastNonEmpty(cells) < 0) {
+      const held = this.tail[this.tail.length - 1];
+      if (held) held.emptyAfter++;
+      else this.pendingEmpty++;
       return;
     }
+    if (this.noteShaped(cells) && this.tail.length < NOTE_MAX_ROWS) {
+      if (this.tail.length === 0) this.tailAfterGap = this.pendingEmpty > 0;
+      this.tail.push({ cells, emptyAfter: 0 });
+      return;
+    }
+    this.flushTail();
+    this.commit(cells);
+  }
+
+  /** A non-empty data row, after the empty rows before it. */
+  private commit(cells: RawCell[]): void {
     for (; this.pendingEmpty > 0; this.pendingEmpty--) this.pushRow([], -1);
-    this.pushRow(cells, last);
+    this.pushRow(cells, lastNonEmpty(cells));
+  }
+
+  /** The rows held back were data after all. */
+  private flushTail(): void {
+    const rows = this.tail;
+    this.tail = [];
+    for (const r of rows) {
+      this.commit(r.cells);
+      this.pendingEmpty += r.emptyAfter;
+    }
+  }
+
+  /**
+   * A row that may be a note below a table with a header: typed text only (no formula result, no
+   * error value such as #NUM!), filling at most NOTE_MAX_FILL of its columns.
+   */
+  private noteShaped(cells: RawCell[]): boolean {
+    if (this.headerRowNo === null || this.headerNames.length < 2) return false;
+    const filled = cells.filter((c) => c.value !== null && c.value !== '');
+    return filled.length <= NOTE_MAX_FILL * this.headerNames.length && filled.every((c) => isTextCell(c) && !c.formula && !ERROR_VALUE.test(String(c.value)));
+  }
+
+  /**
+   * The rows held back end the table as its notes when the table has data above them and they are
+   * set apart from it: by an empty row, or by text in a column of numbers, dates or amounts.
+   */
+  private tailIsNotes(): boolean {
+    if (this.tail.length === 0 || this.lines.length === 0) return false;
+    if (this.tailAfterGap) return true;
+    return this.tail.some((r) => r.cells.some((c, i) => c.value !== null && c.value !== '' && !['text', 'empty'].includes(this.accs[i]?.type() ?? 'empty')));
   }
 
   private pushRow(cells: RawCell[], last: number): void {
@@ -351,6 +415,10 @@ export class SheetBuilder {
 
   finish(): SheetSchema {
     if (!this.decided) this.decide();
+    if (this.tailIsNotes()) {
+      this.notes = this.tail.map((r) => rowText(r.cells)).filter(Boolean);
+      this.tail = [];
+    } else this.flushTail();
     const width = this.width;
     const names = uniqueNames(
       Array.from({ length: width }, (_, i) => this.headerNames[i] || `Column ${columnLetter(i)}`),
@@ -367,6 +435,7 @@ export class SheetBuilder {
       name: this.name,
       header_row: this.headerRowNo,
       preamble: this.preamble,
+      notes: this.notes,
       columns,
       row_count: rowCount,
       sample_data: this.sample.map(pad),
@@ -393,7 +462,7 @@ function statLine(c: ColumnStats): string {
   return parts.join('; ');
 }
 
-/** The sheet node's Markdown: preamble, a preview table (header + first rows) and the column stats. */
+/** The sheet node's Markdown: preamble, a preview table (header + first rows), the column stats and the notes below the table. */
 export function sheetMarkdown(s: SheetSchema): string {
   const lines: string[] = [`## Sheet: ${s.name}`, ''];
   lines.push(`${s.row_count} data rows × ${s.columns.length} columns${s.header_row ? `; header on row ${s.header_row}` : '; no header row'}.`);
@@ -404,6 +473,7 @@ export function sheetMarkdown(s: SheetSchema): string {
     lines.push('', '### Columns', '', '| Column | Type | Stats |', '| --- | --- | --- |');
     for (const c of s.columns) lines.push(`| ${escapeCell(c.name)} (${c.letter}) | ${c.type} | ${statLine(c).replace(/\|/g, '\\|')} |`);
   }
+  if (s.notes.length) lines.push('', '### Notes below the table', '', ...s.notes.map((p) => `> ${p}`));
   return lines.join('\n');
 }
 

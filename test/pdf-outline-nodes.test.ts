@@ -16,7 +16,8 @@ import { abstractTitle, findBackMatter } from '../src/ingest/converters/pdf/matt
 import { outlineStyles } from '../src/ingest/converters/pdf/outline-styles.js';
 import { laterContentsPages } from '../src/ingest/converters/pdf/printed-toc.js';
 import { buildPage } from '../src/ingest/converters/pdf/lines.js';
-import { docType } from '../src/ingest/converters/pdf/card.js';
+import { buildCard, docType } from '../src/ingest/converters/pdf/card.js';
+import { stripLineNumbers } from '../src/ingest/converters/pdf/line-numbers.js';
 import { leadOnSummary, pointerText } from '../src/ingest/converters/pdf/convert.js';
 import { numbering, scoreLine } from '../src/ingest/converters/pdf/headings.js';
 import { compileOutline } from '../src/model/outline-vocabulary.js';
@@ -176,6 +177,67 @@ describe('running headers set lower than the edge band', () => {
     const drifting = Array.from({ length: 8 }, (_, i) => page(i + 1, [line('CTSim 3.5.0 Manual | CHAPTER 2', { y: 690 - i * 3 }), ...prose(12)]));
     const g = findFurniture(drifting);
     expect(drifting.filter((_, i) => g.lines[i]!.has(0)).length).toBeLessThan(3);
+  });
+});
+
+describe('running footers of pages whose text stops short of the sheet', () => {
+  it('a footer at the bottom of the text is furniture however high it sits on the sheet (Nike 10-K: 205 pt up a 792 pt page)', () => {
+    const pages = Array.from({ length: 8 }, (_, i) => {
+      y = 760;
+      return page(i + 1, [...prose(20), line(`2021 FORM 10-K ${i + 20}`, { y: 205 })]);
+    });
+    const f = findFurniture(pages);
+    expect(pages.every((p, i) => f.lines[i]!.has(p.lines.length - 1))).toBe(true);
+    expect(f.labels).toEqual(pages.map((_, i) => i + 20));
+    // a line that recurs as the body's last line, at the text's edge but not set apart from the line above, stays text
+    const listing = Array.from({ length: 8 }, (_, i) => {
+      y = 760;
+      return page(i + 1, [...prose(20), line(`${i * 40 + 15} %`, { y: 508, size: 5 })]);
+    });
+    const g = findFurniture(listing);
+    expect(listing.some((p, i) => g.lines[i]!.has(p.lines.length - 1))).toBe(false);
+  });
+});
+
+describe('line numbers in the margin (a manuscript set for review)', () => {
+  const numbered = (n: number, text: string, o: Partial<Line> = {}) => line(`${n} ${text}`, { cells: [String(n), text], x: 24, spans: [24, 34, 72, 540], ...o });
+  const manuscript = () => [0, 1, 2].map((k) => {
+    y = 740;
+    const first = 50 * k + 1;
+    return page(k + 1, [
+      ...Array.from({ length: 8 }, (_, i) => numbered(first + i, `Text line ${first + i} of the manuscript with words enough to be prose.`)),
+      line(String(first + 8), { cells: [String(first + 8)], x: 21, x2: 29, size: 5 }),
+      numbered(first + 9, '\\documentclass[twocolumn]{aastex631}.'),
+      line('12 | 3.5 | 7', { cells: ['12', '3.5', '7'], x: 72, spans: [72, 84, 200, 220, 300, 310] }),
+    ]);
+  });
+  it('are left out of every line, and lines holding nothing else are dropped; a table\'s numbers stay', () => {
+    const pages = manuscript();
+    expect(stripLineNumbers(pages)).toBe(30);
+    expect(pages[1]!.lines.map((l) => l.text)).toEqual([
+      ...Array.from({ length: 8 }, (_, i) => `Text line ${51 + i} of the manuscript with words enough to be prose.`),
+      '\\documentclass[twocolumn]{aastex631}.',
+      '12 3.5 7',
+    ]);
+    expect(pages[0]!.lines[0]).toMatchObject({ cells: ['Text line 1 of the manuscript with words enough to be prose.'], x: 72 });
+    expect(pages[0]!.lines[0]!.spans).toBeUndefined();
+  });
+  it('a numbered list, or numbers that do not count up, are text', () => {
+    y = 740;
+    const list = [page(1, [numbered(3, 'Third step.'), numbered(1, 'First step.'), numbered(2, 'Second step.'), ...prose(6)]), page(2, prose(8))];
+    expect(stripLineNumbers(list)).toBe(0);
+    expect(list[0]!.lines[0]!.text).toBe('3 Third step.');
+  });
+});
+
+describe('the headline of a first page', () => {
+  it('stops where other text comes between lines of its size (a manuscript\'s authors, then its ABSTRACT)', () => {
+    y = 760;
+    const lines = [line('Draft version February 26, 2021', { size: 8 }), line('Template Article with Examples: v6.31', { size: 12, font: 'bold' }),
+      line('Greg J. Schwarz, August Muench', { size: 9 }), line('American Astronomical Society', { size: 8 }), line('1', { size: 6 }),
+      line('ABSTRACT', { size: 12 }), line('This example manuscript is intended to serve as a tutorial and template.', { size: 12 })];
+    const { title } = buildCard({ layouts: [page(1, lines), page(2, prose(10))], metaTitle: '', fallbackTitle: 'x', topTitles: [] });
+    expect(title).toBe('Template Article with Examples: v6.31');
   });
 });
 

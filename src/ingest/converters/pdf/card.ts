@@ -4,7 +4,7 @@
  * manual, paper, contract…), the period and date printed in the text, and a sections overview.
  */
 import type { DocCard } from '../../../store/schemas.js';
-import type { PageLayout } from './layout-types.js';
+import type { Line, PageLayout } from './layout-types.js';
 import { fiscalLabel } from './fiscal.js';
 import { clipWords, joinWrapped, MAX_TITLE_CHARS, tidyOutlineTitle } from './titles.js';
 
@@ -258,6 +258,9 @@ function largestLines(page: PageLayout | undefined): string {
   for (const [i, l] of largest.slice(0, HEADLINE_MAX_LINES).entries()) {
     // a long title's lines follow each other (a protocol's five-line title); a larger line further down is something else
     if (i >= HEADLINE_LINES && l.gapAbove > HEADLINE_LINE_GAP) break;
+    // so is one with text between them: the authors and affiliations under a manuscript's title, then
+    // its "ABSTRACT" in the title's size (AASTeX: "Template AASTEXArticle with Examples: v6.31 ABSTRACT This example…")
+    if (i > 0 && textBetween(page, largest[i - 1]!, l)) break;
     const glued = GLUED_CONTENTS.exec(l.text);
     if (!glued) {
       out.push(l.text);
@@ -268,6 +271,25 @@ function largestLines(page: PageLayout | undefined): string {
   }
   return out.reduce((a, t) => (a ? joinWrapped(a, t) : t), '').slice(0, HEADLINE_MAX_CHARS);
 }
+
+/**
+ * Lines of words (not marks such as "1" or "∗") stand between two lines of a page: below the one,
+ * above the other, and mostly under the width they span (HEADLINE_BETWEEN_SHARE: a subtitle set
+ * beside a cover's title, as LilyPond's "The music typesetter", does not part "LilyPond" from "Usage").
+ */
+function textBetween(page: PageLayout, a: Line, b: Line): boolean {
+  const lo = Math.min(a.y, b.y);
+  const hi = Math.max(a.y, b.y);
+  const left = Math.min(a.x, b.x);
+  const right = Math.max(a.x2, b.x2);
+  const under = (l: Line) => Math.min(l.x2, right) - Math.max(l.x, left) >= HEADLINE_BETWEEN_SHARE * (l.x2 - l.x);
+  return page.lines.some((l) => l.y > lo && l.y < hi && l.text.length > HEADLINE_MARK_CHARS && under(l));
+}
+
+/** A line parts a headline's lines when at least this share of its width lies under them. */
+export const HEADLINE_BETWEEN_SHARE = 0.5;
+/** Longest line between two lines of a headline that does not part them (a footnote mark, an affiliation number). */
+export const HEADLINE_MARK_CHARS = 3;
 
 /** The first page opens with a headline: its largest text is much larger than its body text. */
 function prominent(page: PageLayout | undefined): boolean {

@@ -15,6 +15,7 @@ import { bodyStyle, findHeadings, monospacePrints, withPeerTitles, type Heading 
 import { outlineStyles } from './outline-styles.js';
 import { mendHyphenation } from './hyphens.js';
 import { dropBuildSteps } from './build-steps.js';
+import { stripLineNumbers } from './line-numbers.js';
 import { unglueCapitals } from './glued.js';
 import { joinWrappedCells } from './cells.js';
 import { keepListingSpacing } from './listings.js';
@@ -324,6 +325,7 @@ export async function convertPdfBytes(bytes: Uint8Array, opts: PdfConvertOptions
 function convertLayouts(read: ReadResult, opts: PdfConvertOptions, notes: PlanNote[]): ConvertResult {
   const { layouts, bookmarks, metaTitle, warnings } = read;
   const n = layouts.length;
+  stripLineNumbers(layouts);
   unglueCapitals(layouts);
   joinWrappedCells(layouts);
   const furniture = findFurniture(layouts);

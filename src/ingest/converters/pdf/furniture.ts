@@ -5,6 +5,7 @@
  */
 import type { PageLayout } from './layout-types.js';
 import { isRomanNumeral } from './numerals.js';
+import { median } from './lines.js';
 
 /** Lines inspected at the top and at the bottom of each page. */
 export const FURNITURE_EDGE_LINES = 3;
@@ -36,6 +37,26 @@ export const RUN_MAX_GAP = 2;
 export const RUNNING_TOP_BAND = 0.2;
 export const RUNNING_TOP_MIN_SHARE = 0.25;
 export const RUNNING_TOP_Y_TOLERANCE = 1;
+
+/**
+ * Pages whose text stops short of the sheet's bottom: the document's own bottom edge (the median over
+ * pages of each page's bottommost line) stands for the sheet's where it lies above the sheet's band.
+ * Nike's and Foot Locker's 10-K footers sit 205 and 232 pt above the bottom of the sheet, the
+ * bottommost line of nearly every page, and so do the page numbers of LaTeX documents set just above
+ * the band (pari's, mhchem's): a line within FRAME_EDGE_TOLERANCE of that edge, set apart from the
+ * line above it by FRAME_GAP_ABOVE times that line's size at least, is at the edge. Without the gap, and at the
+ * top, the body's own first and last lines stand on the text's edges (pgfmolbio's "Example 2.3"
+ * captions atop pages, reledmac's listing lines) and were taken for furniture.
+ */
+export const FRAME_EDGE_TOLERANCE = 2;
+export const FRAME_GAP_ABOVE = 1.8;
+/**
+ * Pages printed smaller than their sheet (Corning's 10-K fills 596–770 pt of 792, its "© 2016 Corning
+ * Incorporated. All Rights Reserved." footer 11 pt above the page number): when the text spans less
+ * than this share of the page height, the band above the text's bottom edge is FURNITURE_BAND of
+ * that span.
+ */
+export const SCALED_TEXT_SHARE = 0.6;
 
 /** Longer lines are never furniture. */
 export const FURNITURE_MAX_CHARS = 100;
@@ -70,7 +91,43 @@ export interface Furniture {
   repeats: Map<string, number>;
 }
 
-function edgeIndexes(p: PageLayout): number[] {
+/** Where the document's text begins and ends on its pages: the median topmost and bottommost line (y up). */
+interface TextFrame {
+  top: number;
+  bottom: number;
+}
+
+function textFrame(pages: PageLayout[]): TextFrame | null {
+  const tops: number[] = [];
+  const bottoms: number[] = [];
+  for (const p of pages) {
+    if (p.lines.length === 0) continue;
+    let top = -Infinity;
+    let bottom = Infinity;
+    for (const l of p.lines) {
+      if (l.y > top) top = l.y;
+      if (l.y < bottom) bottom = l.y;
+    }
+    tops.push(top);
+    bottoms.push(bottom);
+  }
+  return tops.length > 0 ? { top: median(tops), bottom: median(bottoms) } : null;
+}
+
+/**
+ * The line at `k` in `byY` (lines top to bottom) is at the text's own bottom edge (FRAME_EDGE_TOLERANCE,
+ * SCALED_TEXT_SHARE) where that edge lies above the sheet's band, set apart from the line above it.
+ */
+function atTextBottom(p: PageLayout, byY: ReadonlyArray<readonly [number, number]>, k: number, band: number, frame: TextFrame | null): boolean {
+  if (!frame || frame.bottom <= band || k === 0) return false;
+  const span = frame.top - frame.bottom;
+  const near = span < SCALED_TEXT_SHARE * p.height ? Math.max(FRAME_EDGE_TOLERANCE, FURNITURE_BAND * span) : FRAME_EDGE_TOLERANCE;
+  const [y] = byY[k]!;
+  const [aboveY, above] = byY[k - 1]!;
+  return y <= frame.bottom + near && aboveY - y >= FRAME_GAP_ABOVE * p.lines[above]!.size;
+}
+
+function edgeIndexes(p: PageLayout, frame: TextFrame | null): number[] {
   const n = p.lines.length;
   if (n === 0) return [];
   const byY = p.lines.map((l, i) => [l.y, i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
@@ -78,7 +135,7 @@ function edgeIndexes(p: PageLayout): number[] {
   const band = p.height > 0 ? p.height * FURNITURE_BAND : Infinity;
   const inBand = (y: number) => p.height <= 0 || y >= p.height - band || y <= band;
   for (let i = 0; i < Math.min(FURNITURE_EDGE_LINES, n); i++) if (inBand(byY[i]![0])) picked.add(byY[i]![1]);
-  for (let i = Math.max(0, n - FURNITURE_EDGE_LINES); i < n; i++) if (inBand(byY[i]![0])) picked.add(byY[i]![1]);
+  for (let i = Math.max(0, n - FURNITURE_EDGE_LINES); i < n; i++) if (inBand(byY[i]![0]) || atTextBottom(p, byY, i, band, frame)) picked.add(byY[i]![1]);
   return [...picked].sort((a, b) => a - b);
 }
 
@@ -169,7 +226,8 @@ export function findFurniture(pages: PageLayout[]): Furniture {
   const edgeCount = new Map<string, number>();
   const edgePages = new Map<string, number[]>();
   const repeats = new Map<string, number>();
-  const edges = pages.map(edgeIndexes);
+  const frame = textFrame(pages);
+  const edges = pages.map((p) => edgeIndexes(p, frame));
   pages.forEach((p, pi) => {
     const seenEdge = new Set<string>();
     const seenAll = new Set<string>();

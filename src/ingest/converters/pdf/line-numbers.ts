@@ -1,0 +1,79 @@
+/**
+ * Line numbers printed in the left margin (a manuscript set for review with lineno: AASTeX's "80",
+ * "81", "82" beside each line) are no text. Left in, they opened every line and summary ("129 3.
+ * FLOATS 130 Floats are…") and made whole summaries of them ("104 106 109 113"). A document numbers
+ * its lines when most of the lines on most of its pages open with a number, in a cell of its own at
+ * one margin position, counting up down the page; those cells are removed, and lines holding nothing
+ * else are dropped.
+ */
+import type { Line, PageLayout } from './layout-types.js';
+
+/** A page numbers its lines when at least this share of its lines open with a margin number… */
+export const LINE_NUMBER_LINE_SHARE = 0.5;
+/** …most of them one more than the number above (gaps where display math or a float sits between). */
+export const LINE_NUMBER_RISING_SHARE = 0.8;
+/** A document numbers its lines when this share of its pages with text do (two pages at least). */
+export const LINE_NUMBER_PAGE_SHARE = 0.5;
+/** Margin numbers start within this many points of the document's usual margin position. */
+export const LINE_NUMBER_X_TOLERANCE = 6;
+/** Line numbers have at most this many digits. */
+const NUMBER = /^\d{1,5}$/;
+
+/** The line's opening number and where it starts, when the number is a cell of its own (or the whole line). */
+function marginNumber(l: Line): { n: number; x: number } | null {
+  const first = l.cells[0];
+  if (first === undefined || !NUMBER.test(first)) return null;
+  if (l.cells.length > 1 && !l.spans) return null;
+  return { n: Number(first), x: l.x };
+}
+
+/** The margin position of a page whose lines are numbered (the median x of its numbers), or null. */
+function numberedPage(p: PageLayout): number | null {
+  const nums = p.lines.map(marginNumber).filter((m): m is { n: number; x: number } => m !== null);
+  if (p.lines.length === 0 || nums.length < LINE_NUMBER_LINE_SHARE * p.lines.length || nums.length < 2) return null;
+  let rising = 0;
+  for (let i = 1; i < nums.length; i++) if (nums[i]!.n > nums[i - 1]!.n) rising++;
+  if (rising < LINE_NUMBER_RISING_SHARE * (nums.length - 1)) return null;
+  const xs = nums.map((m) => m.x).sort((a, b) => a - b);
+  return xs[Math.floor(xs.length / 2)]!;
+}
+
+/** The line without its margin number (null when the number was all it held). */
+function withoutNumber(l: Line): Line | null {
+  if (l.cells.length === 1) return null;
+  const cells = l.cells.slice(1);
+  const spans = l.spans!.slice(2);
+  const lead = l.lead && l.lead.text.startsWith(l.cells[0]!) ? l.lead.text.slice(l.cells[0]!.length).trim() : l.lead?.text;
+  const out: Line = { ...l, cells, text: cells.join(' '), x: spans[0]! };
+  if (cells.length > 1) out.spans = spans;
+  else delete out.spans;
+  if (l.lead) {
+    if (lead) out.lead = { ...l.lead, text: lead };
+    else delete out.lead;
+  }
+  return out;
+}
+
+/** Removes the margin numbers of a document that numbers its lines; returns how many lines lost one. */
+export function stripLineNumbers(pages: PageLayout[]): number {
+  const withText = pages.filter((p) => p.lines.length > 0);
+  const margins = withText.map(numberedPage).filter((x): x is number => x !== null);
+  if (margins.length < 2 || margins.length < LINE_NUMBER_PAGE_SHARE * withText.length) return 0;
+  const margin = margins.sort((a, b) => a - b)[Math.floor(margins.length / 2)]!;
+  let stripped = 0;
+  for (const p of pages) {
+    const kept: Line[] = [];
+    for (const l of p.lines) {
+      const m = marginNumber(l);
+      if (!m || Math.abs(m.x - margin) > LINE_NUMBER_X_TOLERANCE) {
+        kept.push(l);
+        continue;
+      }
+      stripped++;
+      const rest = withoutNumber(l);
+      if (rest) kept.push(rest);
+    }
+    p.lines = kept;
+  }
+  return stripped;
+}

@@ -162,8 +162,8 @@ describe('a FAQ in plain text (Q:/A: entries)', () => {
       '2 WEB FONTS',
       '  2.1 Can I make webpages using these fonts?',
     ]);
-    // the planner counts the four questions
-    expect(takeSample(cardOf('text'), new TextEncoder().encode(faq)).heading_count).toBe(4);
+    // the planner counts the four questions and the two numbered titles
+    expect(takeSample(cardOf('text'), new TextEncoder().encode(faq)).heading_count).toBe(6);
   });
 
   it('one question is a remark, not a FAQ; a question inside a paragraph is no entry', () => {
@@ -259,5 +259,38 @@ ${para(9)}
   it('a short list of numbered steps is no outline', () => {
     const steps = 'Install\n\n1. Download the archive.\n\n2. Unpack it.\n\n3. Run make.\n\n4. Run make install.\n';
     expect(textHeadings(steps.split('\n'))).toEqual([]);
+  });
+});
+
+describe('plain text laid out in pages (groff output, RFCs)', () => {
+  const M = ' '.repeat(10);
+  const body = (words: string) => Array.from({ length: 6 }, (_, i) => `${M}${words} line ${i} of a paragraph that runs on for a while here.`).join('\n');
+  const page = (n: number, lines: string) => `${M}Widget Guide${' '.repeat(40)}${n}\n\n\n${lines}\n\n\n${M}Widget 2.0${' '.repeat(30)}March 8, 2020\n\n`;
+  const TEXT = [
+    `\n${M}                 A Guide to Widgets\n\n`,
+    page(1, `${M}1.  Introduction\n\n${body('Intro')}\n\n${M}2.  What is a widget for?\n\n${body('Purpose')}`),
+    page(2, `${body('More purpose')}\n\n${M}2.1.  Kinds of widgets\n\n${body('Kinds')}\n\n${M}0    A list item numbered zero.\n\n${body('Listing')}`),
+    page(3, `${M}3.  Using widgets\n\n${body('Using')}\n\n${M}3.1.  Starting\n\n${body('Starting')}`),
+    page(4, `${M}3.2.  Stopping\n\n${body('Stopping')}\n\n${M}4.  Credits\n\n${body('Credits')}`),
+  ].join('');
+  it('reads numbered titles past the text\'s margin; running heads and feet are neither titles nor node text', () => {
+    const r = convertTextByPlan(TEXT, 'widgets.txt', plan);
+    const lines = outline(r.root);
+    expect(lines.map((l) => l.replace(/ [\d-]+$/, '').trim())).toEqual(['A Guide to Widgets', '1. Introduction', '2. What is a widget for?', '2.1. Kinds of widgets', '3. Using widgets', '3.1. Starting', '3.2. Stopping', '4. Credits']);
+    const text = (n: ConvertedNode): string => [n.content ?? '', ...n.children.map(text)].join('\n');
+    expect(text(r.root)).not.toMatch(/Widget Guide|March 8, 2020/);
+    expect(text(r.root)).toContain('A list item numbered zero.');
+    // the planner sees them too, so the text is planned as a tree
+    const card: FileCard = { id: 'src_0000abcd', filename: 'widgets.txt', original_path: 'inbox/widgets.txt', type: 'text', size_kb: 4, sha256: '0'.repeat(64) };
+    expect(takeSample(card, new TextEncoder().encode(TEXT)).heading_count).toBeGreaterThanOrEqual(7);
+    // every line keeps its number
+    const credits = lines.find((l) => l.includes('4. Credits'))!;
+    expect(Number(/ (\d+)-\d+$/.exec(credits)![1])).toBe(TEXT.split('\n').findIndex((l) => l.includes('4.  Credits')) + 1);
+  });
+  it('a line repeated a few times in a long text is text, not a running line', () => {
+    const rows = Array.from({ length: 40 }, (_, i) => `${body(`Part ${i}`)}\n\nTotal      ${i * 3}\n`).join('\n');
+    const r = convertTextByPlan(rows, 'totals.txt', plan);
+    const text = (n: ConvertedNode): string => [n.content ?? '', ...n.children.map(text)].join('\n');
+    expect(text(r.root).match(/Total {6}\d+/g)).toHaveLength(40);
   });
 });

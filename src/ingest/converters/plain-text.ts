@@ -4,6 +4,7 @@ import { PRIORITY_GENERIC, type ConverterRegistration } from './types.js';
 import { ConvertError } from './types.js';
 import { decodeText, splitLines } from './text-util.js';
 import { markTextHeadings } from './text-headings.js';
+import { withoutTextFurniture } from './text-furniture.js';
 import type { PlanDirectives, PlanNote } from '../../model/plan.js';
 import { approachFor, chunkChars, declined, missingNote, type Capabilities } from './plan-shape.js';
 import { LONG_SECTION_CHARS, convertMarkdownText, headingLineKind } from './markdown.js';
@@ -95,8 +96,12 @@ function countSections(n: ConvertedNode): number {
   return n.children.reduce((s, c) => s + 1 + countSections(c), 0);
 }
 
-/** Plain text as the plan says: a tree (key sections or headings) or paragraph chunks sized to estimated_nodes. */
-export function convertTextByPlan(text: string, filename: string, plan: PlanDirectives | undefined): ConvertResult {
+/**
+ * Plain text as the plan says: a tree (key sections or headings) or paragraph chunks sized to
+ * estimated_nodes; running heads and feet of paged text are left out first (text-furniture.ts).
+ */
+export function convertTextByPlan(source: string, filename: string, plan: PlanDirectives | undefined): ConvertResult {
+  const text = withoutTextFurniture(source, splitLines(source));
   if (!plan) return convertPlainText(text, filename);
   const notes = declined(plan, TEXT_CAPS, 'plain text');
   const target = chunkChars(text.length, plan.targetNodes, GROUP_TARGET_CHARS);
@@ -113,7 +118,7 @@ export function convertTextByPlan(text: string, filename: string, plan: PlanDire
 
 export const plainTextConverter: Converter = {
   name: 'text',
-  version: 19,
+  version: 21,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

@@ -60,8 +60,12 @@ function adorned(lines: string[], i: number): TextHeading | null {
 function capitals(lines: string[], i: number): TextHeading | null {
   const t = lines[i]!.trim();
   if (!t || t.length > CAPS_HEADING_MAX_CHARS || !blank(lines[i - 1]) || !blank(lines[i + 1]) || /[.,;]$/.test(t)) return null;
+  // capitals outside parentheses (a line all in parentheses, git's "(subsystems)", is a label):
+  // "M-?  #? (not supported by all platforms)" is a key binding, not a title
+  const bare = t.replace(/\([^)]*\)/g, '');
+  const bareLetters = (bare.match(/\p{L}/gu) ?? []).length;
   const letters = t.match(/\p{L}/gu) ?? [];
-  if (letters.length < CAPS_MIN_LETTERS || /\p{Ll}/u.test(t.replace(/\([^)]*\)/g, ''))) return null;
+  if (letters.length < CAPS_MIN_LETTERS || (bareLetters > 0 && bareLetters < CAPS_MIN_LETTERS) || /\p{Ll}/u.test(bare)) return null;
   if (letters.length / t.replace(/\s/g, '').length < CAPS_LETTER_SHARE) return null;
   return { line: i, title: t, style: 'caps', under: [] };
 }
@@ -100,8 +104,11 @@ function numbered(lines: string[], i: number): TextHeading | null {
   const m = NUMBERED_TITLE.exec(lines[i]!);
   if (!m || !blank(lines[i - 1]) || !blank(lines[i + 1])) return null;
   const t = lines[i]!.trim();
+  // a question may be longer ("3.  What do all those things on the screen mean?" among the NetHack Guidebook's sections)
+  const asks = t.endsWith('?');
+  if (t.length > (asks ? QUESTION_TITLE_MAX_CHARS : NUMBERED_TITLE_MAX_CHARS) || (!asks && t.split(/\s+/).length > NUMBERED_TITLE_MAX_WORDS + 1)) return null;
   // a contents line ("7.2.1 Plotting one column ........ 12") is no heading
-  if (t.length > NUMBERED_TITLE_MAX_CHARS || t.split(/\s+/).length > NUMBERED_TITLE_MAX_WORDS + 1 || /[,;:]$/.test(t) || /\.{3,}|(?:\.\s){3,}/.test(t)) return null;
+  if (/[,;:]$/.test(t) || /\.{3,}|(?:\.\s){3,}/.test(t)) return null;
   return { line: i, title: t.replace(/\.$/, ''), style: `numbered${m[1]!.split('.').length}`, under: [] };
 }
 
@@ -120,17 +127,23 @@ function numberOf(h: TextHeading): { parent: string; n: number } {
   return { parent: parts.slice(0, -1).join('.'), n: Number(parts[parts.length - 1]) };
 }
 
+/** `b` continues the numbering after `a`: the next number under the same parent, or a first one under another ("5.4.1" → "7.2.1"). */
+function follows(a: { parent: string; n: number }, b: { parent: string; n: number }): boolean {
+  return b.parent === a.parent ? b.n === a.n + 1 : b.n <= 1;
+}
+
 /** The numbered titles of each depth that read as a document's sections: a numbered sequence, far apart. */
 function numberedRuns(hs: TextHeading[]): Set<TextHeading> {
   const keep = new Set<TextHeading>();
   for (const style of new Set(hs.map((h) => h.style))) {
-    const run = hs.filter((h) => h.style === style);
-    if (run.length < MIN_NUMBERED_TITLES) continue;
+    const all = hs.filter((h) => h.style === style);
+    const run = inSequence(all);
+    if (run.length < MIN_NUMBERED_TITLES || run.length < NUMBERED_SEQUENCE_SHARE * all.length) continue;
     let next = 0;
     for (let k = 1; k < run.length; k++) {
       const a = numberOf(run[k - 1]!);
       const b = numberOf(run[k]!);
-      if (b.n === a.n + 1 && b.parent === a.parent) next++;
+      if (follows(a, b)) next++;
     }
     const meanLines = (run[run.length - 1]!.line - run[0]!.line) / (run.length - 1);
     if (next >= NUMBERED_SEQUENCE_SHARE * (run.length - 1) && meanLines >= NUMBERED_MIN_MEAN_LINES) for (const h of run) keep.add(h);
@@ -138,23 +151,47 @@ function numberedRuns(hs: TextHeading[]): Set<TextHeading> {
   return keep;
 }
 
+/**
+ * The titles of a run that keep its numbering going: each past the last kept under the same parent
+ * (titles the run missed leave gaps: a licence's "2." then "8."); a list item numbered back among
+ * the sections is left out ("0    An iron ball." between the NetHack Guidebook's "3" and "4").
+ */
+function inSequence(run: TextHeading[]): TextHeading[] {
+  const kept: TextHeading[] = [];
+  for (const h of run) {
+    const last = kept[kept.length - 1];
+    const b = numberOf(h);
+    if (!last) {
+      kept.push(h);
+      continue;
+    }
+    const a = numberOf(last);
+    if (b.parent !== a.parent || b.n > a.n) kept.push(h);
+  }
+  return kept;
+}
+
 /** The text's own headings, in order (a FAQ's questions only when it asks MIN_QUESTIONS or more; numbered titles only in runs). */
 export function textHeadings(lines: string[]): TextHeading[] {
   const out: TextHeading[] = [];
   const numberedTitles: TextHeading[] = [];
+  lines.forEach((_, i) => {
+    const n = numbered(lines, i);
+    if (n) numberedTitles.push(n);
+  });
+  // a numbered title in a run is a section, whatever else it looks like (a question, a line in capitals)
+  const inRun = new Map([...numberedRuns(numberedTitles)].map((h) => [h.line, h]));
+  const runStyles = new Set([...inRun.values()].map((h) => h.style));
   for (let i = 0; i < lines.length; i++) {
-    const h = adorned(lines, i) ?? capitals(lines, i) ?? question(lines, i);
-    if (!h) {
-      const n = numbered(lines, i);
-      if (n) numberedTitles.push(n);
-      continue;
-    }
+    const h = inRun.get(i) ?? adorned(lines, i) ?? capitals(lines, i) ?? question(lines, i);
+    if (!h) continue;
+    // numbered as the run's titles are, though too long for one ("2  USING OFL FONTS FOR WEBPAGES AND
+    // ONLINE WEB FONT SERVICES" between "1  USING…" and "3  MODIFYING…"): a section of the same depth
+    const depth = NUMBERED_TITLE.exec(h.title)?.[1]!.split('.').length;
+    if (depth && !h.style.startsWith('question') && runStyles.has(`numbered${depth}`)) h.style = `numbered${depth}`;
     out.push(h);
     i = Math.max(i, ...h.under);
   }
-  const runs = numberedRuns(numberedTitles);
-  if (runs.size) out.push(...numberedTitles.filter((h) => runs.has(h)));
-  out.sort((a, b) => a.line - b.line);
   const isQuestion = (h: TextHeading) => h.style.startsWith('question');
   const questions = out.filter(isQuestion).length;
   return questions === 0 || questions >= MIN_QUESTIONS ? out : out.filter((h) => !isQuestion(h));
@@ -204,11 +241,35 @@ function masthead(lines: string[], hs: TextHeading[]): number {
 }
 
 /**
+ * Share of a text's non-blank lines that may stand left of its margin (a stray line at column 0
+ * among lines all indented alike).
+ */
+export const MARGIN_OUTLIER_SHARE = 0.02;
+
+/**
+ * The text's left margin: the indent, in spaces, of all but MARGIN_OUTLIER_SHARE of its non-blank
+ * lines. groff's plain-text output indents every line by 10, where the patterns above allow 8 before
+ * a numbered title: the NetHack Guidebook's "5.4.  Shops and shopping" was not one of its 128 nodes.
+ */
+export function leftMargin(lines: string[]): number {
+  const indents = lines.filter((l) => l.trim() !== '').map((l) => /^ */.exec(l)![0].length).sort((a, b) => a - b);
+  return indents.length ? indents[Math.floor(indents.length * MARGIN_OUTLIER_SHARE)]! : 0;
+}
+
+/** The lines with the text's margin taken off (a line set left of it loses only its own indent). */
+function dedent(lines: string[]): string[] {
+  const m = leftMargin(lines);
+  return m > 0 ? lines.map((l) => l.slice(Math.min(m, /^ */.exec(l)![0].length))) : lines;
+}
+
+/**
  * The text with its headings marked for the Markdown parser (levels by order of first appearance of
  * each style, as reStructuredText assigns them; capitals after the adorned styles; a first style used
- * once, or a masthead, is the title), or null when it has fewer than `min` headings.
+ * once, or a masthead, is the title), or null when it has fewer than `min` headings. Read without
+ * the text's common margin (leftMargin).
  */
-export function markTextHeadings(lines: string[], min: number): string | null {
+export function markTextHeadings(source: string[], min: number): string | null {
+  const lines = dedent(source);
   const hs = textHeadings(lines);
   if (hs.length < min) return null;
   // adorned styles first, then capitals, then numbered titles by depth, then a FAQ's questions (the finest level)
@@ -217,10 +278,12 @@ export function markTextHeadings(lines: string[], min: number): string | null {
   if (hs.some((h) => h.style === 'caps')) styles.push('caps');
   styles.push(...[...new Set(hs.map((h) => h.style).filter((st) => st.startsWith('numbered')))].sort());
   styles.push(...[...new Set(hs.map((h) => h.style).filter((st) => st.startsWith('question')))].sort());
-  // the first style is the document's title only when used once; else every heading is a section (level 2 on)
-  const base = hs.filter((h) => h.style === styles[0]).length === 1 ? 1 : 2;
+  // the first style is the document's title only when used once, by the first heading (an appendix in
+  // capitals closing a text of numbered sections is not); else every heading is a section (level 2 on)
+  const base = hs[0]!.style === styles[0] && hs.filter((h) => h.style === styles[0]).length === 1 ? 1 : 2;
   const titleLine = base === 2 && titlesDocument(lines, hs) ? hs[0]!.line : -1;
-  const out = lines.map((l) => (ATX_LIKE.test(l) ? `\\${l.trimStart()}` : l));
+  // the other lines as the file has them: dedented, an indented "#    A corridor" would be a heading
+  const out = source.map((l) => (ATX_LIKE.test(l) ? `\\${l.trimStart()}` : l));
   const mast = base === 2 && titleLine < 0 ? masthead(lines, hs) : -1;
   if (mast >= 0) out[mast] = `# ${lines[mast]!.trim()}`;
   for (const h of hs) {

@@ -36,6 +36,12 @@ const CAPS_HEADING = /\n[ \t]*\n[ \t]*[A-Z][A-Z0-9 ,:&()/'*_-]{2,59}[A-Z0-9):](?
 const QUESTION_HEADING = /(?:^[ \t]*\n?|\n[ \t]*\n)(?:Q|Question)[ \t]*\d{0,3}[ \t]*[:.)][ \t]+\S/g;
 /** A FAQ's numbered question on a line of its own after a blank line ("1.4  Can I sell…?"). */
 const NUMBERED_QUESTION_HEADING = /\n[ \t]*\n[ \t]{0,8}\d{1,2}(?:\.\d{1,2}){0,3}\.?[ \t]+\p{Lu}[^\n]*\?[ \t]*(?=\n|$)/gu;
+/**
+ * A numbered title on a line of its own between blank lines ("2.1 Scope", "          5.4.  Shops and
+ * shopping" in groff's plain-text output, indented by its margin); the converter keeps only those
+ * running in sequence.
+ */
+const NUMBERED_TITLE_HEADING = /\n[ \t]*\n[ \t]{0,16}\d{1,2}(?:\.\d{1,2}){0,3}\.?[ \t]+\p{Lu}[^\n]{1,68}(?=\n[ \t]*\n)/gu;
 /** Lines of the text before a chunk kept with it, so a setext heading cut by a chunk boundary is still seen. */
 const CONTEXT_LINES = 2;
 
@@ -87,7 +93,7 @@ function textStats(bytes: Uint8Array, plainHeadings: boolean): TextStats {
     }
     const done = all.slice(0, end);
     headings += countFrom(ATX_HEADING, done, context) + countFrom(SETEXT_HEADING, done, context)
-      + (plainHeadings ? countFrom(RST_HEADING, done, context) + countFrom(CAPS_HEADING, done, context) + countFrom(QUESTION_HEADING, done, context) + countFrom(NUMBERED_QUESTION_HEADING, done, context) : 0);
+      + (plainHeadings ? countFrom(RST_HEADING, done, context) + countFrom(CAPS_HEADING, done, context) + countFrom(QUESTION_HEADING, done, context) + countFrom(NUMBERED_QUESTION_HEADING, done, context) + countFrom(NUMBERED_TITLE_HEADING, done, context) : 0);
     const keep = lastLines(done, CONTEXT_LINES);
     carry = all.slice(keep);
     context = end - keep;

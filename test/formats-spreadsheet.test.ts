@@ -8,6 +8,7 @@ import { xlsxConverter } from '../src/ingest/converters/spreadsheet/xlsx.js';
 import { csvConverter, sniffDelimiter } from '../src/ingest/converters/spreadsheet/csv.js';
 import { classifyCell, detectHeaderRow, SheetBuilder, sheetMarkdown, type RawCell } from '../src/ingest/converters/spreadsheet/schema.js';
 import type { ConvertResult, ConvertedNode } from '../src/ingest/converters/types.js';
+import { schemaResult } from '../src/ingest/converters/spreadsheet/result.js';
 import { tempStore, cleanup, FIXTURES } from './helpers/temp-store.js';
 
 const F = (n: string) => join(FIXTURES, 'formats', n);
@@ -184,6 +185,21 @@ describe('schema inference', () => {
     const errors = new SheetBuilder('t');
     for (const [i, r] of [raw('Data', 'Sum', 'Errors'), raw(0.9, 1.3, 6), raw(null, null, '#NUM!'), raw(null, null, '#DIV/0!')].entries()) errors.addRow(i + 1, r);
     expect(errors.finish()).toMatchObject({ row_count: 3, notes: [] });
+  });
+  it('comment rows and notes above a table without a header are its preamble, not data or a header (GEOTRANS coordinate files)', () => {
+    const b = new SheetBuilder('lat-lon');
+    const rows = [raw('COORDINATES: Geodetic'), raw('# Order is Latitude', ' Longitude'), raw('DATUM: WGE'), raw('END OF HEADER'), raw('# Oct. 30', ' 2006'), raw(null), raw(85, -60), raw(85, -50), raw(-10, 60)];
+    rows.forEach((r, i) => b.addRow(i + 1, r));
+    const s = b.finish();
+    expect(s.header_row).toBeNull();
+    expect(s.preamble).toEqual(['COORDINATES: Geodetic', '# Order is Latitude Longitude', 'DATUM: WGE', 'END OF HEADER', '# Oct. 30 2006']);
+    expect(s.row_count).toBe(3);
+    expect(s.columns.map((c) => [c.name, c.type, c.min, c.max])).toEqual([['Column A', 'number', -10, 85], ['Column B', 'number', -60, 60]]);
+    expect(schemaResult('src_x', 'lat-lon', [s], 'table').root.summary).toContain('Notes above the table: COORDINATES: Geodetic; # Order is Latitude Longitude; DATUM: WGE');
+    // a comment row is never the header: the row below it is
+    const c = new SheetBuilder('parts');
+    [raw('# exported 2024', ' v2'), raw('Name', 'Qty'), raw('Bolt', 3)].forEach((r, i) => c.addRow(i + 1, r));
+    expect(c.finish()).toMatchObject({ header_row: 2, preamble: ['# exported 2024 v2'], row_count: 1 });
   });
   it('names header-less columns by letter and keeps empty interior rows', () => {
     const b = new SheetBuilder('t');

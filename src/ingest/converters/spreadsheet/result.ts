@@ -3,6 +3,7 @@ import { convertedDir } from '../../../store/layout.js';
 import type { ConvertedNode, ConvertResult, ExtraFile } from '../types.js';
 import { sheetMarkdown, sheetSlug, type ColumnStats, type SheetSchema } from './schema.js';
 import { SAMPLE_VALUES_LABEL, TOP_VALUES_LABEL } from '../../../model/column-summary.js';
+import { cutAtWord } from '../titles.js';
 
 function columnSummary(c: ColumnStats): string {
   const bits = [`${c.type} column`];
@@ -17,9 +18,14 @@ function columnSummary(c: ColumnStats): string {
   return `${c.name}: ${bits.join('; ')}`;
 }
 
+/** Longest summary of a sheet. */
+export const SHEET_SUMMARY_CHARS = 400;
+
+/** The sheet's size and columns, then the notes above its table (what its rows are: a datum, units, a source). */
 function sheetSummary(s: SheetSchema): string {
   const cols = s.columns.map((c) => `${c.name} (${c.type})`).join(', ');
-  return `Sheet "${s.name}": ${s.row_count} rows × ${s.columns.length} columns${cols ? `: ${cols}` : ''}.`.slice(0, 400);
+  const notes = s.preamble.length ? ` Notes above the table: ${s.preamble.join('; ')}.` : '';
+  return cutAtWord(`Sheet "${s.name}": ${s.row_count} rows × ${s.columns.length} columns${cols ? `: ${cols}` : ''}.${notes}`, SHEET_SUMMARY_CHARS);
 }
 
 export function schemaResult(id: string, title: string, sheets: SheetSchema[], kind: 'workbook' | 'table'): ConvertResult {

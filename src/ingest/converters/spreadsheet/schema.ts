@@ -268,6 +268,31 @@ export function detectHeaderRow(rows: RawCell[][]): number {
   return above;
 }
 
+/** A comment row: its first filled cell opens with "#", the comment mark CSV readers know (R's comment.char, pandas' comment). */
+function isCommentRow(r: RawCell[]): boolean {
+  const first = r.find((c) => c.value !== null && c.value !== '');
+  return typeof first?.value === 'string' && first.value.trimStart().startsWith('#');
+}
+
+/**
+ * Index of the first data row of a table without a header when the rows above it are notes:
+ * comment rows, and rows of text filling at most NOTE_MAX_FILL of the widest row, up to the first
+ * row holding a number, date or amount (GEOTRANS' coordinate files open with "COORDINATES: Geodetic",
+ * "# Order is Latitude, Longitude", "DATUM: WGE", … "END OF HEADER" above rows of two numbers); 0
+ * when a row above the data is not a note.
+ */
+function leadingNotes(rows: RawCell[][]): number {
+  const filled = rows.map((r) => r.filter((c) => c.value !== null && c.value !== '').length);
+  const widest = Math.max(0, ...filled);
+  const typed = rows.findIndex((r) => !isCommentRow(r) && r.some((c) => c.value !== null && c.value !== '' && !isTextCell(c)));
+  if (typed <= 0) return 0;
+  for (let i = 0; i < typed; i++) {
+    if (filled[i] === 0 || isCommentRow(rows[i]!)) continue;
+    if (filled[i]! > NOTE_MAX_FILL * widest || !rows[i]!.every((c) => c.value === null || c.value === '' || isTextCell(c))) return 0;
+  }
+  return typed;
+}
+
 function uniqueNames(raw: string[]): string[] {
   const seen = new Map<string, number>();
   return raw.map((n) => {
@@ -320,7 +345,7 @@ export class SheetBuilder {
   private decide(): void {
     this.decided = true;
     const rows = this.buffered.map((b) => b.cells);
-    this.headerIndex = detectHeaderRow(rows);
+    this.headerIndex = detectHeaderRow(rows.map((r) => (isCommentRow(r) ? [] : r)));
     const buffered = this.buffered;
     this.buffered = [];
     let start = 0;
@@ -332,7 +357,9 @@ export class SheetBuilder {
       this.width = this.headerNames.length;
       start = this.headerIndex + 1;
     } else {
-      // no header: skip leading empty rows only
+      // no header: notes above the data are its preamble; leading empty rows are skipped
+      start = leadingNotes(rows);
+      this.preamble = buffered.slice(0, start).map((b) => rowText(b.cells)).filter(Boolean);
       while (start < buffered.length && lastNonEmpty(buffered[start]!.cells) < 0) start++;
     }
     let prevNo = start > 0 ? buffered[start - 1]!.rowNo : (buffered[0]?.rowNo ?? 1) - 1;

@@ -62,6 +62,17 @@ describe('the converters use the shared title', () => {
     expect(paragraphGroups(['```\n' + code.slice(0, 3).join('\n') + '\n```', LONG])[0]!.title).toBe(clipAtWord(LONG));
   });
 
+  it('HTML and Word paragraph groups of tables: titled by the first row the groups do not share, by its cells (a test procedure\'s banner atop every table)', () => {
+    const big = (rows: string[]) => rows.join('\n') + '\n' + '| filler | ' + 'x'.repeat(3000) + ' |';
+    const table = (banner: string, header: string, step: string) => big([`| THIS TABLE IS UNCLASSIFIED ${banner}`, '| --- | --- | --- |', header, `| ${step} | Examine it. | It shows. |`]);
+    const groups = paragraphGroups([
+      table('| | |', '| Step | Input/Action | Expected Result/Action |', 'CCA 1-1 Basic Interface Verification'),
+      table('| | | |', '| Step | Input / Action | Expected Result/Action |', 'CCA 1-2 Batch File Coordinate Conversion'),
+    ]);
+    expect(groups.map((g) => g.title)).toEqual(['CCA 1-1 Basic Interface Verification; Examine it.; It shows.', 'CCA 1-2 Batch File Coordinate Conversion; Examine it.; It shows.']);
+    expect(paragraphGroups([big(['| Test ID: | CCA-1 | Test Name: | Coordinate Conversion |', '| --- | --- | --- | --- |'])])[0]!.title).toBe('Test ID: CCA-1; Test Name: Coordinate Conversion');
+  });
+
   it('plain-text groups, whole-file and over a line range', () => {
     const text = ['Title line', '', ...code, ''].join('\n');
     const r = convertPlainText(text, 'notes.txt', 40);

@@ -185,10 +185,30 @@ export const GROUP_TARGET_CHARS = 2500;
 /** Blocks gathered into groups of about GROUP_TARGET_CHARS (text-chunks.ts groupParagraphs; blocks are one blank line apart), each a 'paragraphs' node. */
 export function paragraphGroups(blocks: string[]): ConvertedNode[] {
   const groups = groupParagraphs(blocks.map((b) => ({ b, size: b.length, gap: 0 })), GROUP_TARGET_CHARS).map((g) => g.map((x) => x.b));
-  return groups.map((g) => {
-    const title = groupTitle(g.join('\n\n').split('\n', TITLE_SCAN_LINES));
+  const heads = groups.map((g) => g.join('\n\n').split('\n', TITLE_SCAN_LINES));
+  const shared = sharedLines(heads);
+  return groups.map((g, i) => {
+    const title = groupTitle(heads[i]!, undefined, shared);
     return { title: title || '(text)', kind: 'paragraphs', content: g.join('\n\n'), children: [] };
   });
+}
+
+/**
+ * Lines that open two groups or more: boilerplate, not what a group holds (a classification banner
+ * atop every table of a Word test procedure: 8 of its 9 nodes were titled "| THIS TABLE IS
+ * UNCLASSIFIED IN ITS ENTIREITY |  |  |  |", then each table's "Step | Input/Action | …" header row).
+ */
+function sharedLines(heads: string[][]): Set<string> {
+  const seen = new Map<string, number>();
+  for (const h of heads) for (const k of new Set(h.map(lineKey).filter(Boolean))) seen.set(k, (seen.get(k) ?? 0) + 1);
+  const shared = new Set<string>();
+  for (const h of heads) for (const l of h) if ((seen.get(lineKey(l)) ?? 0) >= 2) shared.add(l.trim());
+  return shared;
+}
+
+/** A line's words, lower-cased, without marks, pipes or empty cells: table rows that differ in their padding or slashes are one line. */
+function lineKey(l: string): string {
+  return l.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
 /** Empty same-level headings in a row from which the run is lines of text, not sections. */

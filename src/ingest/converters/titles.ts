@@ -120,9 +120,12 @@ function unwrapped(lines: readonly string[], at: number, max: number): string {
 /** A line that is a comment alone (an OCR'd page's "<!-- page 2 -->" marker): never a title. */
 const COMMENT_LINE = /^<!--.*-->$/;
 
-/** The title of a group from its lines: the first prose line (with its wrapped sentence), else the first non-blank line; cut at a word. */
-
-export function groupTitle(lines: readonly string[], max = GROUP_TITLE_CHARS): string {
+/**
+ * The title of a group from its lines: the first prose line (with its wrapped sentence), else the
+ * first non-blank line (a table row by its cells); cut at a word. Lines in `skip` (boilerplate the
+ * groups share) and table rules are passed over.
+ */
+export function groupTitle(lines: readonly string[], max = GROUP_TITLE_CHARS, skip?: ReadonlySet<string>): string {
   let inFence = false;
   let fallback = '';
   const scanned = lines.slice(0, TITLE_SCAN_LINES);
@@ -132,9 +135,9 @@ export function groupTitle(lines: readonly string[], max = GROUP_TITLE_CHARS): s
       inFence = !inFence;
       continue;
     }
-    if (!t || COMMENT_LINE.test(t)) continue;
+    if (!t || COMMENT_LINE.test(t) || skip?.has(t) || TABLE_RULE.test(t)) continue;
     const plain = plainLine(t);
-    if (!fallback) fallback = t;
+    if (!fallback) fallback = t.startsWith('|') ? tableRowText(t) : t;
     // a bold line alone is a term being defined (`**csv.writer(csvfile)**`): it names the group
     if (!inFence && BOLD_TERM.test(t)) return clipAtWord(plainLine(t.slice(2, -2)), max);
     // list items and quotes are judged without their marks and emphasis; other lines as written
@@ -143,6 +146,15 @@ export function groupTitle(lines: readonly string[], max = GROUP_TITLE_CHARS): s
     return clipAtWord(firstSentence(unwrapped(scanned, at, max)), max);
   }
   return clipAtWord(fallback, max);
+}
+
+/** A Markdown table's rule row ("| --- | :---: |"). */
+const TABLE_RULE = /^\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$/;
+
+/** A Markdown table row as a title: its filled cells, without the pipes ("| Step | Input |" → "Step; Input"; "| Test ID: | CCA-1 |" → "Test ID: CCA-1"). */
+function tableRowText(row: string): string {
+  const cells = row.replace(/^\||\|$/g, '').split('|').map((c) => c.trim()).filter(Boolean);
+  return cells.reduce((a, c) => (a ? `${a}${a.endsWith(':') ? ' ' : '; '}${c}` : c), '');
 }
 
 /** Cells of a header row: apart by a tab or two blanks or more. */

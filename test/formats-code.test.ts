@@ -200,6 +200,18 @@ describe('C and C++ headers (issue 14)', () => {
   });
 });
 
+describe('Doxygen comments', () => {
+  it('read as their text: the restated declaration and group lines go, \\brief goes, \\param and \\return become labels (libnova)', async () => {
+    const src = ['/*! \\fn void ln_get_hrz_from_equ(struct ln_equ_posn *object, double JD);', '* \\brief Calculate horizontal coordinates from equatorial coordinates', '* \\param JD Julian day', '* \\return nothing', '* \\ingroup transform', '*/',
+      'void ln_get_hrz_from_equ(struct ln_equ_posn *object, double JD);', ''].join('\n');
+    const c: FileCard = { id: 'src_0000abcd', filename: 'transform.h', original_path: 'inbox/transform.h', type: 'code', language: 'c', size_kb: 1, sha256: '0'.repeat(64) };
+    const r = await codeConverter.convert({ absPath: '/nonexistent/transform.h', card: c, bytes: new TextEncoder().encode(src), plan: {} as never, options: { maxLeafPages: 5 } });
+    const fn = find(r.root, 'function ln_get_hrz_from_equ')!;
+    expect(fn.summary).toContain('Calculate horizontal coordinates from equatorial coordinates JD: Julian day Returns: nothing');
+    expect(fn.summary).not.toMatch(/\\fn|\\brief|\\ingroup|^!/);
+  });
+});
+
 describe('grammar loading (tree-sitter)', () => {
   it('grammars requested at the same time all load: no file falls back to line windows', async () => {
     for (let round = 0; round < 3; round++) {

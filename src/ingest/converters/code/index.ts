@@ -102,7 +102,7 @@ function codeCaps(parsable: boolean, approach: Approach): Capabilities {
 
 export const codeConverter: Converter = {
   name: 'code',
-  version: 6,
+  version: 7,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The source file is empty.', 'Add content or remove the file from the inbox.');

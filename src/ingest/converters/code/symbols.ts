@@ -41,13 +41,30 @@ export function collapseSignature(s: string): string {
   return one.length > MAX_SIGNATURE_CHARS ? one.slice(0, MAX_SIGNATURE_CHARS - 1) + '…' : one;
 }
 
-/** Strip comment markers from a doc comment block (/** *\/, ///, //, #, """). */
+/** Doxygen lines that restate the declaration or file it into a group (`\fn void f(int);`, `@ingroup transform`). */
+const DOXYGEN_RESTATED = /^\s*[\\@](?:fn|var|def|typedef|struct|class|ingroup|addtogroup|file|internal)\b.*$/;
+/** Doxygen commands before text, read as labels (`\brief` goes, `\param x` reads "x:", `@return` "Returns:"). */
+function doxygenLabels(l: string): string {
+  return l
+    .replace(/[\\@](?:brief|short|details)\s+/g, '')
+    .replace(/[\\@]param(?:\[[a-z, ]+\])?\s+(\w+)/g, '$1:')
+    .replace(/[\\@](?:returns?|retval)\b/g, 'Returns:')
+    .replace(/[\\@](?:sa|see)\b/g, 'See:');
+}
+
+/**
+ * Strip comment markers from a doc comment block (/** *\/, /*! *\/, ///, //!, //, #, """), and the
+ * Doxygen commands that restate the declaration (libnova's `/*! \fn void ln_get_hrz_from_equ(…);
+ * \brief Calculate horizontal coordinates… \ingroup transform *\/` reads "Calculate horizontal coordinates…").
+ */
 export function cleanDoc(raw: string): string {
   const text = raw
-    .replace(/^\s*\/\*\*?/, '')
+    .replace(/^\s*\/\*[*!]?/, '')
     .replace(/\*\/\s*$/, '')
     .split('\n')
     .map((l) => l.replace(/^\s*(\*(?!\/)|\/\/[/!]?|#)\s?/, '').trimEnd())
+    .filter((l) => !DOXYGEN_RESTATED.test(l))
+    .map(doxygenLabels)
     .join('\n')
     .replace(/^\s*("""|''')/, '')
     .replace(/("""|''')\s*$/, '')

@@ -180,6 +180,27 @@ describe('running headers set lower than the edge band', () => {
   });
 });
 
+describe('running heads in a print of their own, their words changing by chapter', () => {
+  const pageWith = (n: number, top: string, o: Partial<Line> = {}) => {
+    y = 720;
+    return page(n, [line(top, { y: 692, font: 'slanted', size: 10, ...o }), ...prose(14).map((l) => ({ ...l, y: l.y - 30, size: 12 }))]);
+  };
+  it('the topmost line in one place and print on most pages is furniture, a chapter\'s one page too (4ti2, MUSIC)', () => {
+    const heads = ['Chapter 1. Beginner’s guide | 7', 'Chapter 1. Beginner’s guide | 9', 'Chapter 1. Beginner’s guide | 11', 'CHAPTER 2. STARTING', 'Chapter 3. Reference | 15', 'Chapter 3. Reference | 17', 'Chapter 3. Reference | 19'];
+    const pages = heads.map((h, i) => pageWith(i + 1, h));
+    const f = findFurniture(pages);
+    expect(pages.map((_, i) => f.lines[i]!.has(0))).toEqual(heads.map(() => true));
+  });
+  it('a reference manual\'s topics atop their pages, and slide titles larger than the text, are no running heads', () => {
+    const topics = ['mean', 'median', 'quantile', 'range', 'scale', 'sd', 'sum', 'var'].map((t, i) => pageWith(i + 1, `${t} Compute the ${t} of a vector`));
+    const f = findFurniture(topics);
+    expect(topics.some((_, i) => f.lines[i]!.has(0))).toBe(false);
+    const slides = Array.from({ length: 8 }, (_, i) => pageWith(i + 1, ['Overview', 'Methods', 'Results', 'Outlook'][i >> 1]!, { size: 20 }));
+    const g = findFurniture(slides);
+    expect(slides.some((_, i) => g.lines[i]!.has(0))).toBe(false);
+  });
+});
+
 describe('running footers of pages whose text stops short of the sheet', () => {
   it('a footer at the bottom of the text is furniture however high it sits on the sheet (Nike 10-K: 205 pt up a 792 pt page)', () => {
     const pages = Array.from({ length: 8 }, (_, i) => {

@@ -119,6 +119,17 @@ describe('printed TOC lines', () => {
     expect(items).toHaveLength(5);
   });
 
+  it('a list of figures then a list of tables, each going up, continues the contents pages; a page of figures going up and down does not', () => {
+    const at = (cells: string[]): Line => ({ ...line(cells, 72), x2: 540 });
+    const pg = (n: number, lines: Line[]) => ({ page: n, width: 612, height: 792, twoColumn: false, lines });
+    const contents = pg(1, ['Preface', '1 Introduction', '2 Methods', '3 Results', '4 Discussion', 'Appendix A'].map((t, i) => at([`${t} ${'. '.repeat(20)}`, String(3 + 2 * i)])));
+    const lists = pg(2, [['Figure 1. Castle', 4], ['Figure 2. A Picture', 6], ['Figure A1. Another Castle', 10], ['Table 2. Yearly Dividends', 3], ['Table A1. Dam on Table Rock Lake', 11]].map(([t, n]) => at([`${t} ${'. '.repeat(20)}`, String(n)])));
+    const data = pg(2, [['Bergen', 40], ['Oslo', 12], ['Tromsø', 33], ['Bodø', 5], ['Molde', 27]].map(([t, n]) => at([`${t} ${'. '.repeat(20)}`, String(n)])));
+    const empty = { lines: [new Set<number>(), new Set<number>(), new Set<number>()], runStart: [new Set<number>(), new Set<number>(), new Set<number>()], labels: [null, null, null], repeats: new Map() };
+    expect([...findTocPages([contents, lists, pg(3, [at(['Body text of the report, long enough to be prose.'])])], empty).keys()]).toEqual([1, 2]);
+    expect([...findTocPages([contents, data, pg(3, [at(['Body text of the report, long enough to be prose.'])])], empty).keys()]).toEqual([1]);
+  });
+
   it('reads a report\'s contents (ERDC, SMAA): the chapter number in a cell of its own, unnumbered titles wrapped under a hanging indent or at their own indent after running to the right edge, front-matter entries with roman page numbers', async () => {
     const { printedToc } = await import('../src/ingest/converters/pdf/printed-toc.js');
     const at = (cells: string[], x: number, x2 = 504): Line => ({ ...line(cells, x), x2 });

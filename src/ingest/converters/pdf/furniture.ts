@@ -3,7 +3,7 @@
  * page whose text (digits masked) recurs at the page edge on many pages is furniture; it is kept
  * out of headings, summaries and node text. Printed page numbers found there become page labels.
  */
-import type { PageLayout } from './layout-types.js';
+import { styleKey, type PageLayout } from './layout-types.js';
 import { isRomanNumeral } from './numerals.js';
 import { median } from './lines.js';
 
@@ -212,10 +212,77 @@ function runningTopLines(pages: PageLayout[]): Map<number, number> {
   const need = Math.max(FURNITURE_MIN_PAGES, Math.ceil(RUNNING_TOP_MIN_SHARE * pages.length));
   for (const at of byKey.values()) {
     if (at.length < need) continue;
-    const ys = at.map((a) => a.y).sort((a, b) => a - b);
-    const mid = ys[Math.floor(ys.length / 2)]!;
-    const same = at.filter((a) => Math.abs(a.y - mid) <= RUNNING_TOP_Y_TOLERANCE);
+    const same = atOneHeight(at);
     if (same.length >= need) for (const a of same) out.set(a.pi, a.i);
+  }
+  return out;
+}
+
+/** The lines set at the median height of the list, within RUNNING_TOP_Y_TOLERANCE. */
+function atOneHeight<T extends { y: number }>(at: T[]): T[] {
+  const mid = median(at.map((a) => a.y));
+  return at.filter((a) => Math.abs(a.y - mid) <= RUNNING_TOP_Y_TOLERANCE);
+}
+
+/**
+ * Running heads in a print of their own, whose words change from chapter to chapter: a book's
+ * "Chapter 1. Beginner's guide | 7" in slanted type 100 pt from the top of each odd page (below
+ * FURNITURE_BAND, and each chapter's words on too few pages for RUNNING_TOP_MIN_SHARE), MUSIC's
+ * "CHAPTER 3. STARTING A MULTI-SIMULATION" on the one page after a short chapter's first. The
+ * topmost line of a page, within RUNNING_TOP_BAND of the top, is one when its print (not the body's,
+ * not larger) is that of the topmost line at the same height on RUNNING_TOP_MIN_SHARE of the pages,
+ * a gap of FRAME_GAP_ABOVE times its size parts it from the line below, and most lines in that place
+ * repeat their words on another page (a reference manual's topics, each atop its own page, do not).
+ */
+export const STYLED_TOP_REPEATED_SHARE = 0.5;
+/** A styled running head is no larger than the body print, times this (slide titles are larger). */
+export const STYLED_TOP_MAX_SIZE = 1.05;
+
+/** The print (font and size) holding most of the document's characters. */
+function bodyPrint(pages: PageLayout[]): { key: string; size: number } {
+  const chars = new Map<string, { n: number; size: number }>();
+  for (const p of pages) for (const l of p.lines) {
+    const k = styleKey(l);
+    const c = chars.get(k);
+    if (c) c.n += l.text.length;
+    else chars.set(k, { n: l.text.length, size: l.size });
+  }
+  let best = { key: '', size: 0, n: -1 };
+  for (const [key, c] of chars) if (c.n > best.n) best = { key, size: c.size, n: c.n };
+  return best;
+}
+
+/** The page's topmost line when it may be a running head in its own print (styledTopLines), with its place. */
+function styledTop(p: PageLayout, body: { key: string; size: number }): { i: number; slot: string; y: number } | null {
+  if (p.lines.length < 2 || !(p.height > 0)) return null;
+  const byY = p.lines.map((l, i) => [l.y, i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  const [y, i] = byY[0]!;
+  const l = p.lines[i]!;
+  if (p.height - y > p.height * RUNNING_TOP_BAND || l.text.length > FURNITURE_MAX_CHARS || !/\p{L}{3}/u.test(l.text)) return null;
+  if (styleKey(l) === body.key || l.size > body.size * STYLED_TOP_MAX_SIZE || y - byY[1]![0] < FRAME_GAP_ABOVE * l.size) return null;
+  return { i, slot: styleKey(l), y };
+}
+
+/** The styled running heads (see STYLED_TOP_REPEATED_SHARE): page index → line index. */
+function styledTopLines(pages: PageLayout[]): Map<number, number> {
+  const body = bodyPrint(pages);
+  const bySlot = new Map<string, Array<{ pi: number; i: number; y: number; key: string }>>();
+  pages.forEach((p, pi) => {
+    const t = styledTop(p, body);
+    if (!t) return;
+    const at = bySlot.get(t.slot) ?? [];
+    at.push({ pi, i: t.i, y: t.y, key: lineKey(p.lines[t.i]!.text) });
+    bySlot.set(t.slot, at);
+  });
+  const out = new Map<number, number>();
+  const need = Math.max(FURNITURE_MIN_PAGES, Math.ceil(RUNNING_TOP_MIN_SHARE * pages.length));
+  for (const at of bySlot.values()) {
+    if (at.length < need) continue;
+    const same = atOneHeight(at);
+    const keys = new Map<string, number>();
+    for (const a of same) keys.set(a.key, (keys.get(a.key) ?? 0) + 1);
+    const repeated = same.filter((a) => keys.get(a.key)! > 1).length;
+    if (same.length >= need && repeated >= STYLED_TOP_REPEATED_SHARE * same.length) for (const a of same) out.set(a.pi, a.i);
   }
   return out;
 }
@@ -223,6 +290,7 @@ function runningTopLines(pages: PageLayout[]): Map<number, number> {
 export function findFurniture(pages: PageLayout[]): Furniture {
   const n = pages.length;
   const runningTop = runningTopLines(pages);
+  for (const [pi, i] of styledTopLines(pages)) if (!runningTop.has(pi)) runningTop.set(pi, i);
   const edgeCount = new Map<string, number>();
   const edgePages = new Map<string, number[]>();
   const repeats = new Map<string, number>();

@@ -150,7 +150,8 @@ function looseNumberedEntry(l: Line): TocLine | null {
   return m && hasLetters(m[1]!, 3) && !tableResidue(m[1]!) ? { title: m[1]!.trim(), printed: Number(m[2]), x: l.x } : null;
 }
 
-export type PageTocLine = TocLine & { line: number; loose?: boolean };
+/** `caption`: an entry of a list of figures or tables (twoLists): the page is contents, the entry no section. */
+export type PageTocLine = TocLine & { line: number; loose?: boolean; caption?: true };
 
 function tocLinesOf(p: PageLayout, furn: Set<number>): PageTocLine[] {
   const out: PageTocLine[] = [];
@@ -222,10 +223,15 @@ export function findTocPages(pages: PageLayout[], furniture: Furniture): Map<num
   const found = new Map<number, PageTocLine[]>();
   for (let pi = 0; pi < scan; pi++) {
     const lines = tocLinesOf(pages[pi]!, furniture.lines[pi]!);
-    const printed = lines.filter((l) => l.printed !== null && !l.loose).map((l) => l.printed!);
+    const entries = lines.filter((l) => l.printed !== null && !l.loose);
+    const printed = entries.map((l) => l.printed!);
     const need = found.size > 0 ? TOC_MIN_LINES_CONTINUED : TOC_MIN_LINES_PER_PAGE;
-    // a contents page's numbers go up; a table's column of figures (acres, units, years) does not
-    if (printed.length >= need && nonDecreasingShare(printed) >= LATER_TOC_MONOTONIC_SHARE) found.set(pages[pi]!.page, lines);
+    // a contents page's numbers go up; a table's column of figures (acres, units, years) does not. A
+    // page after contents may hold two lists, each going up (a list of figures, then one of tables)
+    const rising = nonDecreasingShare(printed) >= LATER_TOC_MONOTONIC_SHARE;
+    const lists = !rising && found.size > 0 && twoLists(entries);
+    // lists of figures and tables are contents pages, but their captions are no sections of the outline
+    if (printed.length >= need && (rising || lists)) found.set(pages[pi]!.page, lists ? lines.map((l) => ({ ...l, caption: true as const })) : lines);
     else if (found.size > 0) break;
   }
   return found;
@@ -252,7 +258,7 @@ function levelsFor(lines: TocLine[]): number[] {
 function tocEntries(pages: PageLayout[], tocMap: Map<number, TocLine[]>): TocLine[] {
   const itemColumn = [...tocMap.keys()].some((pg) => pages[pg - 1]!.lines.some((l) => /^items?$/i.test(l.cells[0] ?? '')));
   // fill page numbers of un-numbered group entries (PART I) from the next numbered entry
-  const lines: TocLine[] = [...tocMap.values()].flat().filter((l) => l.roman === undefined).map((l) => ({ title: tidyEntryTitle(l.title, itemColumn), printed: l.printed, x: l.x }));
+  const lines: TocLine[] = [...tocMap.values()].flat().filter((l) => l.roman === undefined && !(l as PageTocLine).caption).map((l) => ({ title: tidyEntryTitle(l.title, itemColumn), printed: l.printed, x: l.x }));
   for (let i = lines.length - 1, next: number | null = null; i >= 0; i--) {
     if (lines[i]!.printed === null) lines[i]!.printed = next;
     else next = lines[i]!.printed;
@@ -419,7 +425,7 @@ export function printedToc(pages: PageLayout[], furniture: Furniture, tocMap = f
  * entry printed nowhere there is left out (the front matter keeps its text).
  */
 function placeFrontEntries(pages: PageLayout[], tocMap: Map<number, TocLine[]>, lastToc: number, bodyPage: number): OutlineEntry[] {
-  const listed = [...tocMap.values()].flat();
+  const listed = [...tocMap.values()].flat().filter((l) => !(l as PageTocLine).caption);
   const firstArabic = listed.findIndex((l) => l.roman === undefined && l.printed !== null);
   const front = listed.slice(0, firstArabic < 0 ? listed.length : firstArabic).filter((l) => l.roman !== undefined);
   if (front.length === 0) return [];
@@ -502,6 +508,22 @@ const CONTENTS_CAPTION = /^(?:(?:table of )?contents|index(?: to .*)?|(?:\p{L}+\
 
 function isCaption(l: Line): boolean {
   return l.text.split(/\s+/).length <= CONTENTS_CAPTION_WORDS && CONTENTS_CAPTION.test(l.text.trim());
+}
+
+/**
+ * Two lists, each going up: the printed numbers drop once, where the entries' first word changes,
+ * and the entries on either side share theirs (ERDC's "Figure 1. Castle … 4" … "Figure A1 … 10",
+ * then "Table 2. Yearly Dividends … 3"); a page of prose whose lines end in numbers is no list.
+ */
+function twoLists(entries: ReadonlyArray<{ title: string; printed: number | null }>): boolean {
+  const at: number[] = [];
+  for (let i = 1; i < entries.length; i++) if (entries[i]!.printed! < entries[i - 1]!.printed!) at.push(i);
+  if (at.length !== 1) return false;
+  const word = (e: { title: string }) => e.title.trim().split(/\s+/)[0]!.toLowerCase();
+  const same = (list: ReadonlyArray<{ title: string }>) => list.length > 0 && list.every((e) => word(e) === word(list[0]!));
+  const before = entries.slice(0, at[0]);
+  const after = entries.slice(at[0]);
+  return same(before) && same(after) && word(before[0]!) !== word(after[0]!);
 }
 
 function nonDecreasingShare(ns: number[]): number {

@@ -1,5 +1,7 @@
 import { describe, it, expect, afterEach } from 'vitest';
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, writeFileSync } from 'node:fs';
+import { readSource } from '../src/retrieve/read.js';
+import { renderReadText } from '../src/retrieve/render.js';
 import { join } from 'node:path';
 import { ingest } from '../src/ingest/pipeline.js';
 import { readCatalog } from '../src/store/catalog.js';
@@ -109,6 +111,17 @@ describe('csv / tsv (csv-parse)', () => {
     expect(sniffDelimiter('name,"x;y"\nA,"1;2"\n')).toBe(',');
   });
 
+  it('read_source --rows and --stats give the notes above and below the table with its rows', async () => {
+    const root = tempStore({});
+    roots.push(root);
+    writeFileSync(join(root, 'inbox', 'lat-lon.csv'), 'COORDINATES: Geodetic\nDATUM: WGE\n# i.e. WGS 84 ellipsoid\n\n85,-60\n85,-50\n-10,60\n\nSource: NGA test points\n');
+    await ingest(root, { paths: [join(root, 'inbox')] });
+    const rows = readSource(root, 'lat-lon.csv', { rows: '1-2' });
+    expect(rows).toMatchObject({ notes_above: ['COORDINATES: Geodetic', 'DATUM: WGE', '# i.e. WGS 84 ellipsoid'], notes_below: ['Source: NGA test points'], rows: [['85', '-60'], ['85', '-50']] });
+    expect(renderReadText(rows)).toContain('> DATUM: WGE');
+    expect(readSource(root, 'lat-lon.csv', { stats: true }).notes_above).toHaveLength(3);
+  });
+
   it('ingests a TSV with rows readable by range from converted/<id>/', async () => {
     const root = tempStore({ 'teams.tsv': F('teams.tsv') });
     roots.push(root);
@@ -195,7 +208,7 @@ describe('schema inference', () => {
     expect(s.preamble).toEqual(['COORDINATES: Geodetic', '# Order is Latitude Longitude', 'DATUM: WGE', 'END OF HEADER', '# Oct. 30 2006']);
     expect(s.row_count).toBe(3);
     expect(s.columns.map((c) => [c.name, c.type, c.min, c.max])).toEqual([['Column A', 'number', -10, 85], ['Column B', 'number', -60, 60]]);
-    expect(schemaResult('src_x', 'lat-lon', [s], 'table').root.summary).toContain('Notes above the table: COORDINATES: Geodetic; # Order is Latitude Longitude; DATUM: WGE');
+    expect(schemaResult('src_x', 'lat-lon', [s], 'table').root.summary).toBe('Sheet "lat-lon": 3 rows × 2 columns. Notes above the table: COORDINATES: Geodetic; # Order is Latitude Longitude; DATUM: WGE; END OF HEADER; # Oct. 30 2006. Columns: Column A (number), Column B (number).');
     // a comment row is never the header: the row below it is
     const c = new SheetBuilder('parts');
     [raw('# exported 2024', ' v2'), raw('Name', 'Qty'), raw('Bolt', 3)].forEach((r, i) => c.addRow(i + 1, r));

@@ -5,7 +5,8 @@
 import { describe, it, expect } from 'vitest';
 import { sourceConflict, sourceVerdict, SOURCE_SURE_LEAD, PERIOD_CONFLICT_GAP } from '../src/search/confidence.js';
 import { nodeVerdictsUnder } from '../src/search/search.js';
-import { bestPassage, columnHeaderBefore, spanningRowOfShownHeader, densestSpan, phraseSpan, sentenceEnd, sentenceStart, PASSAGE_CHARS, PASSAGE_FIRST_CHARS, PASSAGE_LEAD, PASSAGE_MORE_MIN, PASSAGE_SENTENCE_BACK, PASSAGE_SENTENCE_EXTRA } from '../src/retrieve/snippets.js';
+import { bestPassage, columnHeaderBefore, spanningRowOfShownHeader, densestSpan, phraseSpan, sentenceEnd, sentenceStart, PASSAGE_CHARS, PASSAGE_FIRST_CHARS, PASSAGE_LEAD, PASSAGE_MORE_MIN, PASSAGE_SENTENCE_BACK, PASSAGE_SENTENCE_EXTRA, placeOf } from '../src/retrieve/snippets.js';
+import type { TreeNode } from '../src/store/schemas.js';
 
 const WEAK = 0.3;
 
@@ -197,5 +198,23 @@ describe('passages end with their sentence', () => {
     // a passage shown from there opens without "…"
     const weights = new Map([['periodic', 1], ['electrons', 1]]);
     expect(bestPassage(`${'Filler text goes on. '.repeat(30)}\n${text}`, weights, undefined, 60)!.text).toMatch(/^distribution-method = periodic/);
+  });
+});
+
+describe('the place of a listed node whose title repeats', () => {
+  const n = (title: string, children: TreeNode[] = [], id = title): TreeNode => ({ node_id: id, title, children } as TreeNode);
+  const table = (role: string) => n('Presentation Context Table', [], `${role}-pct`);
+  const role = (r: string) => n(r, [n('Association Acceptance Policy', [n('Real-World Activity', [table(r)], `${r}-rwa`)], `${r}-aap`)], r);
+  const root = n('DICOMscope', [n('AE Specifications', [role('Store SCP'), role('Print SCP')])]);
+  const pathTo = (id: string): TreeNode[] => {
+    const walk = (x: TreeNode, up: TreeNode[]): TreeNode[] | null => (x.node_id === id ? [...up, x] : x.children.map((c) => walk(c, [...up, x])).find(Boolean) ?? null);
+    return walk(root, [])!;
+  };
+  it('goes up past the nearest ancestors until it tells the node from the others of its title', () => {
+    expect(placeOf(root, pathTo('Print SCP-pct'))).toEqual(['Print SCP', 'Association Acceptance Policy', 'Real-World Activity']);
+    // the nearest two are enough when they differ
+    const other = n('Root', [n('A', [n('X', [n('Fixes', [], 'f1')])]), n('B', [n('Y', [n('Fixes', [], 'f2')])])]);
+    const p = [other, other.children[0]!, other.children[0]!.children[0]!, other.children[0]!.children[0]!.children[0]!];
+    expect(placeOf(other, p)).toEqual(['A', 'X']);
   });
 });

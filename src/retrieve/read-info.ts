@@ -49,6 +49,9 @@ export interface ReadAnswer {
   columns?: string[];
   rows?: unknown[][];
   total_rows?: number | null;
+  /** --rows / --stats: the sheet's text rows above its table (titles, units, a datum) and below it (notes, sources), as ingest kept them */
+  notes_above?: string[];
+  notes_below?: string[];
   /** --stats: one entry per column (name, type, min/max/mean, date range, distinct, top values…) */
   column_stats?: Array<Record<string, unknown>>;
   offset?: number;

@@ -34,6 +34,7 @@ export function readSheetStats({ entry, tree, path, req, maxChars, freshness }: 
     node: nodeInfo(findPath(tree, sheet.node), false),
     sheet: sheet.name,
     ...(sheets.length > 1 ? { sheets } : {}),
+    ...sheetNotes(sheet.node),
     columns: cols.map((c) => String(c['name'] ?? '')),
     total_rows: sheet.node.row_range ? sheet.node.row_range[1] : typeof sheet.node.meta?.['row_count'] === 'number' ? (sheet.node.meta['row_count'] as number) : null,
     column_stats,
@@ -42,6 +43,14 @@ export function readSheetStats({ entry, tree, path, req, maxChars, freshness }: 
     citation: makeCitation(entry, { node_id: sheet.node.node_id, node_title: sheet.node.title, sheet: sheet.name }),
     freshness,
   };
+}
+
+/** The sheet's notes above and below its table (node meta `preamble` and `notes`), the fields that hold some. */
+function sheetNotes(node: TreeNode): Pick<ReadAnswer, 'notes_above' | 'notes_below'> {
+  const list = (v: unknown) => (Array.isArray(v) && v.length > 0 ? v.map(String) : undefined);
+  const above = list(node.meta?.['preamble']);
+  const below = list(node.meta?.['notes']);
+  return { ...(above ? { notes_above: above } : {}), ...(below ? { notes_below: below } : {}) };
 }
 
 /** --rows A-B: raw rows of the chosen sheet, bounded by MAX_ROWS_PER_READ and maxChars. */
@@ -59,6 +68,7 @@ export function readSheetRows({ root, entry, tree, path, req, maxChars, freshnes
     node: nodeInfo(findPath(tree, sheet.node), false),
     sheet: got.sheet,
     ...(sheets.length > 1 ? { sheets } : {}),
+    ...sheetNotes(sheet.node),
     columns: got.columns,
     rows: got.rows,
     total_rows: got.total_rows,

@@ -38,7 +38,10 @@ export function renderReadText(a: ReadAnswer): string {
     }
   } else if (a.mode === 'rows') {
     lines.push(`sheet ${a.sheet}${a.total_rows != null ? `, ${a.total_rows} rows` : ''}`, '');
+    for (const n of a.notes_above ?? []) lines.push(`> ${n}`);
+    if (a.notes_above?.length) lines.push('');
     lines.push(table(a.columns ?? [], a.rows ?? []));
+    if (a.notes_below?.length) lines.push('', ...a.notes_below.map((n) => `> ${n}`));
   } else {
     lines.push('', a.text ?? '');
   }

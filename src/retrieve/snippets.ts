@@ -65,8 +65,14 @@ export const PASSAGE_EXPANSION_WEIGHT = 0.5;
 export const PASSAGE_MORE_MIN = 40;
 /** Rows of a row hit read for its passage (a block of rows of a large sheet is longer: its densest part is shown). */
 export const PASSAGE_ROWS = 20;
-/** Ancestors shown for a node whose title repeats in the list (nearest last, root left out). */
+/** Ancestors shown for a node whose title repeats in the list (nearest last, root left out)… */
 export const NODE_PATH_DEPTH = 2;
+/**
+ * …or more, up to this many, when the nearest do not tell it from the other nodes of its title
+ * (DICOMscope's "Presentation Context Table" under "Association Acceptance Policy" in each of Store
+ * SCP, Store SCU, Print SCP and Print SCU: an agent read Print SCP's for Store SCP's).
+ */
+export const NODE_PATH_MAX_DEPTH = 4;
 
 export interface NodePassage {
   /** the page the passage starts on (paged sources) */
@@ -473,6 +479,30 @@ export function passageCite(entry: CatalogEntry, n: NodeHit, passage: NodePassag
   }).text;
 }
 
+/** Ancestor titles (root left out) of every node titled `title` but `node`. */
+function otherPlaces(root: TreeNode, title: string, node: TreeNode): string[][] {
+  const out: string[][] = [];
+  const walk = (n: TreeNode, up: string[]) => {
+    if (n !== node && n.title === title) out.push(up);
+    for (const c of n.children) walk(c, n === root ? up : [...up, n.title]);
+  };
+  walk(root, []);
+  return out;
+}
+
+/** The ancestors that place a node whose title repeats (path: root … node): NODE_PATH_DEPTH, or as many more as tell it apart. */
+export function placeOf(root: TreeNode, path: TreeNode[]): string[] {
+  const ancestors = path.slice(1, -1).map((p) => p.title);
+  const node = path[path.length - 1]!;
+  const others = otherPlaces(root, node.title, node);
+  const key = (chain: string[], k: number) => chain.slice(-k).join('\u0000');
+  const most = Math.min(NODE_PATH_MAX_DEPTH, ancestors.length);
+  for (let k = Math.min(NODE_PATH_DEPTH, most); k < most; k++) {
+    if (!others.some((o) => key(o, k) === key(ancestors, k))) return ancestors.slice(-k);
+  }
+  return ancestors.slice(-most);
+}
+
 /** Titles that more than one node of a tree carries. */
 function repeatedTitles(root: TreeNode): Set<string> {
   const seen = new Set<string>();
@@ -497,7 +527,7 @@ function annotate(root: string, tree: TreeFile, hit: SourceHit, entry: CatalogEn
     if (!node) return n;
     const out: ListedNode = { ...n };
     // a title the list or the source repeats ("Fixes" under each release, "Description" under each function) needs its place
-    if ((titles.get(n.title) ?? 0) > 1 || repeated.has(n.title)) out.path = path!.slice(1, -1).slice(-NODE_PATH_DEPTH).map((p) => p.title);
+    if ((titles.get(n.title) ?? 0) > 1 || repeated.has(n.title)) out.path = placeOf(tree.root, path!);
     const passage = hitPassage(root, tree, path!, n, weights, r + 1);
     if (passage) out.passage = { ...passage, cite: passageCite(entry, n, passage, node) };
     return out;

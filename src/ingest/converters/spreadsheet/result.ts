@@ -21,11 +21,16 @@ function columnSummary(c: ColumnStats): string {
 /** Longest summary of a sheet. */
 export const SHEET_SUMMARY_CHARS = 400;
 
-/** The sheet's size and columns, then the notes above its table (what its rows are: a datum, units, a source). */
+/**
+ * The sheet's size, the notes above its table (what its rows are: a datum, units, a source; before
+ * the columns, which a wide sheet lists at length: a cut there had left out GEOTRANS' "DATUM: WGE"),
+ * then its columns.
+ */
 function sheetSummary(s: SheetSchema): string {
   const cols = s.columns.map((c) => `${c.name} (${c.type})`).join(', ');
-  const notes = s.preamble.length ? ` Notes above the table: ${s.preamble.join('; ')}.` : '';
-  return cutAtWord(`Sheet "${s.name}": ${s.row_count} rows × ${s.columns.length} columns${cols ? `: ${cols}` : ''}.${notes}`, SHEET_SUMMARY_CHARS);
+  const size = `Sheet "${s.name}": ${s.row_count} rows × ${s.columns.length} columns`;
+  if (!s.preamble.length) return cutAtWord(`${size}${cols ? `: ${cols}` : ''}.`, SHEET_SUMMARY_CHARS);
+  return cutAtWord(`${size}. Notes above the table: ${s.preamble.join('; ')}.${cols ? ` Columns: ${cols}.` : ''}`, SHEET_SUMMARY_CHARS);
 }
 
 export function schemaResult(id: string, title: string, sheets: SheetSchema[], kind: 'workbook' | 'table'): ConvertResult {

@@ -412,13 +412,14 @@ export class SheetBuilder {
   }
 
   /**
-   * A row that may be a note below a table with a header: typed text only (no formula result, no
+   * A row that may be a note below a table (its header's width, else its widest row's): typed text only (no formula result, no
    * error value such as #NUM!), filling at most NOTE_MAX_FILL of its columns.
    */
   private noteShaped(cells: RawCell[]): boolean {
-    if (this.headerRowNo === null || this.headerNames.length < 2) return false;
+    const width = this.headerRowNo !== null ? this.headerNames.length : this.width;
+    if (width < 2) return false;
     const filled = cells.filter((c) => c.value !== null && c.value !== '');
-    return filled.length <= NOTE_MAX_FILL * this.headerNames.length && filled.every((c) => isTextCell(c) && !c.formula && !ERROR_VALUE.test(String(c.value)));
+    return filled.length <= NOTE_MAX_FILL * width && filled.every((c) => isTextCell(c) && !c.formula && !ERROR_VALUE.test(String(c.value)));
   }
 
   /**

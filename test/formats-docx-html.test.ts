@@ -171,6 +171,16 @@ describe('html outlines (issue 14)', () => {
     expect(short.content).toContain('**a**\nfirst');
   });
 
+  it('a DocBook title page\'s author set as a heading is text of the title page, not a section', async () => {
+    const html = `<HTML><BODY><DIV CLASS="BOOK"><DIV CLASS="TITLEPAGE"><H1 CLASS="title">LifeLines Documentation</H1><H2 CLASS="subtitle">LifeLines Version 3.0.61</H2>
+      <H3 CLASS="author">Thomas T. Wetmore , IV</H3><HR></DIV><H1>Chapter 1. Users' Manual</H1><P>Text of the manual.</P><H2>1.1. INTRODUCTION</H2><P>LifeLines is a genealogy program.</P></DIV></BODY></HTML>`;
+    const r = await htmlConverter.convert({ absPath: 'guide.html', card: card('guide.html', 'html'), bytes: new TextEncoder().encode(html), plan: {} as never, options: { maxLeafPages: 5 } });
+    const titles = all(r.root).map((n) => n.title);
+    expect(titles).not.toContain('Thomas T. Wetmore , IV');
+    expect(titles).toContain('1.1. INTRODUCTION');
+    expect(JSON.stringify(r.root)).toContain('Thomas T. Wetmore , IV');
+  });
+
   it('a DocBook reference entry is one section titled by its name and purpose, its Name / Synopsis / Description under it', async () => {
     const entry = (name: string, purpose: string) => `<div class="refentry"><a name="${name}"></a><div class="titlepage"></div>
       <div class="refnamediv"><h2>Name</h2><p>${name} &#8212; ${purpose}</p></div>

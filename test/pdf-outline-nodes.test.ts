@@ -180,6 +180,23 @@ describe('running headers set lower than the edge band', () => {
   });
 });
 
+describe('slide titles', () => {
+  it('a large line opening pages in one place is a title though it starts left of the text below it; a large label further down, or atop one page, is not', () => {
+    const BODY12 = { size: 12, font: 'body' };
+    const slide = (n: number, title: string) => {
+      y = 260;
+      return page(n, [line(title, { x: 13, size: 17.5, font: 'sans' }), ...Array.from({ length: 6 }, (_, i) => line(`Bullet point number ${i} about the viewer and its features.`, { x: 28, x2: 330, size: 12 })),
+        line('Figure label', { x: 200, x2: 260, size: 17.5, font: 'sans' }), line('More text under the figure about the viewer.', { x: 28, x2: 330, size: 12 })]);
+    };
+    const titles = ['Software Requirements', 'Hardware Requirements', 'Emphasis', 'Overview Page'];
+    const pages = titles.map((t, i) => slide(i + 1, t));
+    expect(findHeadings(pages, findFurniture(pages), BODY12, new Set()).map((h) => h.title)).toEqual(titles);
+    // a large line atop one page only is no deck's title place
+    const one = [slide(1, 'Hello World'), ...Array.from({ length: 3 }, (_, i) => { y = 260; return page(i + 2, Array.from({ length: 7 }, (_, k) => line(`Body line ${k} of a page of prose with words.`, { x: 28, x2: 330, size: 12 }))); })];
+    expect(findHeadings(one, findFurniture(one), BODY12, new Set()).map((h) => h.title)).toEqual([]);
+  });
+});
+
 describe('running heads in a print of their own, their words changing by chapter', () => {
   const pageWith = (n: number, top: string, o: Partial<Line> = {}) => {
     y = 720;

@@ -281,6 +281,11 @@ function clipTitle(t: string, max = TERM_TITLE_CHARS): string {
 
 /** DocBook's reference entry (a function, command or type) and the block holding its "name — purpose" line. */
 const REFENTRY = /(?:^|\s)refentry(?:\s|$)/;
+/**
+ * A DocBook title page sets its credits as headings (`<h3 class="author">Thomas T. Wetmore, IV</h3>`,
+ * editor, corpauthor, othercredit): text of the title page, not sections under it.
+ */
+const CREDIT_HEADING = /(?:^|\s)(?:author|corpauthor|editor|othercredit|authorgroup|collab)(?:\s|$)/i;
 const REFNAMEDIV = '.refnamediv';
 const REFNAME_LINE = /^\S.{0,100}?\s+[—–-]{1,2}\s+\S/;
 /** Longest reference-entry title ("ST_Distance — Returns the distance between two geometry or…"). */
@@ -426,7 +431,8 @@ class SectionBuilder {
   private block(el: Element, tag: string): void {
     const ctx = this.ctx;
     const level = HEADINGS[tag];
-    if (level) this.heading(el, level + this.levelShift);
+    if (level && CREDIT_HEADING.test(el.attribs.class ?? '')) this.emit(lineText(ctx, el));
+    else if (level) this.heading(el, level + this.levelShift);
     else if (tag === 'div' && REFENTRY.test(el.attribs.class ?? '') && this.referenceEntry(el)) return;
     else if (tag === 'table') this.emit(tableRows(ctx, el));
     else if (tag === 'ul' || tag === 'ol') this.emit(listText(ctx, el, 0));

@@ -434,6 +434,34 @@ function pageFrame(page: PageLayout, body: BodyStyle): PageFrame | null {
 }
 
 /**
+ * A line this much larger than the body's, the first of its page, printed in the same place and
+ * print as the first line of PAGE_TITLE_PLACE_SHARE of the pages (a deck's title place), is a title
+ * without lining up with the page's text: Impressive's slides had 6 of their 14 titles ("What is
+ * Impressive?", "Software Requirements") dropped for starting left of the bullets below them. A
+ * large line atop one page only (a 10-K's "UNITED STATES", a figure's "Hello World") is not.
+ */
+export const PAGE_TITLE_SIZE_RATIO = 1.4;
+export const PAGE_TITLE_PLACE_SHARE = 0.5;
+export const PAGE_TITLE_MIN_PAGES = 3;
+
+/** Where and in what print a line that may be a deck's title is set ("font|size|y"), or null when it is not large enough. */
+function titlePlace(l: Line, body: BodyStyle): string | null {
+  return l.size >= body.size * PAGE_TITLE_SIZE_RATIO ? `${styleKey(l)}|${Math.round(l.y)}` : null;
+}
+
+/** The places where the first lines of at least PAGE_TITLE_PLACE_SHARE of the pages (PAGE_TITLE_MIN_PAGES at least) are set large. */
+function deckTitlePlaces(pages: PageLayout[], furniture: Furniture, body: BodyStyle): Set<string> {
+  const count = new Map<string, number>();
+  pages.forEach((p, pi) => {
+    const first = p.lines.find((_, i) => !furniture.lines[pi]!.has(i));
+    const place = first ? titlePlace(first, body) : null;
+    if (place) count.set(place, (count.get(place) ?? 0) + 1);
+  });
+  const need = Math.max(PAGE_TITLE_MIN_PAGES, PAGE_TITLE_PLACE_SHARE * pages.length);
+  return new Set([...count].filter(([, n]) => n >= need).map(([k]) => k));
+}
+
+/**
  * A title set by style alone sits where titles sit: at a left edge of the page's text, centred on it,
  * or ending at its right edge. Labels inside figures and music examples ("Illness", "Trio") float
  * elsewhere.
@@ -503,6 +531,7 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
   const out: Heading[] = [];
   const code = codeFonts(pages, body);
   const mono = monospacePrints(pages, body);
+  const titlePlaces = deckTitlePlaces(pages, furniture, body);
   pages.forEach((p, pi) => {
     if (skipPages.has(p.page)) return;
     const furn = furniture.lines[pi]!;
@@ -528,7 +557,9 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
       const runIn = listing ? null : runInHeading(l, body, opts);
       const h = listing ? null : (runIn ?? scoreLine(l, body, opts));
       if (h && h.kind === 'style' && (inTable || axisLabel(l, above))) return;
-      if (!h || (h.kind === 'style' && !alignedLikeTitle(l, frame, body))) return;
+      // a large line opening the page in the deck's title place is a title wherever it starts (a slide's title left of its bullets)
+      const opensPage = bodyLine === 0 && titlePlaces.has(titlePlace(l, body) ?? '');
+      if (!h || (h.kind === 'style' && !opensPage && !alignedLikeTitle(l, frame, body))) return;
       if (titlesTable) h.table = true;
       // a title hyphenated at its line's end ("… deviance expres-" / "sion") lost the hyphen in tidying
       const hyphenated = HYPHEN_END.test(l.text.trim()) && l.text.trim().slice(0, -1).endsWith(h.title.slice(-HYPHEN_CHECK_CHARS));

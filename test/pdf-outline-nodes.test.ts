@@ -18,6 +18,7 @@ import { laterContentsPages } from '../src/ingest/converters/pdf/printed-toc.js'
 import { buildPage } from '../src/ingest/converters/pdf/lines.js';
 import { buildCard, docType } from '../src/ingest/converters/pdf/card.js';
 import { stripLineNumbers } from '../src/ingest/converters/pdf/line-numbers.js';
+import { withUnlistedNumbered } from '../src/ingest/converters/pdf/unlisted.js';
 import { leadOnSummary, pointerText } from '../src/ingest/converters/pdf/convert.js';
 import { numbering, scoreLine } from '../src/ingest/converters/pdf/headings.js';
 import { compileOutline } from '../src/model/outline-vocabulary.js';
@@ -177,6 +178,23 @@ describe('running headers set lower than the edge band', () => {
     const drifting = Array.from({ length: 8 }, (_, i) => page(i + 1, [line('CTSim 3.5.0 Manual | CHAPTER 2', { y: 690 - i * 3 }), ...prose(12)]));
     const g = findFurniture(drifting);
     expect(drifting.filter((_, i) => g.lines[i]!.has(0)).length).toBeLessThan(3);
+  });
+});
+
+describe('numbered headings the bookmarks skip', () => {
+  it('are added after their bookmarked sibling, at its level; a level the bookmarks leave out is not (DICOMscope)', () => {
+    const entries = [{ title: 'INTRODUCTION', level: 1, page: 4, line: 0 }, { title: 'Revision History', level: 2, page: 5, line: 0 }, { title: 'IMPLEMENTATION MODEL', level: 1, page: 8, line: 0 }];
+    const hs = [heading(4, 0, '1 INTRODUCTION', { kind: 'numbered', level: 1, score: 1.45 }), heading(5, 0, '1.1 Revision History', { kind: 'numbered', level: 2, score: 1.3 }),
+      heading(5, 6, '1.2 Abbreviations and Acronyms', { kind: 'numbered', level: 2, score: 1.25 }), heading(5, 12, '1.3 Scope', { kind: 'numbered', level: 2, score: 1.25 }),
+      heading(6, 3, '1.3.1 Reading this document', { kind: 'numbered', level: 3, score: 1.25 }), heading(7, 2, '1.5 Warning', { kind: 'numbered', level: 2, score: 0.5 }),
+      heading(8, 0, '2 IMPLEMENTATION MODEL', { kind: 'numbered', level: 1, score: 1.45 })];
+    expect(withUnlistedNumbered(entries, hs).map((e) => [e.title, e.level, e.page])).toEqual([
+      ['INTRODUCTION', 1, 4], ['Revision History', 2, 5], ['1.2 Abbreviations and Acronyms', 2, 5], ['1.3 Scope', 2, 5], ['IMPLEMENTATION MODEL', 1, 8],
+    ]);
+    // a number that follows a chapter's, with another chapter between them, is no sibling (a licence's "8. Termination" in an appendix)
+    const book = [{ title: 'Plugins', level: 1, page: 100, line: 0 }, { title: 'Appendix A. GNU General Public License', level: 1, page: 124, line: 0 }];
+    const gpl = [heading(100, 0, '7 Plugins', { kind: 'numbered', level: 1, score: 1.45 }), heading(131, 4, '8. Termination', { kind: 'numbered', level: 1, score: 1.25 })];
+    expect(withUnlistedNumbered(book, gpl)).toEqual(book);
   });
 });
 

@@ -16,6 +16,7 @@ import { outlineStyles } from './outline-styles.js';
 import { mendHyphenation } from './hyphens.js';
 import { dropBuildSteps } from './build-steps.js';
 import { stripLineNumbers } from './line-numbers.js';
+import { withUnlistedNumbered } from './unlisted.js';
 import { unglueCapitals } from './glued.js';
 import { joinWrappedCells } from './cells.js';
 import { keepListingSpacing } from './listings.js';
@@ -361,6 +362,7 @@ function convertLayouts(read: ReadResult, opts: PdfConvertOptions, notes: PlanNo
   const texts = lines.map((ls) => ls.map(renderLine).join('\n'));
   const stats = docStats(texts);
   entries = locateEntries(entries.map((e) => ({ ...e, title: tidyOutlineTitle(e.title) })), lines);
+  if (toc_source === 'bookmarks') entries = withUnlistedNumbered(entries, headings);
   const planned = plannedOutline(opts.plan, { entries, toc_source }, lines, tocPages, notes);
   ({ entries, toc_source } = planned);
   const lineChars = lines.map((ls) => ls.map((l) => l.text.length + 1));

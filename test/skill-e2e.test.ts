@@ -4,8 +4,9 @@
  * deep_retrieve suggests the right node and read_source returns text containing the answer.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { rmSync } from 'node:fs';
-import { skillStore, entryOf, runScript } from './helpers/skill-store.js';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { skillStore, entryOf, runScript, SKILL_FIXTURES } from './helpers/skill-store.js';
 import { renderSearchText } from '../src/retrieve/search-answer.js';
 
 let root = '';
@@ -121,6 +122,20 @@ describe('skill scripts end to end', () => {
     const answer = { ...s.json, results: [{ ...first, nodes: [{ ...node, passage: { ...node.passage, more: 1234 } }] }] };
     expect(renderSearchText(answer)).toContain('412,000 cubic meters of sediment');
     expect(renderSearchText(answer)).toMatch(/ \[1234 more characters in the node\]\n\s+cite: /);
+  });
+
+  it('a passage of a text or Markdown source cites its own lines, not its whole section\'s', () => {
+    const md = entryOf(root, 'release-runbook.md');
+    const s = runScript('search.js', ['metrics exporter port scraped', '--store', root]);
+    expect(s.code, s.stdout + s.stderr).toBe(0);
+    const first = s.json.results.find((r: { id: string }) => r.id === md.id);
+    const node = first.nodes[0];
+    const [a, b] = node.passage.lines as [number, number];
+    const file = readFileSync(join(SKILL_FIXTURES, 'release-runbook.md'), 'utf8').split('\n');
+    expect(file.slice(a - 1, b).join(' ')).toContain('port 9464');
+    expect(a).toBeGreaterThanOrEqual(node.line_range[0]);
+    expect(b).toBeLessThanOrEqual(node.line_range[1]);
+    expect(node.passage.cite).toContain(`lines ${a}-${b}`);
   });
 
   it('read_source reads several nodes or page ranges in one call', () => {

@@ -17,12 +17,25 @@ export const MAX_LINES_PER_READ = 2000;
 const PAGE_MARK_LINE = /^<!-- page (\d+) -->$/;
 const PAGE_MARK_GLOBAL = /^<!-- page (\d+) -->$/gm;
 const NODE_SEPARATOR = '\n\n';
+/** Source types whose node text is the file's lines as written (a code node elides its members' lines; a man page's is rendered). */
+const LINE_FAITHFUL: ReadonlySet<string> = new Set(['text', 'markdown']);
 
 export interface NodeRead extends TextWindow {
   /** pages spanned by the returned text (from its page markers), when the source is paged */
   pages?: [number, number];
   /** ids of the nodes whose text is (partly) in the window */
   nodes_read: string[];
+  /**
+   * Where the text of each node read starts in the joined text (`at`, up to `end`) and the file line
+   * it begins on, for nodes whose text is their file's lines as written (text and Markdown sources)
+   */
+  line_starts?: Array<{ at: number; end: number; line: number }>;
+}
+
+function lineCount(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 function preorder(n: TreeNode, out: TreeNode[] = []): TreeNode[] {
@@ -48,6 +61,7 @@ export function readNodeText(root: string, tree: TreeFile, node: TreeNode, opts:
   const need = opts.offset + opts.maxChars + 1;
   let full = '';
   const starts: Array<{ id: string; at: number; first?: number }> = [];
+  const lineStarts: Array<{ at: number; end: number; line: number }> = [];
   let more = false;
   for (let i = 0; i < nodes.length; i++) {
     const n = nodes[i]!;
@@ -56,16 +70,19 @@ export function readNodeText(root: string, tree: TreeFile, node: TreeNode, opts:
       more = true;
       break;
     }
-    const text = readContent(root, tree.id, n.content_ref).replace(/\n+$/, '');
+    const raw = readContent(root, tree.id, n.content_ref);
+    const text = raw.replace(/\n+$/, '');
     if (!text) continue;
     if (full) full += NODE_SEPARATOR;
     starts.push({ id: n.node_id, at: full.length, ...(n.page_range ? { first: n.page_range[0] } : {}) });
+    // text and Markdown nodes hold the file's own lines from their first on (their sections' lines follow in theirs)
+    if (n.line_range && LINE_FAITHFUL.has(tree.type) && lineCount(raw.endsWith('\n') ? raw.slice(0, -1) : raw) <= n.line_range[1] - n.line_range[0] + 1) lineStarts.push({ at: full.length, end: full.length + text.length, line: n.line_range[0] });
     full += text;
   }
   const win = textWindow(full, opts.offset, opts.maxChars, more);
   const end = win.offset + win.text.length;
   const inWindow = starts.filter((s, i) => s.at < end && (starts[i + 1]?.at ?? Infinity) > win.offset);
-  const out: NodeRead = { ...win, nodes_read: inWindow.map((s) => s.id) };
+  const out: NodeRead = { ...win, nodes_read: inWindow.map((s) => s.id), ...(lineStarts.length ? { line_starts: lineStarts } : {}) };
   if (node.page_range && inWindow.length > 0) {
     const firstNode = [...starts].reverse().find((s) => s.at <= win.offset) ?? starts[0]!;
     const lastNode = [...starts].reverse().find((s) => s.at < end) ?? firstNode;

@@ -14,7 +14,7 @@ import { queryTerms } from '../search/query.js';
 import { loadVocabulary } from '../search/vocabulary.js';
 import { loadConfig } from '../store/config.js';
 import { loadTree } from './store-read.js';
-import { readNodeText } from './read-text.js';
+import { readNodeText, type NodeRead } from './read-text.js';
 import { findNodePath } from './tree-view.js';
 import { makeCitation } from './citation.js';
 import { pickSheet, readRows } from './read-rows.js';
@@ -82,8 +82,10 @@ export interface NodePassage {
   more?: number;
   /** the pages the passage runs over, when more than one (`page` is where the query's words are) */
   pages?: [number, number];
-  /** ready-to-paste reference for an answer taken from the passage (its pages, else the node's lines or rows) */
+  /** ready-to-paste reference for an answer taken from the passage (its pages, else its lines, the node's lines or rows) */
   cite?: string;
+  /** the file lines the passage runs over, for text and Markdown sources */
+  lines?: [number, number];
 }
 
 export interface ListedNode extends NodeHit {
@@ -395,6 +397,11 @@ function spanningRowAbove(text: string, at: number): string | null {
  * `chars` characters; `more` counts the characters read after it (the answer may lie there).
  */
 export function bestPassage(text: string, weights: Map<string, number>, firstPage?: number, chars = PASSAGE_CHARS): NodePassage | null {
+  return passageIn(text, weights, firstPage, chars)?.passage ?? null;
+}
+
+/** bestPassage, with where in `text` the passage starts and ends. */
+function passageIn(text: string, weights: Map<string, number>, firstPage: number | undefined, chars: number): { passage: NodePassage; from: number; to: number } | null {
   const span = densestSpan(text, weights, chars, PASSAGE_LEAD);
   if (!span) return null;
   const shown = shownSpan(text, span.from, span.to, chars);
@@ -409,7 +416,21 @@ export function bestPassage(text: string, weights: Map<string, number>, firstPag
   if (first !== undefined && last !== undefined && last > first) out.pages = [first, last];
   const more = text.length - shown.to;
   if (more >= PASSAGE_MORE_MIN) out.more = more;
-  return out;
+  return { passage: out, from: shown.from, to: shown.to };
+}
+
+/** The file lines of text[from, to) when both ends lie in the text of nodes that are their file's lines (read-text.ts line_starts). */
+function fileLines(text: string, starts: NodeRead['line_starts'], from: number, to: number): [number, number] | undefined {
+  const lineAt = (pos: number) => {
+    const s = starts?.find((x) => x.at <= pos && pos <= x.end);
+    if (!s) return undefined;
+    let line = s.line;
+    for (let i = text.indexOf('\n', s.at); i >= 0 && i < pos; i = text.indexOf('\n', i + 1)) line++;
+    return line;
+  };
+  const a = lineAt(from);
+  const b = lineAt(Math.max(from, to - 1));
+  return a !== undefined && b !== undefined && b >= a ? [a, b] : undefined;
 }
 
 /**
@@ -434,7 +455,10 @@ export function termWeights(root: string, sourceId: string, query: string, stopw
 /** The passage of a node (its own text, then its sub-sections', up to PASSAGE_SCAN_CHARS). */
 export function nodePassage(root: string, tree: TreeFile, node: TreeNode, weights: Map<string, number>, chars = PASSAGE_CHARS): NodePassage | null {
   const read = readNodeText(root, tree, node, { offset: 0, maxChars: PASSAGE_SCAN_CHARS, withChildren: true });
-  return bestPassage(read.text, weights, node.page_range?.[0], chars);
+  const got = passageIn(read.text, weights, node.page_range?.[0], chars);
+  if (!got) return null;
+  const lines = got.passage.page === undefined ? fileLines(read.text, read.line_starts, got.from, got.to) : undefined;
+  return lines ? { ...got.passage, lines } : got.passage;
 }
 
 /** A row as "row N: column: value; …" (empty cells left out), N the data row read_source --rows takes. */
@@ -466,7 +490,7 @@ export function hitPassage(root: string, tree: TreeFile, path: TreeNode[], hit: 
   return hit.row_range ? rowsPassage(root, tree, path, hit.row_range, weights, chars) : nodePassage(root, tree, path[path.length - 1]!, weights, chars);
 }
 
-/** Where a passage's words are, as a citation: its page, else the node's lines or rows. */
+/** Where a passage's words are, as a citation: its pages, else its own lines, else the node's lines or rows. */
 export function passageCite(entry: CatalogEntry, n: NodeHit, passage: NodePassage, node?: TreeNode): string {
   const anchor = node?.meta?.['anchor'];
   return makeCitation(entry, {
@@ -474,7 +498,7 @@ export function passageCite(entry: CatalogEntry, n: NodeHit, passage: NodePassag
     node_title: node?.title ?? n.title,
     anchor: typeof anchor === 'string' ? anchor : undefined,
     pages: passage.pages ?? (passage.page !== undefined ? [passage.page, passage.page] : undefined),
-    lines: passage.page === undefined ? n.line_range : undefined,
+    lines: passage.page === undefined ? (passage.lines ?? n.line_range) : undefined,
     rows: passage.page === undefined ? n.row_range : undefined,
   }).text;
 }

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { markTextHeadings, textHeadings } from '../src/ingest/converters/text-headings.js';
-import { convertTextByPlan } from '../src/ingest/converters/plain-text.js';
+import { convertTextByPlan, TEXT_HEADINGS_MAX_CHARS } from '../src/ingest/converters/plain-text.js';
 import { convertMarkdownText, headingSkeleton } from '../src/ingest/converters/markdown.js';
 import type { PlanDirectives } from '../src/model/plan.js';
 import type { ConvertedNode } from '../src/ingest/converters/types.js';
@@ -283,9 +283,21 @@ describe('plain text laid out in pages (groff output, RFCs)', () => {
     // the planner sees them too, so the text is planned as a tree
     const card: FileCard = { id: 'src_0000abcd', filename: 'widgets.txt', original_path: 'inbox/widgets.txt', type: 'text', size_kb: 4, sha256: '0'.repeat(64) };
     expect(takeSample(card, new TextEncoder().encode(TEXT)).heading_count).toBeGreaterThanOrEqual(7);
-    // every line keeps its number
+    // every line keeps its number, the blank ones closing the file too
+    expect(r.root.line_range).toEqual([1, TEXT.split('\n').length - 1]);
     const credits = lines.find((l) => l.includes('4. Credits'))!;
     expect(Number(/ (\d+)-\d+$/.exec(credits)![1])).toBe(TEXT.split('\n').findIndex((l) => l.includes('4.  Credits')) + 1);
+  });
+  it('a text too large to mark its plain-text headings is read in paragraph groups, and says why (issue 12: 200 MB peaked at 1.87 GB)', () => {
+    const LINE = 'Words of a paragraph that runs on for the length of a line.\n';
+    const sections = (n: number, lines: number) => Array.from({ length: n }, (_, i) => `${i + 1}.  Section title ${i}\n\n${LINE.repeat(lines)}`).join('\n');
+    // 99 numbered sections in sequence, over the limit
+    const big = sections(99, Math.ceil(TEXT_HEADINGS_MAX_CHARS / 99 / LINE.length) + 1);
+    const r = convertTextByPlan(big, 'report.txt', plan);
+    expect(r.approach).toBe('chunk_embed');
+    expect(r.plan_notes?.map((n) => n.reason).join(' ')).toContain(`plain-text headings are read in texts up to ${TEXT_HEADINGS_MAX_CHARS / 1_000_000} MB`);
+    // the same text below the limit has its sections
+    expect(convertTextByPlan(sections(6, 18), 'report.txt', plan).approach).toBe('tree_index');
   });
   it('a line repeated a few times in a long text is text, not a running line', () => {
     const rows = Array.from({ length: 40 }, (_, i) => `${body(`Part ${i}`)}\n\nTotal      ${i * 3}\n`).join('\n');

@@ -17,6 +17,14 @@ export { GROUP_TARGET_CHARS, GROUP_TITLE_CHARS, paragraphNodes, convertPlainText
 /** Headings (Markdown, setext, reStructuredText or capitals, text-headings.ts) this text needs before it is read as a heading tree. */
 export const MIN_TEXT_HEADINGS = 2;
 
+/**
+ * Plain-text headings are marked in texts up to this many characters. Marking them builds a second
+ * copy of the text and a tree over it: the 200 MB report of the memory benchmark (numbered section
+ * headings) peaked at 1.87 GB that way, where the paragraph groups it is read in instead stay at
+ * 833 MB (issue 12: at most 1 GB).
+ */
+export const TEXT_HEADINGS_MAX_CHARS = 32_000_000;
+
 /** What the plain-text converter does with each plan field (see ./plan-shape.ts). */
 const TEXT_CAPS: Capabilities = {
   approaches: ['chunk_embed', 'tree_index'],
@@ -39,7 +47,7 @@ function planTree(text: string, filename: string, plan: PlanDirectives, target: 
     notes.push({ field: 'key_sections', reason: `none of ${plan.keySections.length} found at the start of a line` });
   }
   const lines = splitLines(text);
-  const marked = markTextHeadings(lines, MIN_TEXT_HEADINGS);
+  const marked = text.length <= TEXT_HEADINGS_MAX_CHARS ? markTextHeadings(lines, MIN_TEXT_HEADINGS) : null;
   // without headings of its own, the text is read as Markdown only when Markdown could find some
   // early enough: the parser took 21 s over a 3.4 MB Debian changelog to find two at its end
   if (!marked && !markdownHeadingsEarly(lines, text.length)) return null;
@@ -101,14 +109,14 @@ function countSections(n: ConvertedNode): number {
  * estimated_nodes; running heads and feet of paged text are left out first (text-furniture.ts).
  */
 export function convertTextByPlan(source: string, filename: string, plan: PlanDirectives | undefined): ConvertResult {
-  const text = withoutTextFurniture(source, splitLines(source));
+  const text = withoutTextFurniture(source);
   if (!plan) return convertPlainText(text, filename);
   const notes = declined(plan, TEXT_CAPS, 'plain text');
   const target = chunkChars(text.length, plan.targetNodes, GROUP_TARGET_CHARS);
   let result: ConvertResult | null = null;
   if (approachFor(plan, TEXT_CAPS) === 'tree_index') {
     result = planTree(text, filename, plan, target, notes);
-    if (!result) notes.push({ field: 'recommended_approach', reason: 'tree_index: the text has no headings and no key section was found; read in paragraph groups (chunk_embed)' });
+    if (!result) notes.push({ field: 'recommended_approach', reason: text.length > TEXT_HEADINGS_MAX_CHARS ? `tree_index: plain-text headings are read in texts up to ${TEXT_HEADINGS_MAX_CHARS / 1_000_000} MB (this one: ${Math.round(text.length / 1_000_000)} MB) and it has no Markdown headings; read in paragraph groups (chunk_embed)` : 'tree_index: the text has no headings and no key section was found; read in paragraph groups (chunk_embed)' });
   } else if (plan.keySections.length) {
     notes.push({ field: 'key_sections', reason: 'not used: the plan asks for chunk_embed (flat chunks)' });
   }
@@ -118,7 +126,7 @@ export function convertTextByPlan(source: string, filename: string, plan: PlanDi
 
 export const plainTextConverter: Converter = {
   name: 'text',
-  version: 21,
+  version: 22,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

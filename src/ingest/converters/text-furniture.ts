@@ -22,11 +22,12 @@ export const TEXT_FURNITURE_MAX_CHARS = 100;
 /** A running line spreads its parts over the width: two of them at least this many spaces apart. */
 const WIDE_GAP = /\S {3,}\S/;
 
-const blank = (l: string | undefined) => l === undefined || l.trim() === '';
-
-/** The line stands apart from the text: a blank line (or a page break) before or after it. */
-function standsAlone(lines: string[], i: number): boolean {
-  return blank(lines[i - 1]) || blank(lines[i + 1]) || lines[i]!.includes('\f') || !!lines[i + 1]?.startsWith('\f');
+/** One line of the text: its number (0-based), where it starts and ends (the newline left out). */
+interface TextLine {
+  n: number;
+  start: number;
+  end: number;
+  blank: boolean;
 }
 
 /** Lines equal up to their numbers and spacing are the same running line. */
@@ -34,31 +35,58 @@ function furnitureKey(t: string): string {
   return t.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ');
 }
 
-function medianGap(at: number[]): number {
-  const gaps = at.slice(1).map((i, k) => i - at[k]!).sort((a, b) => a - b);
+function medianGap(at: TextLine[]): number {
+  const gaps = at.slice(1).map((l, k) => l.n - at[k]!.n).sort((a, b) => a - b);
   return gaps[Math.floor(gaps.length / 2)] ?? 0;
 }
 
-/** Indexes of the text's running heads and feet (empty when it has none). */
-export function textFurniture(lines: string[]): Set<number> {
-  const at = new Map<string, number[]>();
-  lines.forEach((l, i) => {
-    const t = l.replace(/\f/g, '').trim();
-    if (!t || t.length > TEXT_FURNITURE_MAX_CHARS || !WIDE_GAP.test(t) || !/\p{L}{2}/u.test(t) || !standsAlone(lines, i)) return;
+/**
+ * The text's running heads and feet, read line by line without splitting the text (a 200 MB log is
+ * held once): each line is judged with the lines around it, standing apart from the text (a blank
+ * line or a page break before or after it).
+ */
+export function textFurniture(text: string): TextLine[] {
+  const at = new Map<string, TextLine[]>();
+  let lines = 0;
+  const judge = (prev: TextLine | null, cur: TextLine, next: TextLine | null) => {
+    if (cur.blank || cur.end - cur.start > TEXT_FURNITURE_MAX_CHARS * 2) return;
+    const raw = text.slice(cur.start, cur.end);
+    const alone = !prev || prev.blank || !next || next.blank || raw.includes('\f') || text.charCodeAt(next.start) === 12;
+    const t = raw.replace(/\f/g, '').trim();
+    if (!alone || t.length > TEXT_FURNITURE_MAX_CHARS || !WIDE_GAP.test(t) || !/\p{L}{2}/u.test(t)) return;
     const k = furnitureKey(t);
     const list = at.get(k);
-    if (list) list.push(i);
-    else at.set(k, [i]);
-  });
-  const need = Math.max(TEXT_FURNITURE_MIN_REPEATS, lines.length / TEXT_FURNITURE_LINES_PER_REPEAT);
-  const out = new Set<number>();
-  for (const list of at.values()) if (list.length >= need && medianGap(list) >= TEXT_FURNITURE_MIN_GAP) for (const i of list) out.add(i);
-  return out;
+    if (list) list.push(cur);
+    else at.set(k, [cur]);
+  };
+  let prev: TextLine | null = null;
+  let cur: TextLine | null = null;
+  for (let start = 0; start < text.length || (start === text.length && lines === 0); lines++) {
+    const nl = text.indexOf('\n', start);
+    const end = nl < 0 ? text.length : nl;
+    const line: TextLine = { n: lines, start, end, blank: /^\s*$/.test(text.slice(start, end)) };
+    if (cur) judge(prev, cur, line);
+    prev = cur;
+    cur = line;
+    start = end + 1;
+  }
+  if (cur) judge(prev, cur, null);
+  const need = Math.max(TEXT_FURNITURE_MIN_REPEATS, lines / TEXT_FURNITURE_LINES_PER_REPEAT);
+  const out: TextLine[] = [];
+  for (const list of at.values()) if (list.length >= need && medianGap(list) >= TEXT_FURNITURE_MIN_GAP) out.push(...list);
+  return out.sort((a, b) => a.start - b.start);
 }
 
-/** The text with its running heads and feet blanked (page breaks kept), or the text itself when it has none. */
-export function withoutTextFurniture(text: string, lines: string[]): string {
-  const f = textFurniture(lines);
-  if (f.size === 0) return text;
-  return lines.map((l, i) => (f.has(i) ? l.replace(/[^\f]/g, '') : l)).join('\n');
+/** The text with its running heads and feet blanked (page breaks kept, every line where it was), or the text itself when it has none. */
+export function withoutTextFurniture(text: string): string {
+  const lines = textFurniture(text);
+  if (lines.length === 0) return text;
+  const parts: string[] = [];
+  let from = 0;
+  for (const l of lines) {
+    parts.push(text.slice(from, l.start), text.slice(l.start, l.end).replace(/[^\f]/g, ''));
+    from = l.end;
+  }
+  parts.push(text.slice(from));
+  return parts.join('');
 }

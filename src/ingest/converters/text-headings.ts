@@ -251,7 +251,7 @@ export const MARGIN_OUTLIER_SHARE = 0.02;
  * lines. groff's plain-text output indents every line by 10, where the patterns above allow 8 before
  * a numbered title: the NetHack Guidebook's "5.4.  Shops and shopping" was not one of its 128 nodes.
  */
-export function leftMargin(lines: string[]): number {
+function leftMargin(lines: string[]): number {
   const indents = lines.filter((l) => l.trim() !== '').map((l) => /^ */.exec(l)![0].length).sort((a, b) => a - b);
   return indents.length ? indents[Math.floor(indents.length * MARGIN_OUTLIER_SHARE)]! : 0;
 }

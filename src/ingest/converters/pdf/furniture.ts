@@ -238,7 +238,12 @@ export const STYLED_TOP_REPEATED_SHARE = 0.5;
 /** A styled running head is no larger than the body print, times this (slide titles are larger). */
 export const STYLED_TOP_MAX_SIZE = 1.05;
 
-/** The print (font and size) holding most of the document's characters. */
+/**
+ * The print (font and size together) holding most of the document's characters, furniture included
+ * (it is not known yet). Not headings.ts's bodyStyle, which takes the commonest size and the commonest
+ * font apart, after the furniture: reledmac's running heads share its commonest font and size, but not
+ * its commonest print, and were kept as text when measured that way.
+ */
 function bodyPrint(pages: PageLayout[]): { key: string; size: number } {
   const chars = new Map<string, { n: number; size: number }>();
   for (const p of pages) for (const l of p.lines) {
@@ -252,15 +257,27 @@ function bodyPrint(pages: PageLayout[]): { key: string; size: number } {
   return best;
 }
 
-/** The page's topmost line when it may be a running head in its own print (styledTopLines), with its place. */
-function styledTop(p: PageLayout, body: { key: string; size: number }): { i: number; slot: string; y: number } | null {
-  if (p.lines.length < 2 || !(p.height > 0)) return null;
-  const byY = p.lines.map((l, i) => [l.y, i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
-  const [y, i] = byY[0]!;
-  const l = p.lines[i]!;
-  if (p.height - y > p.height * RUNNING_TOP_BAND || l.text.length > FURNITURE_MAX_CHARS || !/\p{L}{3}/u.test(l.text)) return null;
-  if (styleKey(l) === body.key || l.size > body.size * STYLED_TOP_MAX_SIZE || y - byY[1]![0] < FRAME_GAP_ABOVE * l.size) return null;
-  return { i, slot: styleKey(l), y };
+/** The page's two topmost lines (line indexes), or null when it has fewer than two. */
+function topTwo(p: PageLayout): [number, number] | null {
+  if (p.lines.length < 2) return null;
+  let a = 0;
+  let b = -1;
+  for (let i = 1; i < p.lines.length; i++) {
+    const y = p.lines[i]!.y;
+    if (y > p.lines[a]!.y) [a, b] = [i, a];
+    else if (b < 0 || y > p.lines[b]!.y) b = i;
+  }
+  return [a, b];
+}
+
+/** The page's topmost line when it may be a running head in its own print (styledTopLines). */
+function styledTop(p: PageLayout, body: { key: string; size: number }): number | null {
+  const top = p.height > 0 ? topTwo(p) : null;
+  if (!top) return null;
+  const l = p.lines[top[0]]!;
+  if (p.height - l.y > p.height * RUNNING_TOP_BAND || l.text.length > FURNITURE_MAX_CHARS || !/\p{L}{3}/u.test(l.text)) return null;
+  if (styleKey(l) === body.key || l.size > body.size * STYLED_TOP_MAX_SIZE || l.y - p.lines[top[1]]!.y < FRAME_GAP_ABOVE * l.size) return null;
+  return top[0];
 }
 
 /** The styled running heads (see STYLED_TOP_REPEATED_SHARE): page index → line index. */
@@ -268,11 +285,13 @@ function styledTopLines(pages: PageLayout[]): Map<number, number> {
   const body = bodyPrint(pages);
   const bySlot = new Map<string, Array<{ pi: number; i: number; y: number; key: string }>>();
   pages.forEach((p, pi) => {
-    const t = styledTop(p, body);
-    if (!t) return;
-    const at = bySlot.get(t.slot) ?? [];
-    at.push({ pi, i: t.i, y: t.y, key: lineKey(p.lines[t.i]!.text) });
-    bySlot.set(t.slot, at);
+    const i = styledTop(p, body);
+    if (i === null) return;
+    const l = p.lines[i]!;
+    const slot = styleKey(l);
+    const at = bySlot.get(slot) ?? [];
+    at.push({ pi, i, y: l.y, key: lineKey(l.text) });
+    bySlot.set(slot, at);
   });
   const out = new Map<number, number>();
   const need = Math.max(FURNITURE_MIN_PAGES, Math.ceil(RUNNING_TOP_MIN_SHARE * pages.length));

@@ -7,6 +7,7 @@
  * else are dropped.
  */
 import type { Line, PageLayout } from './layout-types.js';
+import { median } from './lines.js';
 
 /** A page numbers its lines when at least this share of its lines open with a margin number… */
 export const LINE_NUMBER_LINE_SHARE = 0.5;
@@ -34,8 +35,7 @@ function numberedPage(p: PageLayout): number | null {
   let rising = 0;
   for (let i = 1; i < nums.length; i++) if (nums[i]!.n > nums[i - 1]!.n) rising++;
   if (rising < LINE_NUMBER_RISING_SHARE * (nums.length - 1)) return null;
-  const xs = nums.map((m) => m.x).sort((a, b) => a - b);
-  return xs[Math.floor(xs.length / 2)]!;
+  return median(nums.map((m) => m.x));
 }
 
 /** The line without its margin number (null when the number was all it held). */
@@ -59,7 +59,7 @@ export function stripLineNumbers(pages: PageLayout[]): number {
   const withText = pages.filter((p) => p.lines.length > 0);
   const margins = withText.map(numberedPage).filter((x): x is number => x !== null);
   if (margins.length < 2 || margins.length < LINE_NUMBER_PAGE_SHARE * withText.length) return 0;
-  const margin = margins.sort((a, b) => a - b)[Math.floor(margins.length / 2)]!;
+  const margin = median(margins);
   let stripped = 0;
   for (const p of pages) {
     const kept: Line[] = [];

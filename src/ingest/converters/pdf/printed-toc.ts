@@ -255,10 +255,10 @@ function levelsFor(lines: TocLine[]): number[] {
 }
 
 /** The contents entries with a printed page (group entries take the next entry's), printed pages never going down. */
-function tocEntries(pages: PageLayout[], tocMap: Map<number, TocLine[]>): TocLine[] {
+function tocEntries(pages: PageLayout[], tocMap: Map<number, PageTocLine[]>): TocLine[] {
   const itemColumn = [...tocMap.keys()].some((pg) => pages[pg - 1]!.lines.some((l) => /^items?$/i.test(l.cells[0] ?? '')));
   // fill page numbers of un-numbered group entries (PART I) from the next numbered entry
-  const lines: TocLine[] = [...tocMap.values()].flat().filter((l) => l.roman === undefined && !(l as PageTocLine).caption).map((l) => ({ title: tidyEntryTitle(l.title, itemColumn), printed: l.printed, x: l.x }));
+  const lines: TocLine[] = [...tocMap.values()].flat().filter((l) => l.roman === undefined && !l.caption).map((l) => ({ title: tidyEntryTitle(l.title, itemColumn), printed: l.printed, x: l.x }));
   for (let i = lines.length - 1, next: number | null = null; i >= 0; i--) {
     if (lines[i]!.printed === null) lines[i]!.printed = next;
     else next = lines[i]!.printed;
@@ -424,8 +424,8 @@ export function printedToc(pages: PageLayout[], furniture: Furniture, tocMap = f
  * before it, before the body's first entry) where its title is printed as a line of its own; an
  * entry printed nowhere there is left out (the front matter keeps its text).
  */
-function placeFrontEntries(pages: PageLayout[], tocMap: Map<number, TocLine[]>, lastToc: number, bodyPage: number): OutlineEntry[] {
-  const listed = [...tocMap.values()].flat().filter((l) => !(l as PageTocLine).caption);
+function placeFrontEntries(pages: PageLayout[], tocMap: Map<number, PageTocLine[]>, lastToc: number, bodyPage: number): OutlineEntry[] {
+  const listed = [...tocMap.values()].flat().filter((l) => !l.caption);
   const firstArabic = listed.findIndex((l) => l.roman === undefined && l.printed !== null);
   const front = listed.slice(0, firstArabic < 0 ? listed.length : firstArabic).filter((l) => l.roman !== undefined);
   if (front.length === 0) return [];

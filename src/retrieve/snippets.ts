@@ -6,11 +6,11 @@
  */
 import type { CatalogEntry, TreeFile, TreeNode } from '../store/schemas.js';
 import type { NodeHit, SourceHit } from '../search/types.js';
-import { tokenize } from '../model/tokenize.js';
 import { docFreq, idf } from '../search/bm25.js';
 import { nodeFields, nodeKeywords } from '../search/keyword-index.js';
 import { expansionTerms, nodeQueryTerms } from '../search/nodes.js';
 import { queryTerms } from '../search/query.js';
+import { DENSE_WINDOW_CHARS, bestWindow, termHits } from '../search/term-window.js';
 import { loadVocabulary } from '../search/vocabulary.js';
 import { loadConfig } from '../store/config.js';
 import { loadTree } from './store-read.js';
@@ -27,8 +27,7 @@ import { pickSheet, readRows } from './read-rows.js';
 export const PASSAGE_RESULTS = 2;
 /** Characters of a node's text searched for its passage (its own text, then its sub-sections'). */
 export const PASSAGE_SCAN_CHARS = 20_000;
-/** Characters of the span that is scored; the passage shown is about PASSAGE_CHARS around it. */
-export const PASSAGE_WINDOW_CHARS = 180;
+/** Characters of the passage shown, around the densest span of DENSE_WINDOW_CHARS (term-window.ts). */
 export const PASSAGE_CHARS = 280;
 /**
  * Characters of the first suggestion's passage, the one most often read: the answer to a question
@@ -95,65 +94,6 @@ export interface ListedNode extends NodeHit {
   passage?: NodePassage;
 }
 
-/** A word of the text holding query terms, by character position. */
-interface Hit { start: number; end: number; terms: string[] }
-
-/** Characters of a term that a word must contain to be tokenized (other words cannot hold it). */
-const PREFIX_CHARS = 3;
-const WORD_CHAR = /[\p{L}\p{N}]/u;
-const JOINER = /[.'’&\-/]/;
-const isWordChar = (c: string | undefined) => c !== undefined && WORD_CHAR.test(c);
-
-/**
- * The words of `text` holding a query term: the occurrences of each term's first characters
- * (indexOf), widened to whole words and tokenized; other words are never looked at, so a long
- * node scans in about a millisecond.
- */
-function termHits(text: string, weights: Map<string, number>): Hit[] {
-  const prefixes = [...new Set([...weights.keys()].map((t) => t.slice(0, PREFIX_CHARS)))].filter(Boolean);
-  const lower = text.toLowerCase();
-  const byStart = new Map<number, Hit>();
-  for (const p of prefixes) {
-    for (let k = lower.indexOf(p); k >= 0; k = lower.indexOf(p, k + 1)) {
-      let s = k;
-      while (isWordChar(lower[s - 1])) s--;
-      if (byStart.has(s)) continue;
-      let e = k + p.length;
-      while (isWordChar(lower[e]) || (JOINER.test(lower[e] ?? '') && isWordChar(lower[e + 1]))) e++;
-      const terms = tokenize(lower.slice(s, e)).filter((t) => weights.has(t));
-      byStart.set(s, { start: s, end: e, terms });
-      k = e;
-    }
-  }
-  return [...byStart.values()].filter((h) => h.terms.length > 0).sort((x, y) => x.start - y.start);
-}
-
-/** Hit index range [i, j) of the span of at most PASSAGE_WINDOW_CHARS holding the most weight of distinct query terms. */
-function bestWindow(hits: Hit[], weights: Map<string, number>): [number, number] | null {
-  const count = new Map<string, number>();
-  let score = 0;
-  let best = 0;
-  let at: [number, number] | null = null;
-  const add = (h: Hit, d: number) => {
-    for (const t of h.terms) {
-      const c = (count.get(t) ?? 0) + d;
-      count.set(t, c);
-      if (d > 0 && c === 1) score += weights.get(t)!;
-      if (d < 0 && c === 0) score -= weights.get(t)!;
-    }
-  };
-  let i = 0;
-  for (let j = 0; j < hits.length; j++) {
-    add(hits[j]!, 1);
-    while (hits[j]!.end - hits[i]!.start > PASSAGE_WINDOW_CHARS) add(hits[i++]!, -1);
-    if (score > best + 1e-9) {
-      best = score;
-      at = [i, j + 1];
-    }
-  }
-  return at;
-}
-
 const PAGE_MARK = /<!-- page (\d+) -->/g;
 /** a page marker cut by the passage's ends ("1 -->" at its start, "<!-- pa" at its end) */
 const PARTIAL_MARK_START = /^[^<]*?-->/;
@@ -178,9 +118,9 @@ export function pageAtPos(text: string, pos: number, first?: number): number | u
  */
 export function densestSpan(text: string, weights: Map<string, number>, chars: number, lead = 0.5): { from: number; to: number; at: number } | null {
   const hits = termHits(text, weights);
-  const win = bestWindow(hits, weights);
+  const win = bestWindow(hits, weights, DENSE_WINDOW_CHARS);
   if (!win) return null;
-  return spanAround(text, hits[win[0]]!.start, hits[win[1] - 1]!.end, chars, lead);
+  return spanAround(text, hits[win.from]!.start, hits[win.to - 1]!.end, chars, lead);
 }
 
 /**

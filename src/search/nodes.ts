@@ -4,7 +4,9 @@
  * node vectors. Query words that cannot tell the source's nodes apart (its own name and year,
  * words in most of its nodes, stopwords) are left out. With a vocabulary pack (vocabulary.ts), the
  * query's terms are expanded into the words documents of the field print for them and a node titled
- * as a section kind the query calls for gains (sections.ts). Only nodes spanning at most `maxPages`
+ * as a section kind the query calls for gains (sections.ts). Given the nodes' texts, the head of the
+ * ranking is re-ordered by how closely each node's text holds the query's words (proximity.ts).
+ * Only nodes spanning at most `maxPages`
  * pages (ingest.max_leaf_pages), so a suggestion points somewhere specific.
  */
 import { headingOf } from '../model/place-labels.js';
@@ -22,7 +24,8 @@ import { NO_VOCABULARY, loadVocabulary, type Vocabulary } from './vocabulary.js'
 import { bm25Field, docFreq } from './bm25.js';
 import { nodeFields, nodeKeywords, type NodeKeywords } from './keyword-index.js';
 import { loadCardVectors, loadNodeVectors, nodeScores, queryVector, type NodeVectors } from './vectors.js';
-import { fuseNodeScores, ranked } from './fusion.js';
+import { addNodeProximity, fuseNodeScores, ranked } from './fusion.js';
+import { PROXIMITY_CANDIDATES, proximityScores, storeNodeText, type NodeTextReader } from './proximity.js';
 
 export const DEFAULT_NODE_K = 3;
 /** verdict thresholds when none are given (the config.json defaults) */
@@ -75,6 +78,8 @@ export interface NodeRankInput {
   /** query vector and the store's node vectors, when vector search is on */
   query?: Float32Array | null;
   nodeVectors?: NodeVectors | null;
+  /** the nodes' own texts, for the proximity signal (proximity.ts); without it nodes are ranked without it */
+  nodeText?: NodeTextReader;
   k: number;
   maxPages: number;
 }
@@ -341,15 +346,18 @@ function hasListedAncestor(i: number, parent: readonly number[], listed: Readonl
 /** Rank nodes of an already loaded node index (shared by rankNodes and searchStore). */
 export function rankNodesIn(ix: NodeKeywords, input: NodeRankInput): NodeHit[] {
   const eligible = eligibleNodes(ix, input.maxPages);
-  const kw = keywordNodeScores(ix, scoringGroups(ix, input), eligible);
+  const groups = scoringGroups(ix, input);
+  const kw = keywordNodeScores(ix, groups, eligible);
   const vec = vectorNodeScores(ix, input, eligible, kw);
+  const fused = fuseNodeScores(kw, vec, sectionBonus(ix, input, eligible));
+  if (input.nodeText) addNodeProximity(fused, proximityScores(ix, groups, ranked(fused).slice(0, PROXIMITY_CANDIDATES).map(([i]) => i), input.nodeText));
   // two places at least: the first suggestion's lead is over the next place, not over its own introduction
-  const order = distinctPlaces(ranked(fuseNodeScores(kw, vec, sectionBonus(ix, input, eligible))), ix.header.parent, Math.max(input.k, 2));
-  const groups = distinctiveGroups(ix, input.groups ?? input.terms.map((t) => [t]), input.terms);
+  const order = distinctPlaces(ranked(fused), ix.header.parent, Math.max(input.k, 2));
+  const shown = distinctiveGroups(ix, input.groups ?? input.terms.map((t) => [t]), input.terms);
   const thresholds = input.thresholds ?? DEFAULT_THRESHOLDS;
   const lead = firstLead(order, kw);
   return order.slice(0, input.k).map(([i, score], r) => {
-    const relevance = nodeRelevance(ix, groups, i, vec.get(i));
+    const relevance = nodeRelevance(ix, shown, i, vec.get(i));
     return { ...nodeHit(ix, i, score), relevance, verdict: nodeVerdict(relevance, r + 1, lead, thresholds) };
   });
 }
@@ -406,7 +414,7 @@ export async function rankNodes(root: string, sourceId: string, query: string, o
   return rankNodesIn(ix, {
     terms: queryTerms(query, vocabulary.stopwords), groups: queryTermGroups(query, vocabulary.stopwords), text: query, vocabulary,
     thresholds: { strong: config.search.strong_threshold, weak: config.search.weak_threshold },
-    query: v?.q ?? null, nodeVectors: v?.nv ?? null,
+    query: v?.q ?? null, nodeVectors: v?.nv ?? null, nodeText: storeNodeText(root, sourceId),
     k: opts.k ?? DEFAULT_NODE_K, maxPages: opts.maxPages ?? config.ingest.max_leaf_pages,
   });
 }

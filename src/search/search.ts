@@ -23,6 +23,7 @@ import { vectorSignals, type VectorSignals } from './signals/vector.js';
 import { SIGNALS, fuse, ranked, type Fused, type SignalLists } from './fusion.js';
 import { passageSignal } from './signals/passage.js';
 import { rankNodesIn, DEFAULT_NODES_PER_SOURCE } from './nodes.js';
+import { storeNodeText } from './proximity.js';
 import { checkAnswerFreshness } from './freshness.js';
 import { boundQuery } from './arguments.js';
 import { keywordIndexWarning, nodeVectorsWarning } from './index-health.js';
@@ -150,7 +151,7 @@ function buildHit(ctx: SearchContext, sig: Signals, fused: Fused, id: string, sc
   const nodes = nix
     ? rankNodesIn(nix, {
       terms: groups.flat(), groups, text: ctx.query, vocabulary, query: sig.vec?.query ?? null,
-      thresholds: { strong, weak }, nodeVectors: sig.vec?.nodeVectors ?? null,
+      thresholds: { strong, weak }, nodeVectors: sig.vec?.nodeVectors ?? null, nodeText: storeNodeText(ctx.root, id),
       k: ctx.opts.nodesPerSource ?? DEFAULT_NODES_PER_SOURCE, maxPages: ctx.config.ingest.max_leaf_pages,
     })
     : [];

@@ -25,3 +25,8 @@ export function treePath(id: string): string {
 export function convertedDir(id: string): string {
   return `${CONVERTED_DIR}/${id}`;
 }
+
+/** The file holding a node's own text (its tree node's content_ref, when it has text). */
+export function nodeTextPath(id: string, nodeId: string): string {
+  return `${convertedDir(id)}/${nodeId}.md`;
+}

@@ -6,7 +6,7 @@
 import type { ConvertedNode, ConvertResult } from '../converters/types.js';
 import type { TreeNode, TreeFile, FileCard, Approach } from '../../store/schemas.js';
 import { SCHEMA_VERSION } from '../../store/schemas.js';
-import { convertedDir, treePath } from '../../store/layout.js';
+import { convertedDir, nodeTextPath, treePath } from '../../store/layout.js';
 import { leadSummary } from './summarize.js';
 
 /** Digits of a node id; more nodes than 10^4 widen ids for that source only. */
@@ -78,7 +78,7 @@ export function materializeTree(card: FileCard, approach: Approach, result: Conv
     let content_ref: string | null = null;
     if (content) {
       if (leadText.length < LEAD_TEXT_CHARS) leadText += (leadText ? '\n\n' : '') + content.slice(0, LEAD_TEXT_CHARS - leadText.length);
-      content_ref = `${dir}/${node_id}.md`;
+      content_ref = nodeTextPath(card.id, node_id);
       files.set(content_ref, content.endsWith('\n') ? content : content + '\n');
     }
     const children = n.children.map(visit);

@@ -1,0 +1,81 @@
+/**
+ * Tier 2's proximity signal: the share of the query's weight that one short span of a node's own
+ * text holds (term-window.ts, DENSE_WINDOW_CHARS). BM25 over a whole node cannot tell a section
+ * answering the question, its words in one sentence, from a longer one using them in separate
+ * paragraphs; the span can. Read for the best PROXIMITY_CANDIDATES nodes of the fused ranking only,
+ * from the node files (at most PROXIMITY_SCAN_CHARS each), so it re-orders the head of the list.
+ *
+ * Each of the query's word groups (nodes.ts scoringGroups: a typed word with the forms the source
+ * writes it in, or a vocabulary pack's expansion) weighs its idf over the source's nodes and
+ * counts once in a span. A query of one group has no proximity to measure.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { nodeTextPath } from '../store/layout.js';
+import { idf } from './bm25.js';
+import { nodeFields, type NodeKeywords } from './keyword-index.js';
+import { DENSE_WINDOW_CHARS, bestWindow, termHits } from './term-window.js';
+
+/** Nodes at the head of the fused ranking whose text is read. */
+export const PROXIMITY_CANDIDATES = 10;
+/** Characters of a node's own text searched for its densest span. */
+export const PROXIMITY_SCAN_CHARS = 20_000;
+
+/** A node's own text by node id; null when it has none. */
+export type NodeTextReader = (nodeId: string) => string | null;
+
+/** Reads node texts from a store's converted/ folder. */
+export function storeNodeText(root: string, sourceId: string): NodeTextReader {
+  return (nodeId) => {
+    try {
+      return readFileSync(join(root, nodeTextPath(sourceId, nodeId)), 'utf8').slice(0, PROXIMITY_SCAN_CHARS);
+    } catch {
+      return null;
+    }
+  };
+}
+
+/** One word group of the query: its terms (a term's weight is unused here: each group weighs its idf). */
+type Group = ReadonlyMap<string, number>;
+
+/** Weight of each group: the idf over the source's nodes of its rarest term the source holds (0: none). */
+function groupWeights(ix: NodeKeywords, groups: readonly Group[]): number[] {
+  const text = nodeFields(ix).text;
+  const n = text.lengths.length;
+  return groups.map((g) => {
+    let w = 0;
+    for (const t of g.keys()) {
+      const df = (text.postings(t)?.length ?? 0) / 2;
+      if (df > 0) w = Math.max(w, idf(n, df));
+    }
+    return w;
+  });
+}
+
+/**
+ * Of each candidate node (index into ix.nodes), the weight of the query's groups its densest span
+ * holds, as a share of all groups' weight: 1 when one sentence holds every word. Empty for a
+ * query of fewer than two groups the source holds.
+ */
+export function proximityScores(ix: NodeKeywords, groups: readonly Group[], candidates: readonly number[], read: NodeTextReader): Map<number, number> {
+  const out = new Map<number, number>();
+  const gw = groupWeights(ix, groups);
+  const total = gw.reduce((a, b) => a + b, 0);
+  if (gw.filter((w) => w > 0).length < 2) return out;
+  const weights = new Map<string, number>();
+  const groupOf = new Map<string, string>();
+  groups.forEach((g, k) => {
+    if (gw[k]! <= 0) return;
+    for (const t of g.keys()) {
+      if (weights.has(t)) continue;
+      weights.set(t, gw[k]!);
+      groupOf.set(t, String(k));
+    }
+  });
+  for (const i of candidates) {
+    const text = read(ix.nodes[i]![0]);
+    const win = text ? bestWindow(termHits(text, weights), weights, DENSE_WINDOW_CHARS, (t) => groupOf.get(t)!) : null;
+    out.set(i, (win?.score ?? 0) / total);
+  }
+  return out;
+}

@@ -1,0 +1,90 @@
+/**
+ * Tier 2's proximity signal (proximity.ts, term-window.ts): among nodes BM25 cannot tell apart, the
+ * one whose text holds the query's words in one short span comes first; a typed word's forms count
+ * once in a span; a query of one word has no proximity to measure.
+ */
+import { describe, it, expect } from 'vitest';
+import { rankNodesIn } from '../src/search/nodes.js';
+import { proximityScores } from '../src/search/proximity.js';
+import { DENSE_WINDOW_CHARS, bestWindow, termHits } from '../src/search/term-window.js';
+import { recordField } from '../src/search/bm25.js';
+import type { NodeKeywords } from '../src/search/keyword-index.js';
+import type { NodeRow } from '../src/model/keyword-format.js';
+
+/** An in-memory node index over the nodes' texts (tokens split on blanks). */
+function nodeIndex(nodes: Array<{ title: string; text: string }>): NodeKeywords {
+  const rows: NodeRow[] = nodes.map((n, i) => [String(i).padStart(4, '0'), n.title, 'p', i + 1, i + 1]);
+  const posting = (docs: string[][]) => {
+    const out: Record<string, number[]> = {};
+    docs.forEach((terms, d) => {
+      const tf = new Map<string, number>();
+      for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+      for (const [t, f] of tf) (out[t] ??= []).push(d, f);
+    });
+    return out;
+  };
+  const words = (s: string) => s.toLowerCase().match(/[a-z]+/g) ?? [];
+  const titles = nodes.map((n) => words(n.title));
+  const texts = nodes.map((n) => words(n.text));
+  return {
+    id: 'src_test', nodes: rows,
+    header: { format: 1, tokenizer: 1, id: 'src_test', input_sha: '', nodes: rows, len: texts.map((t) => t.length), title_len: titles.map((t) => t.length), opening: {} },
+    fields: { title: recordField(posting(titles), titles.map((t) => t.length)), text: recordField(posting(texts), texts.map((t) => t.length)) },
+    termsStartingWith: () => [],
+  };
+}
+
+const PAD = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua '.repeat(3);
+const nodes = [
+  { title: 'Manual', text: '' },
+  // the two words a paragraph apart
+  { title: 'Tuning', text: `The cache is on disk. ${PAD} Eviction happens at night.` },
+  // the same words, as often, in one sentence
+  { title: 'Limits', text: `${PAD} The cache eviction runs hourly. ${'x '.repeat(4)}` },
+  { title: 'Other', text: 'Nothing to see here at all.' },
+];
+const ix = nodeIndex(nodes);
+const reader = (id: string) => nodes[Number(id)]!.text || null;
+const groups = [new Map([['cache', 1]]), new Map([['eviction', 1]])];
+
+describe('term windows', () => {
+  it('count a word once per span, and forms of one word once together', () => {
+    const weights = new Map([['computing', 2], ['computation', 2], ['eviction', 1]]);
+    const text = 'Computing computation, computing eviction.';
+    const hits = termHits(text, weights);
+    expect(hits.map((h) => h.terms)).toEqual([['computing'], ['computation'], ['computing'], ['eviction']]);
+    expect(bestWindow(hits, weights, DENSE_WINDOW_CHARS)!.score).toBe(5);
+    const one = (t: string) => (t.startsWith('comput') ? 'comput' : t);
+    expect(bestWindow(hits, weights, DENSE_WINDOW_CHARS, one)!.score).toBe(3);
+  });
+
+  it('keep to the width asked for', () => {
+    const weights = new Map([['cache', 1], ['eviction', 1]]);
+    const hits = termHits(`cache ${'y '.repeat(50)}eviction`, weights);
+    expect(bestWindow(hits, weights, 20)!.score).toBe(1);
+    expect(bestWindow(hits, weights, 200)!.score).toBe(2);
+  });
+});
+
+describe('tier-2 proximity', () => {
+  it('gives the node holding both words in one sentence the whole query, the other one word', () => {
+    const p = proximityScores(ix, groups, [1, 2, 3], reader);
+    expect(p.get(2)).toBeCloseTo(1);
+    expect(p.get(1)!).toBeGreaterThan(0);
+    expect(p.get(1)!).toBeLessThan(1);
+    expect(p.get(3)).toBe(0);
+  });
+
+  it('has nothing to say about a one-word query', () => {
+    expect(proximityScores(ix, [groups[0]!], [1, 2], reader).size).toBe(0);
+  });
+
+  it('puts the node with the words together first where BM25 ties', () => {
+    const input = { terms: ['cache', 'eviction'], groups: [['cache'], ['eviction']], k: 3, maxPages: 5 };
+    const without = rankNodesIn(ix, input);
+    expect(without[0]!.score).toBe(without[1]!.score);
+    expect(without[0]!.title).toBe('Tuning');
+    const withText = rankNodesIn(ix, { ...input, nodeText: reader });
+    expect(withText.map((h) => h.title).slice(0, 2)).toEqual(['Limits', 'Tuning']);
+  });
+});

@@ -88,6 +88,24 @@ describe('mhub eval', () => {
     expect(r.figures.tier2).toEqual({ hit1: 0, hit3: 0.5, questions: 2 });
   });
 
+  it('scores spreadsheets by the data rows a row hit covers (expected rows)', async () => {
+    const qs = parseQuestions(
+      [
+        { id: 'r1', query: 'q1', expected: [{ file: 'notes.txt', rows: [2] }] },
+        { id: 'r2', query: 'q2', expected: [{ file: 'notes.txt', rows: [9] }] },
+      ].map((q) => JSON.stringify(q)).join('\n'),
+    );
+    const row = (a: number) => ({ node_id: '0000', title: `sheet row ${a}`, row_range: [a, a] as [number, number], score: 1 });
+    const fake: Retriever = {
+      name: 'fake',
+      searchSources: async () => [{ id: ids['notes.txt']!, file: 'inbox/notes.txt', score: 1 }],
+      suggest: async () => [row(2), row(1), row(3)],
+    };
+    const r = await evaluate(root, qs, fake, 5);
+    expect(r.outcomes.map((o) => [o.node_rank, o.tier2_scored])).toEqual([[1, true], [null, true]]);
+    expect(r.figures.tier2).toEqual({ hit1: 0.5, hit3: 0.5, questions: 2 });
+  });
+
   it('leaves out of tier 2 a question naming its file but no place in it (not a miss); a file not in the store stays a miss', async () => {
     const qs = parseQuestions(
       [

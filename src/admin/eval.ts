@@ -29,6 +29,8 @@ export interface Suggestion {
   page_range?: [number, number] | undefined;
   /** text and Markdown sources: the node's lines */
   line_range?: [number, number] | undefined;
+  /** spreadsheets: the data rows (a row hit, or a sheet's rows) */
+  row_range?: [number, number] | undefined;
   /** a chunk (baseline): the tree nodes its text comes from, for expected sections */
   within?: string[] | undefined;
   score: number;
@@ -92,12 +94,12 @@ function sameFile(a: string, b: string): boolean {
  * Where the answer is: pages of a paged source, lines of a text source, or the nodes under a named
  * heading (`sections`, for sources with neither, such as HTML pages).
  */
-interface Target { pages: number[]; lines: number[]; nodeIds: Set<string> }
+interface Target { pages: number[]; lines: number[]; rows: number[]; nodeIds: Set<string> }
 
 const within = (r: [number, number] | undefined, xs: number[]) => !!r && xs.some((x) => x >= r[0] && x <= r[1]);
 
 function covers(s: Suggestion, t: Target): boolean {
-  return within(s.page_range, t.pages) || within(s.line_range, t.lines) || t.nodeIds.has(s.node_id) || !!s.within?.some((id) => t.nodeIds.has(id));
+  return within(s.page_range, t.pages) || within(s.line_range, t.lines) || within(s.row_range, t.rows) || t.nodeIds.has(s.node_id) || !!s.within?.some((id) => t.nodeIds.has(id));
 }
 
 const normTitle = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
@@ -122,7 +124,7 @@ function expectedEntries(root: string, q: Question, entries: CatalogEntry[]): Ar
     const e = entries.find((en) => en.status === 'indexed' && (sameFile(en.original_path, x.file) || sameFile(en.filename, x.file)));
     if (!e) continue;
     const nodeIds = x.sections?.length && e.tree_path ? sectionNodeIds(TreeFile.parse(JSON.parse(readFileSync(resolveInStore(root, e.tree_path), 'utf8'))).root, x.sections) : new Set<string>();
-    out.push({ entry: e, pages: x.pages, lines: x.lines ?? [], nodeIds });
+    out.push({ entry: e, pages: x.pages, lines: x.lines ?? [], rows: x.rows ?? [], nodeIds });
   }
   return out;
 }
@@ -138,7 +140,7 @@ export async function evaluate(root: string, questions: Question[], retriever: R
     const targets = expectedEntries(root, q, entries);
     let node_rank: number | null = null;
     let suggestions: Suggestion[] = [];
-    const placed = targets.filter((t) => t.pages.length > 0 || t.lines.length > 0 || t.nodeIds.size > 0);
+    const placed = targets.filter((t) => t.pages.length > 0 || t.lines.length > 0 || t.rows.length > 0 || t.nodeIds.size > 0);
     for (const t of placed) {
       const s = await retriever.suggest(t.entry.id, q.query, TIER2_K);
       if (suggestions.length === 0) suggestions = s;
@@ -150,7 +152,7 @@ export async function evaluate(root: string, questions: Question[], retriever: R
     }
     outcomes.push({
       id: q.id, query: q.query, expected: q.expected, rank: idx >= 0 ? idx + 1 : null, node_rank,
-      ...(targets.length === 0 ? { note: 'expected file is not indexed in this store' } : placed.length === 0 ? { note: 'tier 2 not scored: the expected place gives no pages, lines or sections' } : {}),
+      ...(targets.length === 0 ? { note: 'expected file is not indexed in this store' } : placed.length === 0 ? { note: 'tier 2 not scored: the expected place gives no pages, lines, rows or sections' } : {}),
       // a file missing from the store is a miss; a file named without a place in it is not scored
       tier2_scored: targets.length === 0 || placed.length > 0,
       got, suggestions, ms: Math.round(ms * 10) / 10,
@@ -177,6 +179,7 @@ export async function evaluate(root: string, questions: Question[], retriever: R
 
 function pages(s: Suggestion): string {
   if (s.line_range) return `lines ${s.line_range[0]}-${s.line_range[1]}`;
+  if (s.row_range) return `rows ${s.row_range[0]}-${s.row_range[1]}`;
   if (!s.page_range) return 'no pages';
   return s.page_range[0] === s.page_range[1] ? `p${s.page_range[0]}` : `pp${s.page_range[0]}-${s.page_range[1]}`;
 }
@@ -196,7 +199,7 @@ export function formatEval(reports: EvalReport[], explain: boolean): string {
       const miss1 = o.rank !== 1;
       const miss2 = o.tier2_scored && o.node_rank === null;
       if (!explain && !miss1 && !miss2) continue;
-      const exp = o.expected.map((x) => `${x.file} ${x.sections?.length ? `section "${x.sections.join('", "')}"` : x.lines?.length ? `line ${x.lines.join(',')}` : `p${x.pages.join(',')}`}`).join('; ');
+      const exp = o.expected.map((x) => `${x.file} ${x.sections?.length ? `section "${x.sections.join('", "')}"` : x.lines?.length ? `line ${x.lines.join(',')}` : x.rows?.length ? `row ${x.rows.join(',')}` : `p${x.pages.join(',')}`}`).join('; ');
       const tag = [miss1 ? (o.rank ? `tier-1 rank ${o.rank}` : 'tier-1 MISS') : 'tier-1 hit', miss2 ? 'tier-2 MISS' : `tier-2 rank ${o.node_rank}`].join(', ');
       lines.push(`${o.id} (${tag}): ${o.query.length > 100 ? o.query.slice(0, 99) + '…' : o.query}`);
       lines.push(`    expected: ${exp}${o.note ? ` (${o.note})` : ''}`);

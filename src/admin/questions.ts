@@ -2,7 +2,8 @@
  * Question sets for `mhub eval`: JSON Lines, one object a line —
  * `{"id", "query", "expected": [{"file", "pages": [1-based physical pages], "lines": [1-based lines]}], …}`
  * (the FinanceBench format; `lines` is for text and Markdown sources, which have no pages;
- * `sections` names headings of sources with neither, such as HTML pages; other fields are kept). Bad lines are reported with their line number.
+ * `rows` for spreadsheets: 1-based data rows, as read_source cites them ("row 2");
+ * `sections` names headings of sources with none of these, such as HTML pages; other fields are kept). Bad lines are reported with their line number.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -18,6 +19,7 @@ export const Question = z
         file: z.string().min(1),
         pages: z.array(z.number().int().positive()).default([]),
         lines: z.array(z.number().int().positive()).optional(),
+        rows: z.array(z.number().int().positive()).optional(),
         sections: z.array(z.string().min(1)).optional(),
       }))
       .min(1),

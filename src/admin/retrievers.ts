@@ -21,7 +21,7 @@ export function mhubRetriever(root: string, mode: SearchOptions['mode'] = 'auto'
     },
     async suggest(id, query, k) {
       const hits = await rankNodes(root, id, query, { k, vectors: mode !== 'keyword' });
-      return hits.map((h) => ({ node_id: h.node_id, title: h.title, page_range: h.page_range, ...(h.line_range ? { line_range: h.line_range } : {}), score: h.score }));
+      return hits.map((h) => ({ node_id: h.node_id, title: h.title, page_range: h.page_range, ...(h.line_range ? { line_range: h.line_range } : {}), ...(h.row_range ? { row_range: h.row_range } : {}), score: h.score }));
     },
   };
 }

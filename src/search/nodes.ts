@@ -22,7 +22,8 @@ import { nodeRelevance, nodeVerdict } from './node-confidence.js';
 import { expansionText, queryKinds, titleKind } from './sections.js';
 import { NO_VOCABULARY, loadVocabulary, type Vocabulary } from './vocabulary.js';
 import { bm25Field, docFreq } from './bm25.js';
-import { nodeFields, nodeKeywords, type NodeKeywords } from './keyword-index.js';
+import { nodeFields, nodeKeywords, sourceKeywords, type NodeKeywords } from './keyword-index.js';
+import { librarySpecificity, type Specificity } from './specificity.js';
 import { loadCardVectors, loadNodeVectors, nodeScores, queryVector, type NodeVectors } from './vectors.js';
 import { addNodeProximity, fuseNodeScores, ranked } from './fusion.js';
 import { PROXIMITY_CANDIDATES, proximityScores, storeNodeText, type NodeTextReader } from './proximity.js';
@@ -80,6 +81,8 @@ export interface NodeRankInput {
   nodeVectors?: NodeVectors | null;
   /** the nodes' own texts, for the proximity signal (proximity.ts); without it nodes are ranked without it */
   nodeText?: NodeTextReader;
+  /** each query word's weight by how few of the library's sources use it (specificity.ts); none: all 1 */
+  specificity?: Specificity | null;
   k: number;
   maxPages: number;
 }
@@ -168,19 +171,26 @@ function typedGroups(ix: NodeKeywords, input: NodeRankInput): string[][] {
   return [...groups, ...kept.filter((t) => !grouped.has(t)).map((t) => [t])];
 }
 
+/** A typed word's weight by its library specificity: its most specific form's (1 without a library measure). */
+function groupSpecificity(g: string[], specificity: Specificity | null | undefined): number {
+  return specificity ? Math.max(...g.map(specificity)) : 1;
+}
+
 /**
- * The groups nodes are scored by: each typed word's terms (weight 1) with the source's variants of
- * those it lacks (NODE_VARIANT_WEIGHT), then a pack's metric expansions, one group each
+ * The groups nodes are scored by: each typed word's terms (weight 1, times the word's specificity
+ * to the library, specificity.ts) with the source's variants of those it lacks (NODE_VARIANT_WEIGHT,
+ * times the same), then a pack's metric expansions, one group each
  * (NODE_EXPANSION_WEIGHT). A word counts once however many forms it has (keywordNodeScores).
  */
 export function scoringGroups(ix: NodeKeywords, input: NodeRankInput): ScoringGroup[] {
   const typed = typedGroups(ix, input);
   const seen = new Set(typed.flat());
   const out: ScoringGroup[] = typed.map((g) => {
-    const group: ScoringGroup = new Map(g.map((t) => [t, 1]));
+    const sf = groupSpecificity(g, input.specificity);
+    const group: ScoringGroup = new Map(g.map((t) => [t, sf]));
     const variants = g.flatMap((t) => variantsOf(ix, t)).filter((v) => !seen.has(v));
     for (const v of nodeQueryTerms(ix, [...new Set(variants)], false)) {
-      group.set(v, NODE_VARIANT_WEIGHT);
+      group.set(v, NODE_VARIANT_WEIGHT * sf);
       seen.add(v);
     }
     return group;
@@ -414,7 +424,7 @@ export async function rankNodes(root: string, sourceId: string, query: string, o
   return rankNodesIn(ix, {
     terms: queryTerms(query, vocabulary.stopwords), groups: queryTermGroups(query, vocabulary.stopwords), text: query, vocabulary,
     thresholds: { strong: config.search.strong_threshold, weak: config.search.weak_threshold },
-    query: v?.q ?? null, nodeVectors: v?.nv ?? null, nodeText: storeNodeText(root, sourceId),
+    query: v?.q ?? null, nodeVectors: v?.nv ?? null, nodeText: storeNodeText(root, sourceId), specificity: librarySpecificity(sourceKeywords(root)),
     k: opts.k ?? DEFAULT_NODE_K, maxPages: opts.maxPages ?? config.ingest.max_leaf_pages,
   });
 }

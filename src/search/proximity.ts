@@ -17,7 +17,7 @@ import { nodeFields, type NodeKeywords } from './keyword-index.js';
 import { DENSE_WINDOW_CHARS, bestWindow, termHits } from './term-window.js';
 
 /** Nodes at the head of the fused ranking whose text is read. */
-export const PROXIMITY_CANDIDATES = 10;
+export const PROXIMITY_CANDIDATES = 5;
 /** Characters of a node's own text searched for its densest span. */
 export const PROXIMITY_SCAN_CHARS = 20_000;
 
@@ -44,9 +44,9 @@ function groupWeights(ix: NodeKeywords, groups: readonly Group[]): number[] {
   const n = text.lengths.length;
   return groups.map((g) => {
     let w = 0;
-    for (const t of g.keys()) {
+    for (const [t, tw] of g) {
       const df = (text.postings(t)?.length ?? 0) / 2;
-      if (df > 0) w = Math.max(w, idf(n, df));
+      if (df > 0) w = Math.max(w, tw * idf(n, df));
     }
     return w;
   });

@@ -24,6 +24,7 @@ import { SIGNALS, fuse, ranked, type Fused, type SignalLists } from './fusion.js
 import { passageSignal } from './signals/passage.js';
 import { rankNodesIn, DEFAULT_NODES_PER_SOURCE } from './nodes.js';
 import { storeNodeText } from './proximity.js';
+import { librarySpecificity, type Specificity } from './specificity.js';
 import { checkAnswerFreshness } from './freshness.js';
 import { boundQuery } from './arguments.js';
 import { keywordIndexWarning, nodeVectorsWarning } from './index-health.js';
@@ -65,6 +66,8 @@ interface Signals {
   rare: RareTerm | null;
   vec: VectorSignals | null;
   lists: SignalLists;
+  /** query words weighted by their spread over the library, for the nodes listed (specificity.ts) */
+  specificity: Specificity | null;
 }
 
 async function vectorPart(ctx: SearchContext): Promise<VectorSignals | null> {
@@ -105,7 +108,7 @@ async function gatherSignals(ctx: SearchContext): Promise<Signals> {
     lists.period = periodSignal(ctx.query, candidates, ctx.row);
     lists.identity = identitySignal(kix, ctx.sourceGroups, mask);
   }
-  return { kix: mask ? kix : null, kw, rare, vec, lists };
+  return { kix: mask ? kix : null, kw, rare, vec, lists, specificity: librarySpecificity(kix) };
 }
 
 function relevanceOf(ctx: SearchContext, sig: Signals, id: string): { kw: number | null; vec: number | null; rel: number } {
@@ -145,14 +148,16 @@ function hitEntry(ctx: SearchContext, id: string): Pick<CatalogEntry, 'title' | 
 function buildHit(ctx: SearchContext, sig: Signals, fused: Fused, id: string, score: number, rel: ReturnType<typeof relevanceOf>): SourceHit {
   const e = hitEntry(ctx, id);
   const { strong_threshold: strong, weak_threshold: weak } = ctx.config.search;
-  const nix = nodeKeywords(ctx.root, id);
+  const k = ctx.opts.nodesPerSource ?? DEFAULT_NODES_PER_SOURCE;
+  // no nodes asked for (eval's tier 1): the source's node file is not read
+  const nix = k > 0 ? nodeKeywords(ctx.root, id) : null;
   const vocabulary = loadVocabulary(ctx.root, ctx.config, e.doc_type ?? '');
   const groups = vocabulary === ctx.vocabulary ? ctx.groups : queryTermGroups(ctx.query, vocabulary.stopwords);
   const nodes = nix
     ? rankNodesIn(nix, {
       terms: groups.flat(), groups, text: ctx.query, vocabulary, query: sig.vec?.query ?? null,
-      thresholds: { strong, weak }, nodeVectors: sig.vec?.nodeVectors ?? null, nodeText: storeNodeText(ctx.root, id),
-      k: ctx.opts.nodesPerSource ?? DEFAULT_NODES_PER_SOURCE, maxPages: ctx.config.ingest.max_leaf_pages,
+      thresholds: { strong, weak }, nodeVectors: sig.vec?.nodeVectors ?? null, nodeText: storeNodeText(ctx.root, id), specificity: sig.specificity,
+      k, maxPages: ctx.config.ingest.max_leaf_pages,
     })
     : [];
   const hit: SourceHit = {

@@ -1,0 +1,69 @@
+/**
+ * Library specificity of query words (specificity.ts): a word every source uses weighs
+ * SPECIFICITY_FLOOR, one a single source uses weighs 1; too small a library leaves words at 1;
+ * tier 2 then ranks the node holding the specific word above the one holding a generic word.
+ */
+import { describe, it, expect } from 'vitest';
+import { SPECIFICITY_FLOOR, SPECIFICITY_MIN_SOURCES, librarySpecificity } from '../src/search/specificity.js';
+import { rankNodesIn } from '../src/search/nodes.js';
+import { recordField, type PostingField } from '../src/search/bm25.js';
+import { KeywordShardError, type NodeKeywords, type SourceKeywords } from '../src/search/keyword-index.js';
+import type { NodeRow } from '../src/model/keyword-format.js';
+
+/** A source index of `n` sources where term t is held (in the body field) by sources[t]. */
+function library(n: number, holders: Record<string, number[]>, broken: string[] = []): SourceKeywords {
+  const empty: PostingField = { lengths: new Array(n).fill(10), avgLength: 10, postings: () => undefined };
+  const body: PostingField = {
+    lengths: new Array(n).fill(10), avgLength: 10,
+    postings: (t) => {
+      if (broken.includes(t)) throw new KeywordShardError('shard missing');
+      return holders[t]?.flatMap((d) => [d, 1]);
+    },
+  };
+  return { ids: Array.from({ length: n }, (_, i) => `src_${i}`), field: (f) => (f === 'body' ? body : empty) };
+}
+
+describe('library specificity', () => {
+  const n = SPECIFICITY_MIN_SOURCES + 10;
+  const all = Array.from({ length: n }, (_, i) => i);
+  const spec = librarySpecificity(library(n, { entry: all, shakuhachi: [3], half: all.slice(0, n / 2) }, ['lost']))!;
+
+  it('runs from the floor for a word every source uses to 1 for a word one source uses', () => {
+    expect(spec('entry')).toBeCloseTo(SPECIFICITY_FLOOR, 1);
+    expect(spec('shakuhachi')).toBe(1);
+    expect(spec('nowhere')).toBe(1);
+    expect(spec('half')).toBeGreaterThan(spec('entry'));
+    expect(spec('half')).toBeLessThan(1);
+  });
+
+  it('leaves a word whose shard cannot be read at 1, and a small library unweighted', () => {
+    expect(spec('lost')).toBe(1);
+    expect(librarySpecificity(library(SPECIFICITY_MIN_SOURCES - 1, { entry: [0] }))).toBeNull();
+    expect(librarySpecificity(null)).toBeNull();
+  });
+});
+
+describe('tier 2 with specificity', () => {
+  const rows: NodeRow[] = ['Essay', 'Catalogue', 'Flutes'].map((t, i) => [String(i).padStart(4, '0'), t, 'p', i + 1, i + 1]);
+  const texts = [[], ['entry', 'list', 'of', 'works'], ['shakuhachi', 'list', 'of', 'works']];
+  const post = (word: string) => texts.flatMap((t, d) => (t.includes(word) ? [d, 1] : []));
+  const words = ['entry', 'shakuhachi', 'list', 'of', 'works'];
+  const ix: NodeKeywords = {
+    id: 'src_test', nodes: rows,
+    header: { format: 1, tokenizer: 1, id: 'src_test', input_sha: '', nodes: rows, len: texts.map((t) => t.length), title_len: [1, 1, 1], opening: {} },
+    fields: {
+      title: recordField({}, [1, 1, 1]),
+      text: recordField(Object.fromEntries(words.map((w) => [w, post(w)])), texts.map((t) => t.length)),
+    },
+    termsStartingWith: () => [],
+  };
+  const input = { terms: ['entry', 'shakuhachi'], groups: [['entry'], ['shakuhachi']], k: 2, maxPages: 5 };
+
+  it('puts the node holding the library-specific word first where BM25 ties', () => {
+    const plain = rankNodesIn(ix, input);
+    expect(plain[0]!.score).toBe(plain[1]!.score);
+    expect(plain[0]!.title).toBe('Catalogue');
+    const weighted = rankNodesIn(ix, { ...input, specificity: (t) => (t === 'entry' ? SPECIFICITY_FLOOR : 1) });
+    expect(weighted.map((h) => h.title)).toEqual(['Flutes', 'Catalogue']);
+  });
+});

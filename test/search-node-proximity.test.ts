@@ -5,7 +5,11 @@
  */
 import { describe, it, expect } from 'vitest';
 import { rankNodesIn } from '../src/search/nodes.js';
-import { proximityScores } from '../src/search/proximity.js';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { PROXIMITY_SCAN_CHARS, proximityScores, storeNodeText } from '../src/search/proximity.js';
+import { nodeTextPath } from '../src/store/layout.js';
 import { DENSE_WINDOW_CHARS, bestWindow, termHits } from '../src/search/term-window.js';
 import { recordField } from '../src/search/bm25.js';
 import type { NodeKeywords } from '../src/search/keyword-index.js';
@@ -86,5 +90,17 @@ describe('tier-2 proximity', () => {
     expect(without[0]!.title).toBe('Tuning');
     const withText = rankNodesIn(ix, { ...input, nodeText: reader });
     expect(withText.map((h) => h.title).slice(0, 2)).toEqual(['Limits', 'Tuning']);
+  });
+});
+
+describe('node texts for proximity', () => {
+  it('reads the first PROXIMITY_SCAN_CHARS characters of a node file, null for a node without one', () => {
+    const root = mkdtempSync(join(tmpdir(), 'mhub-prox-'));
+    const file = join(root, nodeTextPath('src_a', '0001'));
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, 'é'.repeat(PROXIMITY_SCAN_CHARS + 500));
+    const read = storeNodeText(root, 'src_a');
+    expect(read('0001')).toBe('é'.repeat(PROXIMITY_SCAN_CHARS));
+    expect(read('0002')).toBeNull();
   });
 });

@@ -9,7 +9,7 @@
  * writes it in, or a vocabulary pack's expansion) weighs its idf over the source's nodes and
  * counts once in a span. A query of one group has no proximity to measure.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeTextPath } from '../store/layout.js';
 import { idf } from './bm25.js';
@@ -24,13 +24,25 @@ export const PROXIMITY_SCAN_CHARS = 20_000;
 /** A node's own text by node id; null when it has none. */
 export type NodeTextReader = (nodeId: string) => string | null;
 
-/** Reads node texts from a store's converted/ folder. */
+/** Bytes read of a node file: enough for PROXIMITY_SCAN_CHARS characters of UTF-8 (at most 4 bytes each). */
+const SCAN_BYTES = PROXIMITY_SCAN_CHARS * 4;
+
+/**
+ * Reads node texts from a store's converted/ folder, the first PROXIMITY_SCAN_CHARS characters of
+ * each (a huge node's file is not read whole); null for a node without a file.
+ */
 export function storeNodeText(root: string, sourceId: string): NodeTextReader {
+  const buf = Buffer.alloc(SCAN_BYTES);
   return (nodeId) => {
+    let fd: number | null = null;
     try {
-      return readFileSync(join(root, nodeTextPath(sourceId, nodeId)), 'utf8').slice(0, PROXIMITY_SCAN_CHARS);
+      fd = openSync(join(root, nodeTextPath(sourceId, nodeId)), 'r');
+      const n = readSync(fd, buf, 0, SCAN_BYTES, 0);
+      return buf.toString('utf8', 0, n).slice(0, PROXIMITY_SCAN_CHARS);
     } catch {
       return null;
+    } finally {
+      if (fd !== null) closeSync(fd);
     }
   };
 }

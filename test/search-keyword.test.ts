@@ -36,6 +36,15 @@ describe('tokenizer', () => {
     expect(words).toEqual(['καλημέρα', 'κόσμε']);
     expect(queryTermGroups('for a fixed theta').flat()).toContain('theta');
   });
+
+  it('searches a month named in a typed date as its number too, as data write it (2015/03/15)', () => {
+    expect(queryTermGroups('precipitation on 15 March 2015')).toEqual([['precipitation'], ['15'], ['march', '03'], ['2015']]);
+    expect(queryTermGroups('Sept. 2019 results')).toEqual([['sept', '09'], ['2019'], ['result']]);
+    expect(queryTermGroups('December 3rd')).toEqual([['december', '12'], ['3rd']]);
+    expect(tokenize('2015/03/15')).toEqual(expect.arrayContaining(queryTermGroups('15 March 2015').flat().filter((t) => t !== 'march')));
+    // a month's name with no day or year next to it is a word like any other
+    expect(queryTermGroups('march of the penguins')).toEqual([['march'], ['penguin']]);
+  });
 });
 
 describe('keyword-only search (no embedding model)', () => {

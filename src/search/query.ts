@@ -41,9 +41,31 @@ export function wordTerms(word: string, camel = false): string[] {
   return camel ? [...terms, ...w.split(JOINER_RE).flatMap(camelParts)] : terms;
 }
 
+/** Month names and abbreviations, by month number. */
+const MONTHS: Record<string, number> = {
+  january: 1, february: 2, march: 3, april: 4, may: 5, june: 6, july: 7, august: 8, september: 9, october: 10, november: 11, december: 12,
+  jan: 1, feb: 2, mar: 3, apr: 4, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
+};
+/** A day of the month or a year, as typed next to a month's name. */
+const DAY_OR_YEAR_RE = /^(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?$|^(?:1[6-9]|2\d)\d\d$/iu;
+
+/**
+ * The month a word names when it is part of a date as typed ("15 March 2015", "March 15, 2015",
+ * "Sept 2019": a day or a year next to it), else null: data and logs write dates in numbers
+ * ("2015/03/15" is indexed as 2015, 03, 15), so the month is also searched as its two-digit
+ * number. A month's name alone ("march", "may") is a word like any other.
+ */
+function dateMonth(words: string[], i: number): string | null {
+  const m = MONTHS[words[i]!.toLowerCase().replace(/\.$/, '')];
+  if (!m) return null;
+  const nextToIt = [words[i - 1], words[i + 1]].some((w) => w !== undefined && DAY_OR_YEAR_RE.test(w));
+  return nextToIt ? String(m).padStart(2, '0') : null;
+}
+
 /**
  * Query terms grouped by the word they came from: "FY2018" → ["fy2018", "2018"]. A group counts
  * as matched when any of its terms is found (for relevance), so expansions do not dilute it.
+ * A month's name in a typed date is also searched as its number (dateMonth: "March" → march, 03).
  * `camel` adds the camel-case parts of identifiers (camelParts) — for choosing sources, where a
  * title or body naming what "vcovHAC" does ("HAC covariance") tells one document from another;
  * node ranking leaves them out (inside a document, "ComplexMatrix" is found as written, and
@@ -53,8 +75,11 @@ export function queryTermGroups(query: string, stopwords?: ReadonlySet<string>, 
   const build = (skip: (t: string) => boolean): string[][] => {
     const groups: string[][] = [];
     const seen = new Set<string>();
-    for (const m of query.matchAll(WORD_RE)) {
-      const g = wordTerms(m[0], camel).filter((t) => !seen.has(t) && !skip(t));
+    const words = [...query.matchAll(WORD_RE)].map((m) => m[0]);
+    for (let i = 0; i < words.length; i++) {
+      const month = dateMonth(words, i);
+      const typed = wordTerms(words[i]!, camel).filter((t) => !skip(t));
+      const g = (month ? [...typed, month] : typed).filter((t) => !seen.has(t));
       g.forEach((t) => seen.add(t));
       if (g.length) groups.push([...new Set(g)]);
     }

@@ -250,4 +250,23 @@ void	xsltInit	(void)
     expect(r2.title).toBe('Bare page');
     expect(outline(r2.root)).toEqual(['Bare page', '  One', '  Two']);
   });
+
+  it('keeps the text of lists used as indents and finds headings wrapped in anchors (old hand-written pages)', async () => {
+    // NIST sclite's manual: sections indented with <UL> and no <LI>, one heading inside <A name>; 17 KB of page had given 1 KB of text
+    const page = `<HTML><HEAD><CENTER><TITLE>Scorer</TITLE></HEAD><BODY></CENTER>
+      <H1><A NAME="align">THE ALIGNMENT PROCESS</A></H1><p>Two steps.<p><strong>Step 1</strong>
+      <UL>The scorer accepts many formats:<UL><p><strong>Utterance ID Matching:</strong><UL>Records with the same id are aligned.</UL></UL></UL>
+      <A name="scoring_process"> <H1> THE SCORING PROCESS </H1> </A>
+      <UL>Scores are tallied per speaker.<P>The categories tallied are:<CENTER><Table>
+      <TR><TD>Percent of inserted words<TD>=<TD><U># Inserted words</U><BR># Reference words<TD>* 100</Table></CENTER></UL>
+      <H1>BUGS</H1><ul><li>first</li><ul><li>nested straight in the list</li></ul></ul></BODY></HTML>`;
+    const r = await htmlConverter.convert({ absPath: 's.htm', card: card('s.htm', 'html'), bytes: Buffer.from(page), plan: {} as never, options: { maxLeafPages: 5 } });
+    expect(outline(r.root)).toEqual(['Scorer', '  THE ALIGNMENT PROCESS', '  THE SCORING PROCESS', '  BUGS']);
+    const node = (title: string) => all(r.root).find((n) => n.title === title)!;
+    expect(node('THE ALIGNMENT PROCESS').content).toContain('Records with the same id are aligned.');
+    expect(node('THE ALIGNMENT PROCESS').content).not.toContain('SCORING');
+    expect(node('THE SCORING PROCESS').content).toContain('Percent of inserted words');
+    expect(node('THE SCORING PROCESS').content).toContain('# Inserted words');
+    expect(node('BUGS').content).toContain('  - nested straight in the list');
+  });
 });

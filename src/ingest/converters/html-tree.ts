@@ -4,7 +4,7 @@
  * rows (`| a | b |`), links kept as their text, images noted by their alt text.
  */
 import type { CheerioAPI, Cheerio } from 'cheerio';
-import type { AnyNode, Element } from 'domhandler';
+import type { AnyNode, Element, Text } from 'domhandler';
 import type { ConvertedNode } from './types.js';
 import { groupTitle, TITLE_SCAN_LINES } from './titles.js';
 import { groupParagraphs } from './text-chunks.js';
@@ -160,11 +160,35 @@ function tableRows(ctx: Ctx, table: Element): string {
   return lines.join('\n');
 }
 
+/** An element with a block-level child: an inline tag used as a wrapper (<a name="x"><h1>, <font><p>). */
+function holdsBlocks(el: Element): boolean {
+  return el.children.some((c) => c.type === 'tag' && BLOCKS.has((c as Element).tagName.toLowerCase()));
+}
+
+/**
+ * A list used as an indent, as old hand-written pages do (sclite's manual: text, paragraphs and
+ * tables inside <UL> with no <li>): it holds text or blocks outside any item, which listText, reading
+ * items only, would drop. It is walked as a container instead.
+ */
+function looseList(list: Element): boolean {
+  return list.children.some((c) => {
+    if (c.type === 'text') return /\S/.test((c as Text).data);
+    if (c.type !== 'tag') return false;
+    const t = (c as Element).tagName.toLowerCase();
+    return t !== 'li' && t !== 'ul' && t !== 'ol' && t !== 'script' && t !== 'template';
+  });
+}
+
 function listText(ctx: Ctx, list: Element, depth: number): string {
   const ordered = list.tagName.toLowerCase() === 'ol';
   const out: string[] = [];
   let i = 1;
   for (const li of list.children) {
+    // a list nested straight in a list, not in an item (<ul><li>…</li><ul>…</ul></ul>)
+    if (li.type === 'tag' && ['ul', 'ol'].includes((li as Element).tagName.toLowerCase())) {
+      out.push(listText(ctx, li as Element, depth + 1));
+      continue;
+    }
     if (li.type !== 'tag' || (li as Element).tagName.toLowerCase() !== 'li') continue;
     const el = li as Element;
     const own = el.children.filter((c) => !(c.type === 'tag' && ['ul', 'ol'].includes((c as Element).tagName.toLowerCase())));
@@ -435,7 +459,8 @@ class SectionBuilder {
     else if (level) this.heading(el, level + this.levelShift);
     else if (tag === 'div' && REFENTRY.test(el.attribs.class ?? '') && this.referenceEntry(el)) return;
     else if (tag === 'table') this.emit(tableRows(ctx, el));
-    else if (tag === 'ul' || tag === 'ol') this.emit(listText(ctx, el, 0));
+    else if ((tag === 'ul' || tag === 'ol') && !looseList(el)) this.emit(listText(ctx, el, 0));
+    else if (tag === 'ul' || tag === 'ol') this.walk(el.children);
     else if (tag === 'pre') this.emit('```\n' + ctx.$(el).text().replace(/^(?:[ \t]*\r?\n)+/, '').replace(/\n+$/, '') + '\n```');
     else if (tag === 'blockquote') this.emit(lineText(ctx, el).split('\n').map((l) => `> ${l}`).join('\n'));
     else if (tag === 'dl') this.definitionList(el);
@@ -452,12 +477,15 @@ class SectionBuilder {
       if (n.type !== 'tag') continue;
       const el = n as Element;
       const tag = el.tagName.toLowerCase();
-      if (!BLOCKS.has(tag)) {
+      const wraps = !BLOCKS.has(tag) && holdsBlocks(el);
+      if (!BLOCKS.has(tag) && !wraps) {
         this.inline.push(n);
         continue;
       }
       this.flushInline();
-      this.block(el, tag);
+      // an inline tag wrapping blocks (<a name="x"><h1>…</h1></a>) is walked as their container
+      if (wraps) this.walk(el.children);
+      else this.block(el, tag);
     }
     this.flushInline();
   }

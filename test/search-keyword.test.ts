@@ -42,6 +42,9 @@ describe('tokenizer', () => {
     expect(queryTermGroups('Sept. 2019 results')).toEqual([['sept', '09'], ['2019'], ['result']]);
     expect(queryTermGroups('December 3rd')).toEqual([['december', '12'], ['3rd']]);
     expect(tokenize('2015/03/15')).toEqual(expect.arrayContaining(queryTermGroups('15 March 2015').flat().filter((t) => t !== 'march')));
+    // a date typed in numbers is each of its parts, not any one of them; a code with a joined form stays one word
+    expect(queryTermGroups('rain 2015/03/15')).toEqual([['rain'], ['2015'], ['03'], ['15']]);
+    expect(queryTermGroups('10-K')).toEqual([['10k', '10']]);
     // a month's name with no day or year next to it is a word like any other
     expect(queryTermGroups('march of the penguins')).toEqual([['march'], ['penguin']]);
   });

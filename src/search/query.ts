@@ -12,6 +12,7 @@ import { WORD_RE, tokenize } from '../model/tokenize.js';
 import { QUERY_STOPWORDS } from './stopwords.js';
 
 const POSSESSIVE_RE = /['’]s$/iu;
+const DIGITS_RE = /^\p{N}+$/u;
 const JOINER_RE = /[.'’&\-/]/;
 /** True when a term is a stopword of the query (general list or one of `extra`). */
 export function isQueryStopword(t: string, extra?: ReadonlySet<string>): boolean {
@@ -65,7 +66,9 @@ function dateMonth(words: string[], i: number): string | null {
 /**
  * Query terms grouped by the word they came from: "FY2018" → ["fy2018", "2018"]. A group counts
  * as matched when any of its terms is found (for relevance), so expansions do not dilute it.
- * A month's name in a typed date is also searched as its number (dateMonth: "March" → march, 03).
+ * A month's name in a typed date is also searched as its number (dateMonth: "March" → march, 03);
+ * a number written in parts ("2015/03/15", tokenized 2015, 03, 15, with no joined form) is a group
+ * per part: the date is all three, where one group let a row holding any one of them match as well.
  * `camel` adds the camel-case parts of identifiers (camelParts) — for choosing sources, where a
  * title or body naming what "vcovHAC" does ("HAC covariance") tells one document from another;
  * node ranking leaves them out (inside a document, "ComplexMatrix" is found as written, and
@@ -81,7 +84,10 @@ export function queryTermGroups(query: string, stopwords?: ReadonlySet<string>, 
       const typed = wordTerms(words[i]!, camel).filter((t) => !skip(t));
       const g = (month ? [...typed, month] : typed).filter((t) => !seen.has(t));
       g.forEach((t) => seen.add(t));
-      if (g.length) groups.push([...new Set(g)]);
+      const terms = [...new Set(g)];
+      // a number written in parts ("2015/03/15", "12:30") is all of its parts, not any one of them
+      if (terms.length > 1 && terms.every((t) => DIGITS_RE.test(t))) groups.push(...terms.map((t) => [t]));
+      else if (terms.length) groups.push(terms);
     }
     return groups;
   };

@@ -5,7 +5,7 @@
 import { describe, it, expect } from 'vitest';
 import { sourceConflict, sourceVerdict, SOURCE_SURE_LEAD, PERIOD_CONFLICT_GAP } from '../src/search/confidence.js';
 import { nodeVerdictsUnder } from '../src/search/search.js';
-import { bestPassage, columnHeaderBefore, spanningRowOfShownHeader, densestSpan, phraseSpan, sentenceEnd, sentenceStart, PASSAGE_CHARS, PASSAGE_FIRST_CHARS, PASSAGE_LEAD, PASSAGE_MORE_MIN, PASSAGE_SENTENCE_BACK, PASSAGE_SENTENCE_EXTRA, placeOf } from '../src/retrieve/snippets.js';
+import { bestPassage, columnHeaderBefore, spanningRowOfShownHeader, densestSpan, phraseSpan, sentenceEnd, sentenceStart, labelStart, PASSAGE_LABEL_MAX_CHARS, PASSAGE_CHARS, PASSAGE_FIRST_CHARS, PASSAGE_LEAD, PASSAGE_MORE_MIN, PASSAGE_SENTENCE_BACK, PASSAGE_SENTENCE_EXTRA, placeOf } from '../src/retrieve/snippets.js';
 import type { TreeNode } from '../src/store/schemas.js';
 
 const WEAK = 0.3;
@@ -57,6 +57,20 @@ describe('node passages', () => {
     expect(p.text).toMatch(/^The port authority/);
     expect(p.text.length).toBeLessThanOrEqual(PASSAGE_CHARS + 90 + PASSAGE_SENTENCE_BACK);
     expect(p.text).not.toMatch(/<!--/);
+  });
+
+  it('opens with the short label line its text belongs to (an option\'s name above its description)', () => {
+    const w = new Map([['keepalive', 3], ['seconds', 1]]);
+    const text = `${filler}\nout of resources.\nhold time number\nTime in seconds to wait for a Keepalive message from the other side.\n${filler}`;
+    expect(labelStart(text, text.indexOf('Time in'))).toBe(text.indexOf('hold time'));
+    // the passage opening at the description's line (its sentence start) takes the label with it
+    const line = 'The time to wait, counted from the moment that the very last message of the peer arrived and measured in whole seconds, before a Keepalive is due.';
+    expect(bestPassage(`${filler}\nhold time number\n${line}\n${filler}`, w)!.text).toMatch(/^hold time number The time to wait/);
+    // a line closing a sentence, a long wrapped line or a page mark is no label
+    for (const above of ['out of resources.', 'x'.repeat(PASSAGE_LABEL_MAX_CHARS + 1), '<!-- page 3 -->']) {
+      const t = `${filler}\n${above}\nTime in seconds to wait for a Keepalive message.\n`;
+      expect(labelStart(t, t.indexOf('Time in'))).toBe(t.indexOf('Time in'));
+    }
   });
 
   it('names both pages of a passage that runs over a page break, and cites them', () => {

@@ -218,9 +218,28 @@ export function sentenceStart(text: string, from: number, back: number): number 
   return lo === 0 ? 0 : from;
 }
 
+/** Longest line above a passage read as the label it belongs to. */
+export const PASSAGE_LABEL_MAX_CHARS = 60;
+/** A line that closes a sentence or clause: not a label. */
+const CLAUSE_CLOSED = /[.!?;,]["”’)]?\s*$/;
+
+/**
+ * The start of the line above `from` when the passage opens a line and that line is a short label
+ * of what follows (an option's name above its description, "hold time number" / "Time in seconds to
+ * wait…"; a term, a heading): not a sentence's end, not a page mark, at most PASSAGE_LABEL_MAX_CHARS.
+ * Else `from`. An agent read the value without the option it belonged to.
+ */
+export function labelStart(text: string, from: number): number {
+  if (from <= 0 || text[from - 1] !== '\n') return from;
+  const lineStart = text.lastIndexOf('\n', from - 2) + 1;
+  const line = text.slice(lineStart, from - 1);
+  if (!line.trim() || line.length > PASSAGE_LABEL_MAX_CHARS || CLAUSE_CLOSED.test(line) || line.includes('-->')) return from;
+  return lineStart;
+}
+
 /** A span of `text` as shown: page marks, leaders and runs of blanks out; "…" where a sentence is cut. */
 function shownSpan(text: string, spanFrom: number, spanTo: number, chars: number): { body: string; from: number; to: number } {
-  const from = sentenceStart(text, spanFrom, PASSAGE_SENTENCE_BACK);
+  const from = labelStart(text, sentenceStart(text, spanFrom, PASSAGE_SENTENCE_BACK));
   const to = sentenceEnd(text, spanTo, PASSAGE_SENTENCE_EXTRA);
   const body = text.slice(from, to).replace(PAGE_MARK, ' ').replace(PARTIAL_MARK_START, '').replace(PARTIAL_MARK_END, '').replace(LEADERS, ' ').replace(/\s+/g, ' ').trim();
   const max = chars + 80 + (to - spanTo) + (spanFrom - from);

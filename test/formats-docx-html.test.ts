@@ -269,4 +269,24 @@ void	xsltInit	(void)
     expect(node('THE SCORING PROCESS').content).toContain('# Inserted words');
     expect(node('BUGS').content).toContain('  - nested straight in the list');
   });
+
+  it('reads a page laid out in a table, its sections titled by bold paragraphs, as sections (MRIcron\'s dcm2nii page)', async () => {
+    const para = (t: string) => `<p>${t} ${'The converter reads the files and writes NIfTI images next to them. '.repeat(10)}</p>`;
+    const page = `<html><head><title>dcm2nii</title></head><body><table><tr><td width="20%"><a href="a.html">Home</a></td>
+      <td width="100%"><p>dcm2nii converts images.</p><p><b>Installation</b></p>${para('Unzip the archive.')}${para('Run it once.')}
+      <p><font size="+1"><b>Running DCM2NII</b></font></p>${para('Drop files on the icon.')}<ul><li>one</li><li>two</li></ul>
+      <p><b>Note:</b> a bold lead-in is no heading.</p><p><b>A long bold sentence that ends like a sentence does.</b></p></td></tr></table>
+      <table><tr><td>Key</td><td>Value</td></tr><tr><td>n</td><td>${para('A data cell.')}</td></tr></table></body></html>`;
+    const r = await htmlConverter.convert({ absPath: 'd.html', card: card('d.html', 'html'), bytes: Buffer.from(page), plan: {} as never, options: { maxLeafPages: 5 } });
+    expect(outline(r.root)).toEqual(['dcm2nii', '  Installation', '  Running DCM2NII']);
+    const running = all(r.root).find((n) => n.title === 'Running DCM2NII')!;
+    expect(running.content).toContain('- one\n- two');
+    expect(running.content).toContain('Note: a bold lead-in is no heading.');
+    // a short table (or one of data cells) is still read as rows
+    expect(running.content).toContain('| Key | Value |');
+    // one bold paragraph is not enough to call it the page's headings
+    const single = '<html><body><p><b>Warning</b></p><p>Text.</p><h2>Real</h2><p>More.</p></body></html>';
+    const r2 = await htmlConverter.convert({ absPath: 's.html', card: card('s.html', 'html'), bytes: Buffer.from(single), plan: {} as never, options: { maxLeafPages: 5 } });
+    expect(all(r2.root).map((n) => n.title)).not.toContain('Warning');
+  });
 });

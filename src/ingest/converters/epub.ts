@@ -123,7 +123,7 @@ function chapterNode(cheerio: typeof import('cheerio'), text: string, tocTitle: 
   const $ = loadHtml(cheerio, text, warnings);
   $(DROP_SELECTORS).remove();
   const body = $('body').length ? $('body') : $.root();
-  const t = htmlSections($, body, undefined, { anchors: true });
+  const t = htmlSections($, body, undefined, { anchors: true, webPage: true });
   const only = t.sections.length === 1 ? t.sections[0]! : null;
   if (!t.lead && t.sections.length === 0) return null;
   const title = tocTitle || only?.title || t.sections[0]?.title || `Chapter ${number}`;
@@ -135,7 +135,7 @@ function chapterNode(cheerio: typeof import('cheerio'), text: string, tocTitle: 
 
 export const epubConverter: Converter = {
   name: 'epub',
-  version: 6,
+  version: 7,
   async convert({ bytes, card, options }) {
     const cheerio = await import('cheerio');
     return withPackage(bytes, 'e-book', REPAIR_HINT, async (zip) => {

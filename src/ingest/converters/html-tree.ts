@@ -90,6 +90,58 @@ interface Ctx {
   tablesAsRows: boolean;
   /** keep each section's and term's link target (`meta.anchor`): HTML pages, not Word files (their bookmarks are not addresses) */
   anchors: boolean;
+  /**
+   * written for a browser (HTML pages, EPUB), not converted from an office file: its tables may lay
+   * the page out (layoutTable) and bold paragraphs may title its sections (boldHeadingPage). A Word
+   * table's cells hold several paragraphs of data, and a Word file without heading styles bolds
+   * words that are no headings.
+   */
+  webPage: boolean;
+  /** the page marks its sections with bold paragraphs, not heading tags (boldHeadingPage) */
+  boldHeadings: boolean;
+}
+
+/** Longest bold paragraph read as a section heading on a page without heading tags. */
+export const BOLD_HEADING_MAX_CHARS = 80;
+/** Bold paragraphs a page without heading tags needs before they are read as its headings. */
+export const BOLD_HEADINGS_MIN = 2;
+const BOLD_TAGS = new Set(['b', 'strong']);
+/** Tags that may wrap the bold run without changing what it is (<font><b>…</b></font>). */
+const BOLD_WRAPPERS = new Set(['font', 'u', 'span', 'a', 'big']);
+/** Text closing a sentence or announcing what follows: a bold lead-in ("Note:"), not a heading. */
+const NOT_A_HEADING_END = /[.!?,;:]\s*$/;
+
+/**
+ * A paragraph that is nothing but a short bold run (<p><b>Installation</b></p>): how pages written
+ * by hand before stylesheets, and some generators, title their sections. Its text, else null.
+ */
+function boldParagraphText($: CheerioAPI, el: Element): string | null {
+  if (el.tagName.toLowerCase() !== 'p') return null;
+  let inner: Element = el;
+  for (;;) {
+    const kids = inner.children.filter((c) => !(c.type === 'text' && !/\S/.test((c as Text).data)) && c.type !== 'comment');
+    if (kids.length !== 1 || kids[0]!.type !== 'tag') return null;
+    const tag = (kids[0] as Element).tagName.toLowerCase();
+    inner = kids[0] as Element;
+    if (BOLD_TAGS.has(tag)) break;
+    if (!BOLD_WRAPPERS.has(tag)) return null;
+  }
+  const text = collapse($(inner).text());
+  return text && text.length <= BOLD_HEADING_MAX_CHARS && !NOT_A_HEADING_END.test(text) ? text : null;
+}
+
+/**
+ * A page with no heading tags whose sections open with bold paragraphs (MRIcron's dcm2nii manual:
+ * "Installation", "Running DCM2NII", … each <p><b>…</b></p>): at least BOLD_HEADINGS_MIN of them.
+ * Its outline had been paragraph groups titled by their first sentences, and one 17,000-character node.
+ */
+function boldHeadingPage($: CheerioAPI, root: Cheerio<AnyNode>): boolean {
+  if (root.find('h1, h2, h3, h4, h5, h6').length > 0) return false;
+  let n = 0;
+  root.find('p').each((_, el) => {
+    if (n < BOLD_HEADINGS_MIN && boldParagraphText($, el as Element)) n++;
+  });
+  return n >= BOLD_HEADINGS_MIN;
 }
 
 /** Inline text of an element: links as their text, images as `[image: alt]`, <br> as a newline. */
@@ -158,6 +210,33 @@ function tableRows(ctx: Ctx, table: Element): string {
   const lines = [`| ${pad(rows[0]!).join(' | ')} |`, `|${Array(width).fill(' --- ').join('|')}|`];
   for (const r of rows.slice(1)) lines.push(`| ${pad(r).join(' | ')} |`);
   return lines.join('\n');
+}
+
+/** A table cell holding more text than this, in at least LAYOUT_CELL_BLOCKS blocks, is a page's layout, not data. */
+export const LAYOUT_CELL_CHARS = 1500;
+export const LAYOUT_CELL_BLOCKS = 2;
+/** …in a table of at most this many rows (a page's frame: a menu beside the text); a question-and-answer table has a row per question. */
+export const LAYOUT_MAX_ROWS = 3;
+const CELL_BLOCKS = new Set(['p', 'ul', 'ol', 'dl', 'table', 'pre', 'blockquote', 'div', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/** The cells of a table's own rows (not of tables nested in them), in reading order. */
+function ownCells($: CheerioAPI, table: Element): Element[] {
+  return $(table).find('tr').toArray().filter((tr) => $(tr).closest('table')[0] === table)
+    .flatMap((tr) => $(tr).children('th,td').toArray() as Element[]);
+}
+
+/**
+ * A table used to lay a page out (a column of text beside a menu, as pages were built before
+ * stylesheets): a few rows, one of whose cells holds a long text in several paragraphs, lists or tables. Read as
+ * table rows its text became one cell per line, its lists and headings flattened (MRIcron's dcm2nii
+ * manual: the whole page in one cell). A data table's cells hold values or a paragraph each.
+ */
+function layoutTable($: CheerioAPI, table: Element): boolean {
+  const rows = $(table).find('tr').toArray().filter((tr) => $(tr).closest('table')[0] === table).length;
+  return rows <= LAYOUT_MAX_ROWS && ownCells($, table).some((c) => {
+    const blocks = c.children.filter((k) => k.type === 'tag' && CELL_BLOCKS.has((k as Element).tagName.toLowerCase())).length;
+    return blocks >= LAYOUT_CELL_BLOCKS && $(c).text().length > LAYOUT_CELL_CHARS;
+  });
 }
 
 /** An element with a block-level child: an inline tag used as a wrapper (<a name="x"><h1>, <font><p>). */
@@ -458,6 +537,8 @@ class SectionBuilder {
     if (level && CREDIT_HEADING.test(el.attribs.class ?? '')) this.emit(lineText(ctx, el));
     else if (level) this.heading(el, level + this.levelShift);
     else if (tag === 'div' && REFENTRY.test(el.attribs.class ?? '') && this.referenceEntry(el)) return;
+    else if (tag === 'p' && ctx.boldHeadings && boldParagraphText(ctx.$, el)) this.heading(el, 2 + this.levelShift);
+    else if (tag === 'table' && ctx.webPage && layoutTable(ctx.$, el)) for (const cell of ownCells(ctx.$, el)) this.walk(cell.children);
     else if (tag === 'table') this.emit(tableRows(ctx, el));
     else if ((tag === 'ul' || tag === 'ol') && !looseList(el)) this.emit(listText(ctx, el, 0));
     else if (tag === 'ul' || tag === 'ol') this.walk(el.children);
@@ -492,8 +573,8 @@ class SectionBuilder {
 }
 
 /** Walk the blocks under `root` into a heading tree. `headingTitle` may rewrite titles (e.g. to add numbers). */
-export function htmlSections($: CheerioAPI, root: Cheerio<AnyNode>, headingTitle?: HeadingTitle, opts: { tablesAsRows?: boolean; anchors?: boolean } = {}): HtmlTree {
-  const ctx: Ctx = { $, imageAlts: [], links: 0, tables: 0, tablesAsRows: opts.tablesAsRows ?? false, anchors: opts.anchors ?? false };
+export function htmlSections($: CheerioAPI, root: Cheerio<AnyNode>, headingTitle?: HeadingTitle, opts: { tablesAsRows?: boolean; anchors?: boolean; webPage?: boolean } = {}): HtmlTree {
+  const ctx: Ctx = { $, imageAlts: [], links: 0, tables: 0, tablesAsRows: opts.tablesAsRows ?? false, anchors: opts.anchors ?? false, webPage: opts.webPage ?? false, boldHeadings: !!opts.webPage && boldHeadingPage($, root) };
   const b = new SectionBuilder(ctx, headingTitle);
   // (a page without <html> or <body> is walked from the document itself: htmlparser2 adds neither)
   b.walk(root.toArray().flatMap((r) => (r.type === 'tag' || r.type === 'root' ? (r as Element).children : [r])));

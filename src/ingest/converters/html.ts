@@ -41,7 +41,7 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
     }
   }
   if (main.length === 0) main = $.root();
-  const t = htmlSections($, main, undefined, { ...opts, anchors: true });
+  const t = htmlSections($, main, undefined, { ...opts, anchors: true, webPage: true });
   const only = t.sections.length === 1 ? t.sections[0]! : null;
   const title = docTitle || (only?.meta?.level === 1 ? only.title : '') || basename(filename, extname(filename));
   let root: ConvertedNode = { title, kind: 'document', children: t.sections };
@@ -66,7 +66,7 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
 
 export const htmlConverter: Converter = {
   name: 'html',
-  version: 14,
+  version: 15,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

@@ -256,6 +256,26 @@ ${para(9)}
     expect(md.root.title).toBe('GNU GENERAL PUBLIC LICENSE');
   });
 
+  it('takes a longer title numbered between two of the run\'s, and an appendix lettered after the sections', () => {
+    const p = (w: string) => Array.from({ length: 5 }, (_, i) => `   ${w} sentence ${i} of the body, long enough to read as text.`).join('\n');
+    const text = [
+      '1. Introduction', p('a'), '  1.1. Scope', p('b'), '2. Members', p('c'), '  2.1. Powers', p('d'),
+      '3. The Members by way of General Resolution or by election', p('e'), '  3.1. Powers', p('f'), '4. Leader', p('g'),
+      '  4.1. Powers', p('h'), '5. Secretary', p('l'), '6. Delegates', p('m'), 'A. Standard Resolution Procedure', p('i'), '  A.1. Discussion and Amendment', p('j'), '  A.2. Voting procedure', p('k'),
+    ].join('\n\n');
+    const titles = textHeadings(text.split('\n')).map((h) => `${h.style} ${h.title}`);
+    expect(titles).toContain('numbered1 3. The Members by way of General Resolution or by election');
+    expect(titles).toContain('numbered1 A. Standard Resolution Procedure');
+    expect(titles).toContain('numbered2 A.1. Discussion and Amendment');
+    // a long numbered line not between two of the run's titles is a list item; letters before a section number are a list's
+    const list = [...text.split('\n\n').slice(0, 4), 'A. First choice of a list, quite long enough', p('x'), 'B. Second choice', p('y'), ...text.split('\n\n').slice(4, 20),
+      '9. A list item that is long and numbered far beyond the run here', p('z')].join('\n\n');
+    const got = textHeadings(list.split('\n')).map((h) => h.title);
+    expect(got).not.toContain('A. First choice of a list, quite long enough');
+    expect(got).not.toContain('9. A list item that is long and numbered far beyond the run here');
+    expect(got).toContain('4. Leader');
+  });
+
   it('a short list of numbered steps is no outline', () => {
     const steps = 'Install\n\n1. Download the archive.\n\n2. Unpack it.\n\n3. Run make.\n\n4. Run make install.\n';
     expect(textHeadings(steps.split('\n'))).toEqual([]);

@@ -89,7 +89,10 @@ function question(lines: string[], i: number): TextHeading | null {
  * A numbered title standing alone: "  8. Termination.", "2.1 Scope" with blank lines around it,
  * short, its words opening in a capital. Kept only as one of a run of such titles (numberedRuns).
  */
-const NUMBERED_TITLE = /^\s{0,8}(\d{1,2}(?:\.\d{1,2}){0,3})\.?\s+(\p{Lu}.*)$/u;
+const NUMBERED_TITLE = /^\s{0,8}((?:\d{1,2}|[A-Z](?=\.))(?:\.\d{1,2}){0,3})\.?\s+(\p{Lu}.*)$/u;
+/** An appendix's letter numbers after every section number ("A." after "9.", "A.1." under it). */
+const APPENDIX_BASE = 1000;
+const APPENDIX_LETTER = /^[A-Z]$/;
 /** Longest numbered title line, and most words in it. */
 export const NUMBERED_TITLE_MAX_CHARS = 70;
 export const NUMBERED_TITLE_MAX_WORDS = 8;
@@ -100,13 +103,21 @@ export const NUMBERED_SEQUENCE_SHARE = 0.7;
 /** …and this many lines apart on average: an enumeration's items follow each other closely. */
 export const NUMBERED_MIN_MEAN_LINES = 8;
 
-function numbered(lines: string[], i: number): TextHeading | null {
+/**
+ * Longest numbered title taken when its number continues a run between two of the run's titles
+ * (numberedRuns): "4. The Developers by way of General Resolution or election" between Debian's
+ * constitution's "3. Individual Developers" and "5. Project Leader", ten words.
+ */
+export const NUMBERED_TITLE_LONG_MAX_CHARS = 100;
+
+function numbered(lines: string[], i: number, long = false): TextHeading | null {
   const m = NUMBERED_TITLE.exec(lines[i]!);
   if (!m || !blank(lines[i - 1]) || !blank(lines[i + 1])) return null;
   const t = lines[i]!.trim();
   // a question may be longer ("3.  What do all those things on the screen mean?" among the NetHack Guidebook's sections)
   const asks = t.endsWith('?');
-  if (t.length > (asks ? QUESTION_TITLE_MAX_CHARS : NUMBERED_TITLE_MAX_CHARS) || (!asks && t.split(/\s+/).length > NUMBERED_TITLE_MAX_WORDS + 1)) return null;
+  const short = t.length <= (asks ? QUESTION_TITLE_MAX_CHARS : NUMBERED_TITLE_MAX_CHARS) && (asks || t.split(/\s+/).length <= NUMBERED_TITLE_MAX_WORDS + 1);
+  if (long ? short || t.length > NUMBERED_TITLE_LONG_MAX_CHARS || /[.!?]$/.test(t) : !short) return null;
   // a contents line ("7.2.1 Plotting one column ........ 12") is no heading
   if (/[,;:]$/.test(t) || /\.{3,}|(?:\.\s){3,}/.test(t)) return null;
   return { line: i, title: t.replace(/\.$/, ''), style: `numbered${m[1]!.split('.').length}`, under: [] };
@@ -118,17 +129,25 @@ function numbered(lines: string[], i: number): TextHeading | null {
  * (OCR output), where no run of such titles is needed to trust one.
  */
 export function standaloneHeading(lines: string[], i: number): string | null {
-  return (numbered(lines, i) ?? capitals(lines, i))?.title ?? null;
+  // a letter's number ("A. Yes") is an appendix only among numbered sections (inSequence)
+  const n = numbered(lines, i);
+  return (n && !appendixNumbered(n) ? n : capitals(lines, i))?.title ?? null;
 }
 
 /** The last number of a numbered title ("2.3 Scope" → 3) and the numbers before it ("2"). */
 function numberOf(h: TextHeading): { parent: string; n: number } {
-  const parts = /^(\d+(?:\.\d+)*)/.exec(h.title)![1]!.split('.');
-  return { parent: parts.slice(0, -1).join('.'), n: Number(parts[parts.length - 1]) };
+  const parts = /^((?:\d+|[A-Z](?=\.))(?:\.\d+)*)/.exec(h.title)![1]!.split('.');
+  const last = parts[parts.length - 1]!;
+  return { parent: parts.slice(0, -1).join('.'), n: APPENDIX_LETTER.test(last) ? APPENDIX_BASE + last.charCodeAt(0) - 64 : Number(last) };
 }
+
+/** A title numbered by an appendix's letter ("A. Standard Resolution Procedure", "A.1. Discussion"). */
+const appendixNumbered = (h: TextHeading) => /^[A-Z]\./.test(h.title);
 
 /** `b` continues the numbering after `a`: the next number under the same parent, or a first one under another ("5.4.1" → "7.2.1"). */
 function follows(a: { parent: string; n: number }, b: { parent: string; n: number }): boolean {
+  // an appendix's "A." follows the last section's number
+  if (b.parent === a.parent && b.n === APPENDIX_BASE + 1 && a.n < APPENDIX_BASE) return true;
   return b.parent === a.parent ? b.n === a.n + 1 : b.n <= 1;
 }
 
@@ -158,7 +177,10 @@ function numberedRuns(hs: TextHeading[]): Set<TextHeading> {
  */
 function inSequence(run: TextHeading[]): TextHeading[] {
   const kept: TextHeading[] = [];
-  for (const h of run) {
+  // an appendix's letters come after the sections: one followed by a section number is a list's "A."
+  const lastNumber = run.reduce((at, h, k) => (appendixNumbered(h) ? at : k), -1);
+  for (const [k, h] of run.entries()) {
+    if (appendixNumbered(h) && k < lastNumber) continue;
     const last = kept[kept.length - 1];
     const b = numberOf(h);
     if (!last) {
@@ -171,6 +193,36 @@ function inSequence(run: TextHeading[]): TextHeading[] {
   return kept;
 }
 
+/**
+ * Numbered titles too long for numbered() whose number sits between two titles of a run: the next
+ * after the run's title above it and followed by the run's title below (3 → 4 → 5), so not a long
+ * list item numbered by chance.
+ */
+function longTitlesInRun(lines: string[], run: ReadonlySet<TextHeading>): TextHeading[] {
+  const out: TextHeading[] = [];
+  if (run.size === 0) return out;
+  const byStyle = new Map<string, TextHeading[]>();
+  for (const h of [...run].sort((a, b) => a.line - b.line)) byStyle.set(h.style, [...(byStyle.get(h.style) ?? []), h]);
+  lines.forEach((_, i) => {
+    const h = numbered(lines, i, true);
+    const same = h ? byStyle.get(h.style) : undefined;
+    if (!h || !same) return;
+    // the run's first title below this line, and the one above it
+    let lo = 0;
+    let hi = same.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (same[mid]!.line < i) lo = mid + 1;
+      else hi = mid;
+    }
+    const before = same[lo - 1];
+    const after = same[lo];
+    const n = numberOf(h);
+    if (before && after && follows(numberOf(before), n) && follows(n, numberOf(after))) out.push(h);
+  });
+  return out;
+}
+
 /** The text's own headings, in order (a FAQ's questions only when it asks MIN_QUESTIONS or more; numbered titles only in runs). */
 export function textHeadings(lines: string[]): TextHeading[] {
   const out: TextHeading[] = [];
@@ -180,7 +232,8 @@ export function textHeadings(lines: string[]): TextHeading[] {
     if (n) numberedTitles.push(n);
   });
   // a numbered title in a run is a section, whatever else it looks like (a question, a line in capitals)
-  const inRun = new Map([...numberedRuns(numberedTitles)].map((h) => [h.line, h]));
+  const run = numberedRuns(numberedTitles);
+  const inRun = new Map([...run, ...longTitlesInRun(lines, run)].map((h) => [h.line, h]));
   const runStyles = new Set([...inRun.values()].map((h) => h.style));
   for (let i = 0; i < lines.length; i++) {
     const h = inRun.get(i) ?? adorned(lines, i) ?? capitals(lines, i) ?? question(lines, i);

@@ -104,3 +104,28 @@ describe('node texts for proximity', () => {
     expect(read('0002')).toBeNull();
   });
 });
+
+describe('proximity of spreadsheet rows', () => {
+  it('gives a row the share its record holds, in its cells or the labels it is shown with; its sheet\'s file is not the row', () => {
+    const rows: NodeRow[] = [
+      ['0000', 'gapminder', 'r', 1, 2], ['0001', 'country', '', 0, 0], ['0002', 'lifeExp', '', 0, 0],
+      ['0000', 'gapminder row 1', 'r', 1, 1], ['0000', 'gapminder row 2', 'r', 2, 2],
+    ];
+    const texts = [['gapminder', 'algeria', 'angola'], ['country', 'algeria', 'angola'], ['lifeexp', '43.077', '30.015'], ['algeria', '43.077'], ['angola', '30.015']];
+    const post = (w: string) => texts.flatMap((t, d) => (t.includes(w) ? [d, 1] : []));
+    const words = [...new Set(texts.flat())];
+    const sheet: NodeKeywords = {
+      id: 'src_csv', nodes: rows,
+      header: { format: 1, tokenizer: 1, id: 'src_csv', input_sha: '', nodes: rows, len: texts.map((t) => t.length), title_len: rows.map(() => 1), opening: {} },
+      fields: { title: recordField({}, rows.map(() => 1)), text: recordField(Object.fromEntries(words.map((w) => [w, post(w)])), texts.map((t) => t.length)) },
+      termsStartingWith: () => [],
+    };
+    // the sheet's file holds every word together: read for a row, it gave every row the whole query
+    const read = (id: string) => (id === '0000' ? 'gapminder: Algeria 43.077, Angola 30.015, lifeExp' : null);
+    const p = proximityScores(sheet, [new Map([['angola', 1]]), new Map([['lifeexp', 1]])], [2, 3, 4], read);
+    expect(p.get(4)).toBeCloseTo(1);
+    expect(p.get(3)!).toBeLessThan(0.9);
+    expect(p.get(3)!).toBeGreaterThan(0);
+    expect(p.get(2)).toBe(0);
+  });
+});

@@ -12,10 +12,13 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeTextPath } from '../store/layout.js';
-import { idf } from './bm25.js';
+import { tokenize } from '../model/tokenize.js';
+import { idf, termFreq } from './bm25.js';
 import { nodeFields, type NodeKeywords } from './keyword-index.js';
 import { DENSE_WINDOW_CHARS, bestWindow, termHits } from './term-window.js';
 
+/** Node rows placed by spreadsheet rows (keyword-format.ts): a sheet and its row entries. */
+const ROW_KIND = 'r';
 /** Nodes at the head of the fused ranking whose text is read. */
 export const PROXIMITY_CANDIDATES = 5;
 /** Characters of a node's own text searched for its densest span. */
@@ -50,6 +53,32 @@ export function storeNodeText(root: string, sourceId: string): NodeTextReader {
 /** One word group of the query: its terms (a term's weight is unused here: each group weighs its idf). */
 type Group = ReadonlyMap<string, number>;
 
+/**
+ * A spreadsheet's row entries (keyword-format.ts: a row placed under its sheet's node id, after the
+ * sheet itself) and the labels a row is shown with (its sheet's and columns' titles: "row 2:
+ * country: Angola; year: 1952; lifeExp: 30.015"). A row's node file is its sheet's, not the row.
+ */
+function rowRecords(ix: NodeKeywords): { entry: boolean[]; labels: Set<string> } {
+  const seen = new Set<string>();
+  const entry = ix.nodes.map(([id, , kind]) => {
+    const again = kind === ROW_KIND && seen.has(id);
+    seen.add(id);
+    return again;
+  });
+  const labels = new Set(entry.some(Boolean) ? ix.nodes.filter((_, i) => !entry[i]).flatMap(([, title]) => tokenize(title)) : []);
+  return { entry, labels };
+}
+
+/** The weight of the query's groups a row's record holds: in its cells (the index's postings) or its labels. One record is one span. */
+function recordShare(ix: NodeKeywords, groups: readonly Group[], gw: number[], i: number, labels: ReadonlySet<string>): number {
+  const text = nodeFields(ix).text;
+  let held = 0;
+  groups.forEach((g, k) => {
+    if (gw[k]! > 0 && [...g.keys()].some((t) => labels.has(t) || termFreq(text, t, i) > 0)) held += gw[k]!;
+  });
+  return held;
+}
+
 /** Weight of each group: the idf over the source's nodes of its rarest term the source holds (0: none). */
 function groupWeights(ix: NodeKeywords, groups: readonly Group[]): number[] {
   const text = nodeFields(ix).text;
@@ -67,7 +96,8 @@ function groupWeights(ix: NodeKeywords, groups: readonly Group[]): number[] {
 /**
  * Of each candidate node (index into ix.nodes), the weight of the query's groups its densest span
  * holds, as a share of all groups' weight: 1 when one sentence holds every word. Empty for a
- * query of fewer than two groups the source holds.
+ * query of fewer than two groups the source holds. A spreadsheet's row gets the share its record
+ * holds (rowRecords): a row is one span.
  */
 export function proximityScores(ix: NodeKeywords, groups: readonly Group[], candidates: readonly number[], read: NodeTextReader): Map<number, number> {
   const out = new Map<number, number>();
@@ -84,7 +114,12 @@ export function proximityScores(ix: NodeKeywords, groups: readonly Group[], cand
       groupOf.set(t, String(k));
     }
   });
+  const rows = rowRecords(ix);
   for (const i of candidates) {
+    if (rows.entry[i]) {
+      out.set(i, recordShare(ix, groups, gw, i, rows.labels) / total);
+      continue;
+    }
     const text = read(ix.nodes[i]![0]);
     const win = text ? bestWindow(termHits(text, weights), weights, DENSE_WINDOW_CHARS, (t) => groupOf.get(t)!) : null;
     out.set(i, (win?.score ?? 0) / total);

@@ -47,20 +47,23 @@ const MONTHS: Record<string, number> = {
   january: 1, february: 2, march: 3, april: 4, may: 5, june: 6, july: 7, august: 8, september: 9, october: 10, november: 11, december: 12,
   jan: 1, feb: 2, mar: 3, apr: 4, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
 };
+/** Each month's full name, as dates are written out. */
+const MONTH_NAMES: string[] = Object.keys(MONTHS).slice(0, 12);
 /** A day of the month or a year, as typed next to a month's name. */
 const DAY_OR_YEAR_RE = /^(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?$|^(?:1[6-9]|2\d)\d\d$/iu;
 
 /**
- * The month a word names when it is part of a date as typed ("15 March 2015", "March 15, 2015",
- * "Sept 2019": a day or a year next to it), else null: data and logs write dates in numbers
- * ("2015/03/15" is indexed as 2015, 03, 15), so the month is also searched as its two-digit
- * number. A month's name alone ("march", "may") is a word like any other.
+ * The other spellings of the month a word names when it is part of a date as typed ("15 March
+ * 2015", "Feb 1, 2014", "Sept 2019": a day or a year next to it): its full name (a filing writes
+ * "February 1, 2014") and its two-digit number (data and logs write dates in numbers: "2015/03/15"
+ * is indexed as 2015, 03, 15). None for a month's name alone ("march", "may"): a word like any other.
  */
-function dateMonth(words: string[], i: number): string | null {
+function dateMonth(words: string[], i: number): string[] {
   const m = MONTHS[words[i]!.toLowerCase().replace(/\.$/, '')];
-  if (!m) return null;
+  if (!m) return [];
   const nextToIt = [words[i - 1], words[i + 1]].some((w) => w !== undefined && DAY_OR_YEAR_RE.test(w));
-  return nextToIt ? String(m).padStart(2, '0') : null;
+  // its other spellings too: a filing writes "February 1, 2014" where a user types "Feb 1, 2014"
+  return nextToIt ? [MONTH_NAMES[m - 1]!, String(m).padStart(2, '0')] : [];
 }
 
 /**
@@ -82,7 +85,7 @@ export function queryTermGroups(query: string, stopwords?: ReadonlySet<string>, 
     for (let i = 0; i < words.length; i++) {
       const month = dateMonth(words, i);
       const typed = wordTerms(words[i]!, camel).filter((t) => !skip(t));
-      const g = (month ? [...typed, month] : typed).filter((t) => !seen.has(t));
+      const g = [...typed, ...month].filter((t) => !seen.has(t));
       g.forEach((t) => seen.add(t));
       const terms = [...new Set(g)];
       // a number written in parts ("2015/03/15", "12:30") is all of its parts, not any one of them

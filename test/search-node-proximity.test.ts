@@ -11,31 +11,14 @@ import { dirname, join } from 'node:path';
 import { PROXIMITY_SCAN_CHARS, proximityScores, storeNodeText } from '../src/search/proximity.js';
 import { nodeTextPath } from '../src/store/layout.js';
 import { DENSE_WINDOW_CHARS, bestWindow, termHits } from '../src/search/term-window.js';
-import { recordField } from '../src/search/bm25.js';
 import type { NodeKeywords } from '../src/search/keyword-index.js';
 import type { NodeRow } from '../src/model/keyword-format.js';
+import { memoryNodeIndex, pageRows } from './helpers/node-index.js';
 
-/** An in-memory node index over the nodes' texts (tokens split on blanks). */
+/** An in-memory node index over the nodes' titles and texts (lower-case words). */
 function nodeIndex(nodes: Array<{ title: string; text: string }>): NodeKeywords {
-  const rows: NodeRow[] = nodes.map((n, i) => [String(i).padStart(4, '0'), n.title, 'p', i + 1, i + 1]);
-  const posting = (docs: string[][]) => {
-    const out: Record<string, number[]> = {};
-    docs.forEach((terms, d) => {
-      const tf = new Map<string, number>();
-      for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
-      for (const [t, f] of tf) (out[t] ??= []).push(d, f);
-    });
-    return out;
-  };
-  const words = (s: string) => s.toLowerCase().match(/[a-z]+/g) ?? [];
-  const titles = nodes.map((n) => words(n.title));
-  const texts = nodes.map((n) => words(n.text));
-  return {
-    id: 'src_test', nodes: rows,
-    header: { format: 1, tokenizer: 1, id: 'src_test', input_sha: '', nodes: rows, len: texts.map((t) => t.length), title_len: titles.map((t) => t.length), opening: {} },
-    fields: { title: recordField(posting(titles), titles.map((t) => t.length)), text: recordField(posting(texts), texts.map((t) => t.length)) },
-    termsStartingWith: () => [],
-  };
+  const words = (t: string) => t.toLowerCase().match(/[a-z]+/g) ?? [];
+  return memoryNodeIndex(pageRows(nodes.map((n) => n.title)), nodes.map((n) => words(n.title)), nodes.map((n) => words(n.text)));
 }
 
 const PAD = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua '.repeat(3);
@@ -112,14 +95,7 @@ describe('proximity of spreadsheet rows', () => {
       ['0000', 'gapminder row 1', 'r', 1, 1], ['0000', 'gapminder row 2', 'r', 2, 2],
     ];
     const texts = [['gapminder', 'algeria', 'angola'], ['country', 'algeria', 'angola'], ['lifeexp', '43.077', '30.015'], ['algeria', '43.077'], ['angola', '30.015']];
-    const post = (w: string) => texts.flatMap((t, d) => (t.includes(w) ? [d, 1] : []));
-    const words = [...new Set(texts.flat())];
-    const sheet: NodeKeywords = {
-      id: 'src_csv', nodes: rows,
-      header: { format: 1, tokenizer: 1, id: 'src_csv', input_sha: '', nodes: rows, len: texts.map((t) => t.length), title_len: rows.map(() => 1), opening: {} },
-      fields: { title: recordField({}, rows.map(() => 1)), text: recordField(Object.fromEntries(words.map((w) => [w, post(w)])), texts.map((t) => t.length)) },
-      termsStartingWith: () => [],
-    };
+    const sheet = memoryNodeIndex(rows, rows.map(() => []), texts, 'src_csv');
     // the sheet's file holds every word together: read for a row, it gave every row the whole query
     const read = (id: string) => (id === '0000' ? 'gapminder: Algeria 43.077, Angola 30.015, lifeExp' : null);
     const p = proximityScores(sheet, [new Map([['angola', 1]]), new Map([['lifeexp', 1]])], [2, 3, 4], read);

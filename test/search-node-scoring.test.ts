@@ -7,33 +7,14 @@
  */
 import { describe, it, expect } from 'vitest';
 import { keywordNodeScores, rankNodesIn, scoringGroups } from '../src/search/nodes.js';
-import { recordField } from '../src/search/bm25.js';
 import type { NodeKeywords } from '../src/search/keyword-index.js';
-import type { NodeRow } from '../src/model/keyword-format.js';
+import { memoryNodeIndex, pageRows } from './helpers/node-index.js';
 import type { NodeVectors } from '../src/search/vectors.js';
 import { NODE_SURE_LEAD } from '../src/search/node-confidence.js';
 
 /** An in-memory node index: per node its title and text terms (postings built from them). */
 function nodeIndex(nodes: Array<{ title: string; text: string[] }>): NodeKeywords {
-  const rows: NodeRow[] = nodes.map((n, i) => [String(i).padStart(4, '0'), n.title, 'p', i + 1, i + 1]);
-  const posting = (docs: string[][]) => {
-    const out: Record<string, number[]> = {};
-    docs.forEach((terms, d) => {
-      const tf = new Map<string, number>();
-      for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
-      for (const [t, f] of tf) (out[t] ??= []).push(d, f);
-    });
-    return out;
-  };
-  const titles = nodes.map((n) => n.title.toLowerCase().split(' '));
-  const texts = nodes.map((n) => n.text);
-  const lexicon = [...new Set(texts.flat())].sort();
-  return {
-    id: 'src_test', nodes: rows,
-    header: { format: 1, tokenizer: 1, id: 'src_test', input_sha: '', nodes: rows, len: texts.map((t) => t.length), title_len: titles.map((t) => t.length), opening: {} },
-    fields: { title: recordField(posting(titles), titles.map((t) => t.length)), text: recordField(posting(texts), texts.map((t) => t.length)) },
-    termsStartingWith: (prefix, limit) => lexicon.filter((t) => t.startsWith(prefix)).slice(0, limit),
-  };
+  return memoryNodeIndex(pageRows(nodes.map((n) => n.title)), nodes.map((n) => n.title.toLowerCase().split(' ')), nodes.map((n) => n.text));
 }
 
 const FILLER = ['the', 'of', 'a', 'in', 'is'];

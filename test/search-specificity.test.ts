@@ -6,9 +6,9 @@
 import { describe, it, expect } from 'vitest';
 import { SPECIFICITY_FLOOR, SPECIFICITY_MIN_SOURCES, librarySpecificity } from '../src/search/specificity.js';
 import { rankNodesIn } from '../src/search/nodes.js';
-import { recordField, type PostingField } from '../src/search/bm25.js';
-import { KeywordShardError, type NodeKeywords, type SourceKeywords } from '../src/search/keyword-index.js';
-import type { NodeRow } from '../src/model/keyword-format.js';
+import type { PostingField } from '../src/search/bm25.js';
+import { KeywordShardError, type SourceKeywords } from '../src/search/keyword-index.js';
+import { memoryNodeIndex, pageRows } from './helpers/node-index.js';
 
 /** A source index of `n` sources where term t is held (in the body field) by sources[t]. */
 function library(n: number, holders: Record<string, number[]>, broken: string[] = []): SourceKeywords {
@@ -44,19 +44,8 @@ describe('library specificity', () => {
 });
 
 describe('tier 2 with specificity', () => {
-  const rows: NodeRow[] = ['Essay', 'Catalogue', 'Flutes'].map((t, i) => [String(i).padStart(4, '0'), t, 'p', i + 1, i + 1]);
   const texts = [[], ['entry', 'list', 'of', 'works'], ['shakuhachi', 'list', 'of', 'works']];
-  const post = (word: string) => texts.flatMap((t, d) => (t.includes(word) ? [d, 1] : []));
-  const words = ['entry', 'shakuhachi', 'list', 'of', 'works'];
-  const ix: NodeKeywords = {
-    id: 'src_test', nodes: rows,
-    header: { format: 1, tokenizer: 1, id: 'src_test', input_sha: '', nodes: rows, len: texts.map((t) => t.length), title_len: [1, 1, 1], opening: {} },
-    fields: {
-      title: recordField({}, [1, 1, 1]),
-      text: recordField(Object.fromEntries(words.map((w) => [w, post(w)])), texts.map((t) => t.length)),
-    },
-    termsStartingWith: () => [],
-  };
+  const ix = memoryNodeIndex(pageRows(['Essay', 'Catalogue', 'Flutes']), [[], [], []], texts);
   const input = { terms: ['entry', 'shakuhachi'], groups: [['entry'], ['shakuhachi']], k: 2, maxPages: 5 };
 
   it('puts the node holding the library-specific word first where BM25 ties', () => {

@@ -59,6 +59,16 @@ function postingsOrNone(p: number[] | null | undefined): number[] | undefined {
   return Array.isArray(p) && p.length > 0 ? p : undefined;
 }
 
+/** Rows (source numbers) holding a term in any field. */
+export function sourcesHolding(kix: SourceKeywords, t: string): Set<number> {
+  const rows = new Set<number>();
+  for (const f of SOURCE_FIELDS) {
+    const post = kix.field(f).postings(t);
+    if (post) for (let i = 0; i < post.length; i += 2) rows.add(post[i]!);
+  }
+  return rows;
+}
+
 let cache: { root: string; termsDir: string; value: SourceKeywords } | null = null;
 
 /**

@@ -35,11 +35,12 @@ const SCAN_BYTES = PROXIMITY_SCAN_CHARS * 4;
  * each (a huge node's file is not read whole); null for a node without a file.
  */
 export function storeNodeText(root: string, sourceId: string): NodeTextReader {
-  const buf = Buffer.alloc(SCAN_BYTES);
+  let buf: Buffer | null = null;
   return (nodeId) => {
     let fd: number | null = null;
     try {
       fd = openSync(join(root, nodeTextPath(sourceId, nodeId)), 'r');
+      buf ??= Buffer.allocUnsafe(SCAN_BYTES);
       const n = readSync(fd, buf, 0, SCAN_BYTES, 0);
       return buf.toString('utf8', 0, n).slice(0, PROXIMITY_SCAN_CHARS);
     } catch {
@@ -114,9 +115,10 @@ export function proximityScores(ix: NodeKeywords, groups: readonly Group[], cand
       groupOf.set(t, String(k));
     }
   });
-  const rows = rowRecords(ix);
+  // only a spreadsheet's candidates can be row entries: the other sources' nodes are not walked
+  const rows = candidates.some((i) => ix.nodes[i]![2] === ROW_KIND) ? rowRecords(ix) : null;
   for (const i of candidates) {
-    if (rows.entry[i]) {
+    if (rows?.entry[i]) {
       out.set(i, recordShare(ix, groups, gw, i, rows.labels) / total);
       continue;
     }

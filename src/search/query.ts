@@ -42,13 +42,13 @@ export function wordTerms(word: string, camel = false): string[] {
   return camel ? [...terms, ...w.split(JOINER_RE).flatMap(camelParts)] : terms;
 }
 
+/** Each month's full name, as dates are written out (January first). */
+const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 /** Month names and abbreviations, by month number. */
 const MONTHS: Record<string, number> = {
-  january: 1, february: 2, march: 3, april: 4, may: 5, june: 6, july: 7, august: 8, september: 9, october: 10, november: 11, december: 12,
+  ...Object.fromEntries(MONTH_NAMES.map((name, k) => [name, k + 1])),
   jan: 1, feb: 2, mar: 3, apr: 4, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
 };
-/** Each month's full name, as dates are written out. */
-const MONTH_NAMES: string[] = Object.keys(MONTHS).slice(0, 12);
 /** A day of the month or a year, as typed next to a month's name. */
 const DAY_OR_YEAR_RE = /^(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?$|^(?:1[6-9]|2\d)\d\d$/iu;
 

@@ -7,9 +7,8 @@
  * (nodes.ts scoringGroups). Read from the source-level keyword index: which sources hold the word
  * in any field. No field's vocabulary: the library's own spread of each word.
  */
-import { SOURCE_FIELDS } from '../model/keyword-format.js';
 import { idf } from './bm25.js';
-import { KeywordShardError, type SourceKeywords } from './keyword-index.js';
+import { KeywordShardError, sourcesHolding, type SourceKeywords } from './keyword-index.js';
 
 /**
  * Weight of a word every source uses, relative to one only one source uses (1): the factor runs
@@ -23,16 +22,6 @@ export const SPECIFICITY_MIN_SOURCES = 10;
 
 /** A word's factor in [SPECIFICITY_FLOOR, 1]. */
 export type Specificity = (term: string) => number;
-
-/** Sources holding the term in any field. */
-function sourcesWith(kix: SourceKeywords, t: string): number {
-  const rows = new Set<number>();
-  for (const f of SOURCE_FIELDS) {
-    const post = kix.field(f).postings(t);
-    if (post) for (let i = 0; i < post.length; i += 2) rows.add(post[i]!);
-  }
-  return rows.size;
-}
 
 /**
  * Each word's factor: SPECIFICITY_FLOOR plus the rest in proportion to its idf over the library's
@@ -49,7 +38,7 @@ export function librarySpecificity(kix: SourceKeywords | null): Specificity | nu
     let f = memo.get(t);
     if (f === undefined) {
       try {
-        f = SPECIFICITY_FLOOR + (1 - SPECIFICITY_FLOOR) * (idf(n, Math.max(1, sourcesWith(kix, t))) / top);
+        f = SPECIFICITY_FLOOR + (1 - SPECIFICITY_FLOOR) * (idf(n, Math.max(1, sourcesHolding(kix, t).size)) / top);
       } catch (err) {
         if (!(err instanceof KeywordShardError)) throw err;
         f = 1;

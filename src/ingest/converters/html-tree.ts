@@ -92,7 +92,7 @@ interface Ctx {
   anchors: boolean;
   /**
    * written for a browser (HTML pages, EPUB), not converted from an office file: its tables may lay
-   * the page out (layoutTable) and bold paragraphs may title its sections (boldHeadingPage). A Word
+   * the page out (layoutCells) and bold paragraphs may title its sections (boldHeadingPage). A Word
    * table's cells hold several paragraphs of data, and a Word file without heading styles bolds
    * words that are no headings.
    */
@@ -193,16 +193,14 @@ function tableRows(ctx: Ctx, table: Element): string {
   const $ = ctx.$;
   ctx.tables++;
   const rows: string[][] = [];
-  $(table)
-    .find('tr')
-    .each((_, tr) => {
-      if ($(tr).closest('table')[0] !== table) return; // nested tables are rendered by their own cells' text
-      const cells = $(tr)
-        .children('th,td')
-        .toArray()
-        .map((c) => collapse(inlineText(ctx, (c as Element).children)).replace(/\|/g, '\\|'));
-      if (cells.some(Boolean)) rows.push(cells);
-    });
+  // nested tables are rendered by their own cells' text
+  for (const tr of ownRows($, table)) {
+    const cells = $(tr)
+      .children('th,td')
+      .toArray()
+      .map((c) => collapse(inlineText(ctx, (c as Element).children)).replace(/\|/g, '\\|'));
+    if (cells.some(Boolean)) rows.push(cells);
+  }
   if (rows.length === 0) return '';
   if (ctx.tablesAsRows && rows.length > 1) return labelledRows(rows);
   const width = Math.max(...rows.map((r) => r.length));
@@ -219,10 +217,14 @@ export const LAYOUT_CELL_BLOCKS = 2;
 export const LAYOUT_MAX_ROWS = 3;
 const CELL_BLOCKS = new Set(['p', 'ul', 'ol', 'dl', 'table', 'pre', 'blockquote', 'div', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
-/** The cells of a table's own rows (not of tables nested in them), in reading order. */
-function ownCells($: CheerioAPI, table: Element): Element[] {
-  return $(table).find('tr').toArray().filter((tr) => $(tr).closest('table')[0] === table)
-    .flatMap((tr) => $(tr).children('th,td').toArray() as Element[]);
+/** A table's own rows (not those of tables nested in it). */
+function ownRows($: CheerioAPI, table: Element): Element[] {
+  return $(table).find('tr').toArray().filter((tr) => $(tr).closest('table')[0] === table) as Element[];
+}
+
+/** The cells of rows, in reading order. */
+function cellsOf($: CheerioAPI, rows: Element[]): Element[] {
+  return rows.flatMap((tr) => $(tr).children('th,td').toArray() as Element[]);
 }
 
 /**
@@ -230,13 +232,16 @@ function ownCells($: CheerioAPI, table: Element): Element[] {
  * stylesheets): a few rows, one of whose cells holds a long text in several paragraphs, lists or tables. Read as
  * table rows its text became one cell per line, its lists and headings flattened (MRIcron's dcm2nii
  * manual: the whole page in one cell). A data table's cells hold values or a paragraph each.
+ * Its cells when it is one, else null.
  */
-function layoutTable($: CheerioAPI, table: Element): boolean {
-  const rows = $(table).find('tr').toArray().filter((tr) => $(tr).closest('table')[0] === table).length;
-  return rows <= LAYOUT_MAX_ROWS && ownCells($, table).some((c) => {
+function layoutCells($: CheerioAPI, table: Element): Element[] | null {
+  const rows = ownRows($, table);
+  if (rows.length > LAYOUT_MAX_ROWS) return null;
+  const cells = cellsOf($, rows);
+  return cells.some((c) => {
     const blocks = c.children.filter((k) => k.type === 'tag' && CELL_BLOCKS.has((k as Element).tagName.toLowerCase())).length;
     return blocks >= LAYOUT_CELL_BLOCKS && $(c).text().length > LAYOUT_CELL_CHARS;
-  });
+  }) ? cells : null;
 }
 
 /** An element with a block-level child: an inline tag used as a wrapper (<a name="x"><h1>, <font><p>). */
@@ -531,6 +536,13 @@ class SectionBuilder {
     return true;
   }
 
+  /** A table as rows, or, on a web page laid out in it, its cells' blocks as the page. */
+  private table(el: Element): void {
+    const cells = this.ctx.webPage ? layoutCells(this.ctx.$, el) : null;
+    if (cells) for (const cell of cells) this.walk(cell.children);
+    else this.emit(tableRows(this.ctx, el));
+  }
+
   private block(el: Element, tag: string): void {
     const ctx = this.ctx;
     const level = HEADINGS[tag];
@@ -538,8 +550,7 @@ class SectionBuilder {
     else if (level) this.heading(el, level + this.levelShift);
     else if (tag === 'div' && REFENTRY.test(el.attribs.class ?? '') && this.referenceEntry(el)) return;
     else if (tag === 'p' && ctx.boldHeadings && boldParagraphText(ctx.$, el)) this.heading(el, 2 + this.levelShift);
-    else if (tag === 'table' && ctx.webPage && layoutTable(ctx.$, el)) for (const cell of ownCells(ctx.$, el)) this.walk(cell.children);
-    else if (tag === 'table') this.emit(tableRows(ctx, el));
+    else if (tag === 'table') this.table(el);
     else if ((tag === 'ul' || tag === 'ol') && !looseList(el)) this.emit(listText(ctx, el, 0));
     else if (tag === 'ul' || tag === 'ol') this.walk(el.children);
     else if (tag === 'pre') this.emit('```\n' + ctx.$(el).text().replace(/^(?:[ \t]*\r?\n)+/, '').replace(/\n+$/, '') + '\n```');

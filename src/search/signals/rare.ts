@@ -6,8 +6,7 @@
  * be incidental ("something" in a store of filings), so they are kept among the results but ranked
  * by the fused score.
  */
-import { SOURCE_FIELDS } from '../../model/keyword-format.js';
-import type { SourceKeywords } from '../keyword-index.js';
+import { sourcesHolding, type SourceKeywords } from '../keyword-index.js';
 
 /** A term in at most this many sources is rare. */
 export const RARE_TERM_MAX_SOURCES = 3;
@@ -19,16 +18,6 @@ export const RARE_FIRST_MAX_WORDS = 4;
  * numbers ("fy2018", "q3", "3m", "2018", "314") are spellings of common things or rare by chance.
  */
 const MEANINGFUL_RE = /\p{L}{3,}|^\p{N}{5,}$/u;
-
-/** Rows (source numbers) holding a term in any field. */
-function rowsWith(kix: SourceKeywords, t: string): Set<number> {
-  const rows = new Set<number>();
-  for (const f of SOURCE_FIELDS) {
-    const post = kix.field(f).postings(t);
-    if (post) for (let i = 0; i < post.length; i += 2) rows.add(post[i]!);
-  }
-  return rows;
-}
 
 export interface RareTerm {
   term: string;
@@ -43,7 +32,7 @@ export function rarestTerm(kix: SourceKeywords, groups: string[][], mask: Uint8A
   let best: { term: string; rows: Set<number> } | null = null;
   for (const t of new Set(groups.flat())) {
     if (!MEANINGFUL_RE.test(t)) continue;
-    const rows = rowsWith(kix, t);
+    const rows = sourcesHolding(kix, t);
     if (rows.size === 0 || rows.size > RARE_TERM_MAX_SOURCES) continue;
     if (!best || rows.size < best.rows.size) best = { term: t, rows };
   }

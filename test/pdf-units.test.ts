@@ -239,6 +239,8 @@ describe('outline titles, ligatures, heading positions (issue 14)', async () => 
     expect(fixLigatures('the \u001celd was \u001cnished')).toBe('the field was finished');
     expect(fixLigatures('e\u000bect')).toBe('effect');
     expect(fixLigatures('plain text')).toBe('plain text');
+    // Unicode's ligature letters, as fonts with a Unicode map give them
+    expect(fixLigatures('the ﬁle is diﬀerent, ﬂat and eﬃcient')).toBe('the file is different, flat and efficient');
   });
 
   it('places a bookmark/TOC entry at the line where its heading is printed', () => {

@@ -24,6 +24,8 @@ describe('tokenizer', () => {
 
   it('joins words at the typeset look-alikes of the hyphen as at "-" (TeX prints p−value with a minus sign)', () => {
     for (const printed of ['p−value', 'p‐value', 'p‑value']) expect(tokenize(`the ${printed} is small`)).toEqual(tokenize('the p-value is small'));
+    // Unicode's ligature letters are the letters typed (a PDF's "ﬁle" is found by "file")
+    expect(tokenize('the ﬁle is diﬀerent')).toEqual(tokenize('the file is different'));
     // dashes between words are still blanks
     expect(tokenize('2018–2019')).toEqual(['2018', '2019']);
   });

@@ -7,7 +7,7 @@
  * it ("theta"): formulas in papers of any field write the letter, questions spell it out.
  * Bump TOKENIZER_VERSION whenever output changes: the keyword index records it and is rebuilt.
  */
-export const TOKENIZER_VERSION = 6;
+export const TOKENIZER_VERSION = 7;
 
 /**
  * A word as typed: letters/digits joined by . ' & - / ("10-K", "AT&T", "2018-12-31"). The hyphen's
@@ -33,8 +33,12 @@ const GREEK_NAMES: Record<string, string> = {
   ι: 'iota', κ: 'kappa', ϰ: 'kappa', λ: 'lambda', μ: 'mu', ν: 'nu', ξ: 'xi', ο: 'omicron', π: 'pi', ϖ: 'pi', ρ: 'rho',
   ϱ: 'rho', σ: 'sigma', ς: 'sigma', τ: 'tau', υ: 'upsilon', φ: 'phi', ϕ: 'phi', χ: 'chi', ψ: 'psi', ω: 'omega',
 };
-/** The high surrogate of the mathematical alphanumeric symbols (U+1D400–1D7FF: italic 𝜃 and the like), read as their plain letters. */
-const MATH_ALPHANUMERIC_HIGH = '\uD835';
+/**
+ * Text that compatibility normalisation (NFKC) reads as the letters typed: the mathematical
+ * alphanumeric symbols (U+1D400–1D7FF, high surrogate D835: italic 𝜃 and the like) and Unicode's
+ * ligature letters (U+FB00–FB06: "ﬁle" → file).
+ */
+const COMPATIBILITY_FORMS_RE = /\uD835|[\uFB00-\uFB06]/;
 const GREEK_FIRST = 0x370;
 const GREEK_LAST = 0x3ff;
 /** A part that is one Greek letter, alone or with digits after it ("θ", "σ2"). */
@@ -75,7 +79,7 @@ function greekName(part: string): string | undefined {
 /** Tokens of a text, in order, with duplicates (term frequencies matter). */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  const plain = text.includes(MATH_ALPHANUMERIC_HIGH) ? text.normalize('NFKC') : text;
+  const plain = COMPATIBILITY_FORMS_RE.test(text) ? text.normalize('NFKC') : text;
   const lower = plain.toLowerCase();
   for (const m of lower.matchAll(WORD_RE)) {
     const raw = m[0];

@@ -47,7 +47,7 @@ interface Cell {
 }
 
 /**
- * TeX fonts without a Unicode map print the ff/fi/fl/ffi/ffl ligatures as control codes (T1 encoding
+ * Ligatures, spelled out as their letters. TeX fonts without a Unicode map print the ff/fi/fl/ffi/ffl ligatures as control codes (T1 encoding
  * 0x1B–0x1F, OT1 0x0B–0x0F); left alone they vanish and "field" reads "eld". Control codes are never
  * text, so mapping them back loses nothing.
  */
@@ -61,10 +61,19 @@ const T1_LIGATURE = /[\u001b-\u001f]/g;
 // eslint-disable-next-line no-control-regex -- OT1 ligature codes
 const OT1_LIGATURE = /(?<=\p{L})[\u000b-\u000f]|[\u000b-\u000f](?=\p{L})/gu;
 
+/**
+ * Unicode's ligature letters (U+FB00–FB06: ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ), which fonts with a Unicode map give for
+ * the same glyphs: "ﬁle" is not the word "file" that a reader types or greps for.
+ */
+const UNICODE_LIGATURE = /[\ufb00-\ufb06]/g;
+
 export function fixLigatures(s: string): string {
   // eslint-disable-next-line no-control-regex -- ligature codes, see above
-  if (!/[\u000b-\u000f\u001b-\u001f]/.test(s)) return s;
-  return s.replace(T1_LIGATURE, (c) => LIGATURES[c]!).replace(OT1_LIGATURE, (c) => LIGATURES[c]!);
+  const codes = /[\u000b-\u000f\u001b-\u001f]/.test(s);
+  const letters = /[\ufb00-\ufb06]/.test(s);
+  if (!codes && !letters) return s;
+  const spelled = letters ? s.replace(UNICODE_LIGATURE, (c) => c.normalize('NFKC')) : s;
+  return codes ? spelled.replace(T1_LIGATURE, (c) => LIGATURES[c]!).replace(OT1_LIGATURE, (c) => LIGATURES[c]!) : spelled;
 }
 
 /** Spacing accents (as a TeX font prints them, a glyph of their own) and the combining marks they stand for. */

@@ -179,3 +179,37 @@ describe('applyFilters', () => {
     expect(ids({ meta: { doc_type: '10-K' } })).toEqual(['1', '2']);
   });
 });
+
+describe('a source the query names', () => {
+  let root: string;
+  const report = (year: number, growth: string) => [
+    `# Zephyr Ltd annual report ${year}`, '', `Zephyr Ltd reports fiscal year ${year}.`, '', '## Revenue', '', `Net sales ${growth} in ${year}.`, '',
+  ].join('\n');
+  beforeAll(async () => {
+    ({ root } = await searchStoreFixture('none', {
+      docs: {
+        'zephyr-2019.md': report(2019, 'grew 2 percent'),
+        'zephyr-2020.md': report(2020, 'grew 9 percent'),
+        // "zephyr" in four sources: not a rare word (signals/rare.ts), still a name (two titles hold it)
+        'supplier-notes.md': '# Supplier notes\n\nOur largest customer is Zephyr; orders rose.\n',
+        'freight-log.md': '# Freight log\n\nPallets shipped to Zephyr each week by road.\n',
+        'garden.md': '# Orchard notes\n\nPrune apple trees in late winter.\n',
+      },
+    }));
+  });
+  afterAll(() => cleanup(root));
+
+  it('is listed when the question\'s other words are nowhere in it, not "nothing matches"', async () => {
+    const q = 'Is Zephyr growing fast, judging by its 2020 quokka flamingo results?';
+    const all = await searchStore(root, q, { includeNone: true, explain: true });
+    expect(all.results[0]!.file).toBe('inbox/zephyr-2020.md');
+    expect(all.results[0]!.explain!['identity_score']).toBe(1);
+    expect(all.results[0]!.explain!['rare_term']).toBeUndefined();
+    expect(all.results[0]!.explain!['keyword_relevance']).toBeLessThan(0.3);
+    const r = await searchStore(root, q);
+    expect(r.results[0]!.file).toBe('inbox/zephyr-2020.md');
+    expect(r.results[0]!.verdict).not.toBe('none');
+    expect(r.results.map((h) => h.file)).not.toContain('inbox/garden.md');
+    expect(r.warnings.join(' ')).not.toMatch(/nothing matches/);
+  });
+});

@@ -70,6 +70,26 @@ describe('mhub eval', () => {
     expect(percentile([5, 1, 4, 2, 3], 50)).toBe(3);
   });
 
+  it('counts a source read from the expected archive as that file (an archive member is a source of its own)', async () => {
+    const qs = parseQuestions(
+      [
+        { id: 'z1', query: 'q1', expected: [{ file: 'docs.tar.gz' }] },
+        { id: 'z2', query: 'q2', expected: [{ file: 'sounds.txt' }] },
+      ].map((q) => JSON.stringify(q)).join('\n'),
+    );
+    const fake: Retriever = {
+      name: 'fake',
+      searchSources: async (q) => [
+        { id: 'x', file: q === 'q1' ? 'inbox/other.tar.gz!/docs/sounds.txt' : 'inbox/notes.txt', score: 1 },
+        { id: 'y', file: 'inbox/docs.tar.gz!/docs/sounds.txt', score: 0.5 },
+      ],
+      suggest: async () => [],
+    };
+    const r = await evaluate(root, qs, fake, 5);
+    // q1: the first member is another archive's; q2 names the member itself
+    expect(r.outcomes.map((o) => o.rank)).toEqual([2, 2]);
+  });
+
   it('scores text sources by the lines a node covers (expected lines instead of pages)', async () => {
     const qs = parseQuestions(
       [

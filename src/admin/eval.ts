@@ -10,6 +10,7 @@ import { readCatalog } from '../store/catalog.js';
 import { readFileSync } from 'node:fs';
 import { TreeFile, type CatalogEntry, type TreeNode } from '../store/schemas.js';
 import { resolveInStore } from '../store/safe-path.js';
+import { containerPath } from '../store/source-path.js';
 import type { Question } from './questions.js';
 
 /** Suggestions per question for tier 2 (hit@3). */
@@ -91,6 +92,15 @@ function sameFile(a: string, b: string): boolean {
 }
 
 /**
+ * A listed source answers for an expected file when it is that file or was read from it: an
+ * archive's members are sources of their own ("docs.tar.gz!/docs/sounds.txt" is in docs.tar.gz),
+ * and a question can only name the archive it was written from.
+ */
+function fromFile(listed: string, expected: string): boolean {
+  return sameFile(listed, expected) || sameFile(containerPath(listed), expected);
+}
+
+/**
  * Where the answer is: pages of a paged source, lines of a text source, or the nodes under a named
  * heading (`sections`, for sources with neither, such as HTML pages).
  */
@@ -136,7 +146,7 @@ export async function evaluate(root: string, questions: Question[], retriever: R
     const t0 = performance.now();
     const got = await retriever.searchSources(q.query, k);
     const ms = performance.now() - t0;
-    const idx = got.findIndex((g) => q.expected.some((x) => sameFile(g.file, x.file)));
+    const idx = got.findIndex((g) => q.expected.some((x) => fromFile(g.file, x.file)));
     const targets = expectedEntries(root, q, entries);
     let node_rank: number | null = null;
     let suggestions: Suggestion[] = [];

@@ -11,6 +11,7 @@ import { withPdfDocument, type PdfDocument } from './load.js';
 import { NATIVE_ENV, NATIVE_MISSING_WARNING, nativeReadPages, pageRunTogether, readNative, type NativePage, type NativeRead } from './poppler.js';
 import { buildPage, type RawItem } from './lines.js';
 import { findFurniture, type Furniture } from './furniture.js';
+import { definitionTerms } from './terms.js';
 import { bodyStyle, findHeadings, monospacePrints, withPeerTitles, type Heading } from './headings.js';
 import { outlineStyles } from './outline-styles.js';
 import { mendHyphenation } from './hyphens.js';
@@ -372,7 +373,8 @@ function convertLayouts(read: ReadResult, opts: PdfConvertOptions, notes: PlanNo
   const isOutlineStyled = outlineStyled(layouts, styles);
   const backMatter = planned.flat ? [] : unlisted(positioned(findBackMatter(lines, body.size, styles)), entries);
   const abstracts = planned.flat ? [] : positioned(findAbstracts(lines));
-  const build = (maxLeafPages: number) => buildSections(entries, { pageCount: n, maxLeafPages, lineChars, headings: planned.flat ? [] : headings, isContainer, contentsPages: tocPages, ...(opening && tocPages.has(opening.page) ? { contentsStart: pos(opening.page, opening.line) } : {}), laterContentsPages: laterToc, isPointer, abstracts, backMatter, ...(isOutlineStyled ? { isOutlineStyled } : {}) });
+  const terms = planned.flat ? [] : definitionTerms(lines, body);
+  const build = (maxLeafPages: number) => buildSections(entries, { pageCount: n, maxLeafPages, lineChars, headings: planned.flat ? [] : headings, isContainer, contentsPages: tocPages, ...(opening && tocPages.has(opening.page) ? { contentsStart: pos(opening.page, opening.line) } : {}), laterContentsPages: laterToc, isPointer, abstracts, backMatter, terms, ...(isOutlineStyled ? { isOutlineStyled } : {}) });
   let sections = sectionsToEstimate(build, n, opts.plan?.targetNodes ?? null, opts.maxLeafPages);
   // one section spanning the whole document (a headline) says what the root says: show its parts
   if (sections.length === 1 && sections[0]!.children.length > 0 && sections[0]!.start === 1 && sections[0]!.end === n) sections = sections[0]!.children;

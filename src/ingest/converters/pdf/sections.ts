@@ -82,6 +82,8 @@ export interface SectionContext {
   abstracts?: Array<{ at: number; title: string }>;
   /** back-matter headings (References, Appendix A…) at their positions (matter-headings.ts); absent: none */
   backMatter?: Array<{ at: number; title: string }>;
+  /** term lines of definition lists (terms.ts), at their positions: a long section of them is split into its entries; absent: none */
+  terms?: Array<{ at: number; title: string }>;
 }
 
 function section(title: string, kind: string, level: number, from: number, to: number, children: Section[] = []): Section {
@@ -411,7 +413,7 @@ function split(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>):
   }
   const subs = subHeadings(s, byPage, ctx.isContainer ?? (() => false), ctx);
   if (subs.length === 0) {
-    s.children = windows(s, ctx, byPage);
+    s.children = entriesOrWindows(s, ctx, byPage);
     return;
   }
   const children = place(nest(subs), s.from, s.to, ctx);
@@ -421,17 +423,44 @@ function split(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>):
   s.children = children;
   fold(s, ctx);
   if (!s.children.length) {
-    if (tooLong(s, ctx)) s.children = windows(s, ctx, byPage);
+    if (tooLong(s, ctx)) s.children = entriesOrWindows(s, ctx, byPage);
     return;
   }
   for (const c of s.children) {
     if (c.children.length) split(c, ctx, byPage);
     else if (tooLong(c, ctx)) {
-      // a sub-heading section still too long: split it on its own sub-headings, else windows
+      // a sub-heading section still too long: split it on its own sub-headings, else its entries, else windows
       if (subHeadings(c, byPage, ctx.isContainer ?? (() => false), ctx).length) split(c, ctx, byPage);
-      else c.children = windows(c, ctx, byPage);
+      else c.children = entriesOrWindows(c, ctx, byPage);
     }
   }
+}
+
+/** Entries of a definition list a long section needs before it is split into them. */
+export const MIN_SECTION_ENTRIES = 4;
+/** A definition list's entries are short: over this many characters for the median entry, the terms found are not its entries. */
+export const ENTRY_MEDIAN_MAX_CHARS = 2000;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)]! : 0;
+}
+
+/**
+ * A long section without sub-headings: one node per entry of the definition list it holds (the
+ * text before the first entry its introduction; an entry still too long in page windows), else
+ * page windows. An option list had been cut every few pages ("Option Descriptions (continued)"),
+ * the option asked about titled by nothing.
+ */
+function entriesOrWindows(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>): Section[] {
+  const terms = (ctx.terms ?? []).filter((t) => t.at > s.from && t.at < s.to);
+  if (terms.length < MIN_SECTION_ENTRIES) return windows(s, ctx, byPage);
+  const out = terms.map((t, i) => section(t.title, 'term', s.level + 1, t.at, terms[i + 1]?.at ?? s.to));
+  // entries pages long are a few lines of a longer list that looked like terms (a tax-code table's wrapped rows): its titles would mislead
+  if (median(out.map((e) => charsIn(ctx, e.from, e.to))) > ENTRY_MEDIAN_MAX_CHARS) return windows(s, ctx, byPage);
+  if (charsIn(ctx, s.from, terms[0]!.at) > 0) out.unshift(section(s.title, 'intro', s.level + 1, s.from, terms[0]!.at));
+  for (const e of out) if (tooLong(e, ctx)) e.children = windows(e, ctx, byPage);
+  return out;
 }
 
 /**

@@ -270,6 +270,25 @@ void	xsltInit	(void)
     expect(node('BUGS').content).toContain('  - nested straight in the list');
   });
 
+  it('titles a section\'s parts by the bold paragraphs over their indented text, nested as they are indented (sclite\'s steps)', async () => {
+    const words = (t: string) => `${t} ${'Reference and hypothesis words are aligned by dynamic programming. '.repeat(4)}`;
+    const page = `<HTML><BODY><H1>THE ALIGNMENT PROCESS</H1><p>${words('Two steps.')}
+      <p><strong> Step 1: Selection of matching texts </strong>
+      <UL>${words('Sclite accepts many formats.')}<UL><p><strong>Utterance ID Matching:</strong><UL>${words('Same ids.')}</UL>
+      <p><strong>Segment Time Marks</strong><UL>${words('Times are compared.')}</UL></UL></UL>
+      <p><strong> Step 2: Text Alignments </strong><UL>${words('Two algorithms.')}</UL>
+      <p><b>Note</b> a bold run in a paragraph is no heading.</p>
+      <H1>THE SCORING PROCESS</H1><p><strong>Scores</strong></p><p>${words('Tallied per speaker.')}</p></BODY></HTML>`;
+    const r = await htmlConverter.convert({ absPath: 's.htm', card: card('s.htm', 'html'), bytes: Buffer.from(page), plan: {} as never, options: { maxLeafPages: 5 } });
+    expect(outline(r.root)).toEqual(['s', '  THE ALIGNMENT PROCESS', '    Step 1: Selection of matching texts', '      Segment Time Marks', '    Step 2: Text Alignments', '  THE SCORING PROCESS']);
+    const node = (title: string) => all(r.root).find((n) => n.title === title)!;
+    expect(node('Step 1: Selection of matching texts').content).toContain('Utterance ID Matching:\n\nSame ids.');
+    expect(node('Segment Time Marks').content).toContain('Times are compared.');
+    expect(node('Step 2: Text Alignments').content).toContain('Note a bold run in a paragraph is no heading.');
+    // the bold paragraph not over an indented block stays text
+    expect(node('THE SCORING PROCESS').content).toContain('Scores');
+  });
+
   it('reads a page laid out in a table, its sections titled by bold paragraphs, as sections (MRIcron\'s dcm2nii page)', async () => {
     const para = (t: string) => `<p>${t} ${'The converter reads the files and writes NIfTI images next to them. '.repeat(10)}</p>`;
     const page = `<html><head><title>dcm2nii</title></head><body><table><tr><td width="20%"><a href="a.html">Home</a></td>

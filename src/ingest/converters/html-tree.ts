@@ -99,6 +99,8 @@ interface Ctx {
   webPage: boolean;
   /** the page marks its sections with bold paragraphs, not heading tags (boldHeadingPage) */
   boldHeadings: boolean;
+  /** the page titles parts of its sections with bold paragraphs over indented blocks (boldSubHeadingPage) */
+  boldSubHeadings: boolean;
 }
 
 /** Longest bold paragraph read as a section heading on a page without heading tags. */
@@ -140,6 +142,41 @@ function boldHeadingPage($: CheerioAPI, root: Cheerio<AnyNode>): boolean {
   let n = 0;
   root.find('p').each((_, el) => {
     if (n < BOLD_HEADINGS_MIN && boldParagraphText($, el as Element)) n++;
+  });
+  return n >= BOLD_HEADINGS_MIN;
+}
+
+/** The element after `el` among its siblings (text of white space and comments skipped), or null. */
+function nextElement(el: Element): Element | null {
+  for (let n = el.nextSibling; n; n = n.nextSibling) {
+    if (n.type === 'tag') return n as Element;
+    if (n.type === 'text' && /\S/.test((n as Text).data)) return null;
+  }
+  return null;
+}
+
+/** A block indenting what it holds: a list used as an indent (text and paragraphs, not items), a quotation. */
+function indentBlock(el: Element | null): boolean {
+  if (!el) return false;
+  const tag = el.tagName.toLowerCase();
+  return tag === 'blockquote' || ((tag === 'ul' || tag === 'ol') && looseList(el));
+}
+
+/** A bold paragraph over an indented block (<p><strong>Step 1: …</strong><ul>…</ul>): a run-in sub-heading. */
+function boldOverIndent($: CheerioAPI, el: Element): boolean {
+  return boldParagraphText($, el) !== null && indentBlock(nextElement(el));
+}
+
+/**
+ * A page with heading tags whose sections title their parts with bold paragraphs, each over an
+ * indented block (NIST sclite's "THE ALIGNMENT PROCESS": "Step 1: Selection of matching REF and HYP
+ * texts", then its text in a <ul> used as an indent): at least BOLD_HEADINGS_MIN of them. Its
+ * parts had been paragraph groups titled by their first sentences.
+ */
+function boldSubHeadingPage($: CheerioAPI, root: Cheerio<AnyNode>): boolean {
+  let n = 0;
+  root.find('p').each((_, el) => {
+    if (n < BOLD_HEADINGS_MIN && boldOverIndent($, el as Element)) n++;
   });
   return n >= BOLD_HEADINGS_MIN;
 }
@@ -418,6 +455,8 @@ interface Open {
   parts: string[];
   /** a reference entry's section (SectionBuilder.referenceEntry) */
   entry?: true;
+  /** opened by a bold paragraph, not a heading tag (boldSubHeading) */
+  bold?: true;
 }
 
 type HeadingTitle = (text: string, level: number, index: number) => string;
@@ -490,6 +529,18 @@ class SectionBuilder {
   }
 
   /**
+   * A bold paragraph over an indented block: a part of the innermost section a heading tag opened,
+   * one level further in for each indented block it sits in (a part of "Step 1", printed in its indent).
+   */
+  private boldSubHeading(el: Element): void {
+    const tagged = this.stack.filter((o) => !o.bold);
+    let depth = 0;
+    for (let a = el.parent; a && a.type === 'tag'; a = a.parent) if (indentBlock(a as Element)) depth++;
+    this.heading(el, (tagged[tagged.length - 1]?.level ?? 1) + 1 + depth);
+    this.stack[this.stack.length - 1]!.bold = true;
+  }
+
+  /**
    * A `<dl>`: its entries wait for the next block, so that consecutive lists make one (Sphinx and
    * Doxygen give each function or class a `<dl>` of its own).
    */
@@ -550,6 +601,7 @@ class SectionBuilder {
     else if (level) this.heading(el, level + this.levelShift);
     else if (tag === 'div' && REFENTRY.test(el.attribs.class ?? '') && this.referenceEntry(el)) return;
     else if (tag === 'p' && ctx.boldHeadings && boldParagraphText(ctx.$, el)) this.heading(el, 2 + this.levelShift);
+    else if (tag === 'p' && ctx.boldSubHeadings && boldOverIndent(ctx.$, el)) this.boldSubHeading(el);
     else if (tag === 'table') this.table(el);
     else if ((tag === 'ul' || tag === 'ol') && !looseList(el)) this.emit(listText(ctx, el, 0));
     else if (tag === 'ul' || tag === 'ol') this.walk(el.children);
@@ -585,7 +637,11 @@ class SectionBuilder {
 
 /** Walk the blocks under `root` into a heading tree. `headingTitle` may rewrite titles (e.g. to add numbers). */
 export function htmlSections($: CheerioAPI, root: Cheerio<AnyNode>, headingTitle?: HeadingTitle, opts: { tablesAsRows?: boolean; anchors?: boolean; webPage?: boolean } = {}): HtmlTree {
-  const ctx: Ctx = { $, imageAlts: [], links: 0, tables: 0, tablesAsRows: opts.tablesAsRows ?? false, anchors: opts.anchors ?? false, webPage: opts.webPage ?? false, boldHeadings: !!opts.webPage && boldHeadingPage($, root) };
+  const ctx: Ctx = { $, imageAlts: [], links: 0, tables: 0, tablesAsRows: opts.tablesAsRows ?? false, anchors: opts.anchors ?? false, webPage: opts.webPage ?? false, boldHeadings: false, boldSubHeadings: false };
+  if (ctx.webPage) {
+    ctx.boldHeadings = boldHeadingPage($, root);
+    ctx.boldSubHeadings = !ctx.boldHeadings && boldSubHeadingPage($, root);
+  }
   const b = new SectionBuilder(ctx, headingTitle);
   // (a page without <html> or <body> is walked from the document itself: htmlparser2 adds neither)
   b.walk(root.toArray().flatMap((r) => (r.type === 'tag' || r.type === 'root' ? (r as Element).children : [r])));

@@ -243,6 +243,13 @@ describe('outline titles, ligatures, heading positions (issue 14)', async () => 
     expect(fixLigatures('the ﬁle is diﬀerent, ﬂat and eﬃcient')).toBe('the file is different, flat and efficient');
   });
 
+  it('reads a soft hyphen printed on the page as the hyphen a reader sees (RAxML\'s "raxmlHPC \u00ads alg.phy")', async () => {
+    const { buildPage } = await import('../src/ingest/converters/pdf/lines.js');
+    const item = (str: string, x: number, w: number) => ({ str, transform: [10, 0, 0, 10, x, 700], width: w, fontName: 'f1' });
+    const line = buildPage(1, 612, 792, [item('raxmlHPC \u00ads alg.phy \u00adm GTRGAMMA, site\u00adspecific rates', 72, 300)]).lines[0]!;
+    expect(line.text).toBe('raxmlHPC -s alg.phy -m GTRGAMMA, site-specific rates');
+  });
+
   it('places a bookmark/TOC entry at the line where its heading is printed', () => {
     const page = [line(['end of the previous section.']), line(['3.5 Withdrawal from the']), line(['Study']), line(['Body text.'])];
     const out = locateEntries([{ title: '3.4 Dosing', level: 2, page: 1 }, { title: '3.5 Withdrawal from the Study', level: 2, page: 2 }, { title: 'Missing title', level: 2, page: 2 }], [[line(['3.4 Dosing'])], page]);

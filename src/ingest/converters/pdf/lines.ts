@@ -101,10 +101,23 @@ export function composeAccents(s: string): string {
   });
 }
 
+/**
+ * A soft hyphen (U+00AD) in a page's text was printed: some producers map their hyphen-minus glyph
+ * to it (RAxML's manual: "raxmlHPC ­s alg.phy ­m GTRGAMMA", "site­specific"), and a soft hyphen
+ * that only marks where a word may break is never drawn. It is the "-" a reader sees and types.
+ */
+const SOFT_HYPHEN = /\u00ad/g;
+
+/** An item's text as printed: ligatures spelled out, printed soft hyphens as hyphens. */
+function printedText(s: string): string {
+  const t = fixLigatures(s);
+  return t.includes('\u00ad') ? t.replace(SOFT_HYPHEN, '-') : t;
+}
+
 function toItems(raw: RawItem[]): Item[] {
   const out: Item[] = [];
   for (const r of raw) {
-    const str = typeof r.str === 'string' ? fixLigatures(r.str) : r.str;
+    const str = typeof r.str === 'string' ? printedText(r.str) : r.str;
     if (typeof str !== 'string' || str.trim() === '' || !r.transform) continue;
     const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0] = r.transform;
     const size = Math.hypot(c, d) || Math.abs(a) || 1;

@@ -47,9 +47,9 @@ interface Cell {
 }
 
 /**
- * Ligatures, spelled out as their letters. TeX fonts without a Unicode map print the ff/fi/fl/ffi/ffl ligatures as control codes (T1 encoding
- * 0x1B–0x1F, OT1 0x0B–0x0F); left alone they vanish and "field" reads "eld". Control codes are never
- * text, so mapping them back loses nothing.
+ * Ligatures are spelled out as their letters. TeX fonts without a Unicode map print the
+ * ff/fi/fl/ffi/ffl ligatures as control codes (T1 encoding 0x1B–0x1F, OT1 0x0B–0x0F); left alone
+ * they vanish and "field" reads "eld". Control codes are never text, so mapping them back loses nothing.
  */
 const LIGATURES: Record<string, string> = {
   '\u001b': 'ff', '\u001c': 'fi', '\u001d': 'fl', '\u001e': 'ffi', '\u001f': 'ffl',

@@ -104,7 +104,9 @@ export function definitionTerms(pages: Line[][], bodyStyle: BodyStyle): TermLine
   const columns = new Map<string, Candidate[]>();
   for (const c of found) {
     const key = `${Math.round(c.x / COLUMN_SLACK)}|${Math.round(c.indent / COLUMN_SLACK)}|${c.font}`;
-    columns.set(key, [...(columns.get(key) ?? []), c]);
+    const column = columns.get(key);
+    if (column) column.push(c);
+    else columns.set(key, [c]);
   }
   return [...columns.values()].filter((cs) => cs.length >= TERM_MIN_ENTRIES).flat().sort((a, b) => a.at - b.at).map(({ at, title }) => ({ at, title }));
 }

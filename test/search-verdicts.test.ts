@@ -18,6 +18,12 @@ describe('source verdicts', () => {
     expect(sourceVerdict({ rank: 1, relevance: WEAK - 0.01, lead: 1 }, WEAK)).toBe('none');
   });
 
+  it('does not call a first source strong when the second holds as much of the query (MrBayes vs JAGS for a BUGS model)', () => {
+    expect(sourceVerdict({ rank: 1, relevance: 0.552, lead: 0.2, next: 0.552 }, WEAK)).toBe('weak');
+    expect(sourceVerdict({ rank: 1, relevance: 0.552, lead: 0.2, next: 0.6 }, WEAK)).toBe('weak');
+    expect(sourceVerdict({ rank: 1, relevance: 0.552, lead: 0.2, next: 0.4 }, WEAK)).toBe('strong');
+  });
+
   it('never calls a source of another period or another name strong', () => {
     // a 10-K for the year before when the quarter asked about is in the store
     expect(sourceConflict({ period: { own: 0.6, best: 1 } })).toBe('period');

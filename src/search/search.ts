@@ -247,10 +247,12 @@ function assignVerdicts(ctx: SearchContext, sig: Signals, fused: Fused, hits: So
     for (const [id, sc] of fused.scores) if (id !== first.id) other = Math.max(other, sc);
     lead = other === -Infinity ? 1 : first.score > 0 ? (first.score - other) / first.score : 0;
   }
+  // the second listed source's own relevance, before it is capped at the first's
+  const second = hits[1]?.relevance;
   hits.forEach((h, i) => {
     if (i > 0) h.relevance = Math.min(h.relevance, hits[i - 1]!.relevance);
     h.verdict = sourceVerdict({
-      rank: i + 1, relevance: h.relevance, lead,
+      rank: i + 1, relevance: h.relevance, lead, ...(i === 0 && second !== undefined ? { next: second } : {}),
       ...(bestPeriod !== undefined ? { period: { own: sig.lists.period?.get(h.id) ?? 0, best: bestPeriod } } : {}),
       ...(bestIdentity !== undefined ? { identity: { own: sig.lists.identity?.get(h.id) ?? 0, best: bestIdentity } } : {}),
     }, weak);

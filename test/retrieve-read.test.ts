@@ -244,12 +244,24 @@ describe('--around windows', () => {
 
   it('name the later places of words that occur more than once, and how to read one', () => {
     const a = readSource(root, 'release-runbook.md', { around: 'billing service', maxChars: 120 });
-    const m = /"billing service" occurs (\d+) times here; the others start at characters (\d+)[^:]*: read one with --offset \(e\.g\. --offset (\d+) --max-chars 120\)/.exec(a.note ?? '');
+    const m = /"billing service" occurs (\d+) times here, (\d+) past this window; they start at characters (\d+)[^:]*: read one with --offset \(e\.g\. --offset (\d+) --max-chars 120\)/.exec(a.note ?? '');
     expect(m, a.note).not.toBeNull();
     expect(Number(m![1])).toBeGreaterThan(1);
-    const later = readSource(root, 'release-runbook.md', { offset: Number(m![3]), maxChars: 120 });
+    const later = readSource(root, 'release-runbook.md', { offset: Number(m![4]), maxChars: 120 });
     expect(later.text.toLowerCase()).toContain('billing service');
     // once only: nothing added
     expect(readSource(root, 'release-runbook.md', { around: 'make rollback' }).note).not.toMatch(/occurs \d+ times/);
+    // every place inside the window shown: no pointer to places it already shows
+    const wide = readSource(root, 'release-runbook.md', { around: 'billing service', maxChars: 5000 });
+    expect(wide.text.match(/billing service/gi)!.length).toBeGreaterThan(1);
+    expect(wide.note).not.toMatch(/past this window/);
+  });
+
+  it('find the words as a word of their own before finding them inside a longer word ("roll", not the "roll" of "rollback")', () => {
+    const a = readSource(root, 'release-runbook.md', { around: 'roll', maxChars: 40 });
+    expect(a.text).toContain('Roll back');
+    expect(a.text).not.toContain('Monitoring and rollback');
+    // only inside a longer word: found there
+    expect(readSource(root, 'release-runbook.md', { around: 'rollb', maxChars: 40 }).note).toMatch(/where "rollb" first occurs as written/);
   });
 });

@@ -88,7 +88,7 @@ function aroundWindow(root: string, entry: CatalogEntry, tree: TreeFile, answer:
     ? `--around: characters ${from}-${to} of ${text.length}, ${phrase ? `where "${around}" first occurs as written` : `where the words of "${around}" are densest (it does not occur as written)`}; read without --around for the whole text.`
     : `--around: none of "${around}" occurs here; the first ${to} of ${text.length} characters are returned.`;
   if (!phrase) answer.note += phraseElsewhere(root, tree, answer, around);
-  else answer.note += laterOccurrences(text, around, phrase.at, first, chars);
+  else answer.note += laterOccurrences(text, around, phrase.whole, to, first, chars);
   answer.truncated = to < text.length || from > 0 || answer.truncated;
   // a following part of the whole text is not a following part of the window
   answer.next = null;
@@ -102,15 +102,17 @@ function aroundWindow(root: string, entry: CatalogEntry, tree: TreeFile, answer:
 export const AROUND_LATER_LISTED = 3;
 
 /**
- * The words' later places in the text read, for the --around note: the window shows the first, and
- * the one an agent wanted was often another ("Net cash provided by operating activities" in a
- * heading line before its total). '' when they occur once.
+ * The words' places after the window in the text read, for the --around note: the window shows the
+ * first (and any close after it), and the one an agent wanted was often another ("Net cash provided
+ * by operating activities" in a heading line before its total). '' when none lies past the window
+ * (agents were sent with --offset to a place the window already showed). `whole`: the places where
+ * the words stand as words of their own, as the window's first was found.
  */
-function laterOccurrences(text: string, around: string, firstAt: number, firstPage: number | undefined, chars: number): string {
-  const re = phraseRegExp(around);
+function laterOccurrences(text: string, around: string, whole: boolean, windowEnd: number, firstPage: number | undefined, chars: number): string {
+  const re = phraseRegExp(around, whole);
   if (!re) return '';
-  const at: number[] = [];
-  for (const m of text.matchAll(new RegExp(re.source, 'giu'))) if (m.index > firstAt) at.push(m.index);
+  const all = [...text.matchAll(new RegExp(re.source, 'giu'))].map((m) => m.index);
+  const at = all.filter((i) => i >= windowEnd);
   if (at.length === 0) return '';
   const place = (i: number) => {
     const p = pageAtPos(text, i, firstPage);
@@ -119,7 +121,7 @@ function laterOccurrences(text: string, around: string, firstAt: number, firstPa
   const listed = at.slice(0, AROUND_LATER_LISTED).map(place).join(', ');
   const more = at.length > AROUND_LATER_LISTED ? ` and ${at.length - AROUND_LATER_LISTED} more` : '';
   const start = Math.max(0, at[0]! - Math.floor(chars * AROUND_LEAD));
-  return ` "${around}" occurs ${at.length + 1} times here; the others start at characters ${listed}${more}: read one with --offset (e.g. --offset ${start} --max-chars ${chars}).`;
+  return ` "${around}" occurs ${all.length} times here, ${at.length} past this window; they start at characters ${listed}${more}: read one with --offset (e.g. --offset ${start} --max-chars ${chars}).`;
 }
 
 /** Nodes named by the --around note when the words occur as written outside the text read. */

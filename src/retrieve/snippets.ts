@@ -128,9 +128,13 @@ export function densestSpan(text: string, weights: Map<string, number>, chars: n
  * and the blanks between its words aside): `--around "as.ts"` is about that spelling, which its
  * words taken one by one ("as", "ts") do not find. Null when it does not occur.
  */
-export function phraseSpan(text: string, phrase: string, chars: number, lead = 0.5): { from: number; to: number; at: number } | null {
-  const m = phraseRegExp(phrase)?.exec(text);
-  return m ? spanAround(text, m.index, m.index + m[0].length, chars, lead) : null;
+export function phraseSpan(text: string, phrase: string, chars: number, lead = 0.5): { from: number; to: number; at: number; whole: boolean } | null {
+  // as a word of its own first ("adjust", not the "adjust" of "adjustment"), else inside a longer word
+  for (const whole of [true, false]) {
+    const m = phraseRegExp(phrase, whole)?.exec(text);
+    if (m) return { ...spanAround(text, m.index, m.index + m[0].length, chars, lead), whole };
+  }
+  return null;
 }
 
 const escapeChar = (c: string) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -150,9 +154,10 @@ const matchChar = (c: string): string => LOOK_ALIKES.find(([re]) => re.test(c))?
  * The phrase as written, case and blanks aside: its words in order with any white space between
  * them, and blanks allowed around its punctuation, so "mfinit([1,12],1)" finds "mfinit([1, 12], 1)"
  * (an agent reported a one-space difference sending --around elsewhere); dashes and quotes match
- * their typeset look-alikes (LOOK_ALIKES: "p-value" finds "p−value"). Null when it is empty.
+ * their typeset look-alikes (LOOK_ALIKES: "p-value" finds "p−value"). `whole`: only where it is not
+ * part of a longer word. Null when it is empty.
  */
-export function phraseRegExp(phrase: string): RegExp | null {
+export function phraseRegExp(phrase: string, whole = false): RegExp | null {
   const words = phrase.trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) return null;
   const punct = (c: string) => /[^\p{L}\p{N}]/u.test(c);
@@ -160,7 +165,9 @@ export function phraseRegExp(phrase: string): RegExp | null {
     const cs = [...w];
     return cs.map((c, i) => (i > 0 && (punct(c) || punct(cs[i - 1]!)) ? '\\s*' : '') + matchChar(c)).join('');
   };
-  return new RegExp(words.map(word).join('\\s+'), 'iu');
+  const body = words.map(word).join('\\s+');
+  // `whole`: not inside a longer word (a letter or digit on neither side)
+  return new RegExp(whole ? `(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])` : body, 'iu');
 }
 
 /** [a, b) widened to about `chars` characters, `lead` of the padding before it (what one side lacks goes to the other), cut at whitespace. */

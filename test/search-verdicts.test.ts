@@ -207,6 +207,19 @@ describe('passages end with their sentence', () => {
     expect(sentenceEnd('a | 1 | 2 <!-- page 3 -->\nb | 3', 3, 160)).toBe(3);
   });
 
+  it('opens with "…" at an item of a list whose earlier items are on the lines above, not after a closed sentence', () => {
+    const w = new Map([['africa', 3], ['asia', 2]]);
+    const items = ['1) Frito-Lay North America, which includes our branded convenient food businesses in the United States and Canada;', '2) Quaker Foods North America;', '3) PepsiCo Beverages North America;', '4) Latin America;', '5) Europe, which includes all of our beverage and convenient food businesses in Europe;'];
+    const list = `${items.join('\n')}\n6) Africa, Middle East and South Asia (AMESA), which includes our businesses in Africa, the Middle East and South Asia; and\n7) Asia Pacific.`;
+    const p = bestPassage(`${filler}\n\n${list}`, w, undefined, 120)!;
+    expect(p.text).toMatch(/^…[56]\) /);
+    expect(p.text).toContain('6) Africa, Middle East and South Asia');
+    // after a closed sentence the passage starts anew
+    const fresh = bestPassage(`${filler}\nThe divisions are listed below.\nAfrica, Middle East and South Asia (AMESA) is the seventh division, run from Dubai.\n${filler}`, w, undefined, 80)!;
+    expect(fresh.text).not.toMatch(/^…/);
+    expect(fresh.text).toContain('Africa, Middle East and South Asia (AMESA) is the seventh division');
+  });
+
   it('starts at its sentence\'s or line\'s beginning when that is near, never across a page mark', () => {
     const text = 'Options of the package follow.\ndistribution-method = periodic | Determines how the electrons are placed. Periodic distributes them by period.';
     expect(sentenceStart(text, text.indexOf('periodic |'), 80)).toBe(text.indexOf('distribution-method'));

@@ -253,9 +253,26 @@ function shownSpan(text: string, spanFrom: number, spanTo: number, chars: number
   const clipped = body.length > max ? `${body.slice(0, max).replace(/\s\S*$/, '')}` : body;
   // "…" at the end says a sentence was cut, not that the node goes on after a whole one
   const cut = clipped !== body || (to < text.length && !SENTENCE_CLOSED.test(clipped));
-  // "…" at the start says the passage opens inside a sentence
-  const opensCut = from > 0 && from === spanFrom && !/\n\s*$/.test(text.slice(Math.max(0, from - 2), from));
+  // "…" at the start says the passage opens inside a sentence, or inside a list or sentence that runs on from the line above
+  const opensCut = (from > 0 && from === spanFrom && !/\n\s*$/.test(text.slice(Math.max(0, from - 2), from))) || continuesLineAbove(text, from);
   return { body: `${opensCut ? '…' : ''}${clipped}${cut ? '…' : ''}`, from, to };
+}
+
+/** A line closing a sentence or announcing what follows: what comes after it starts anew. */
+const LINE_CLOSED = /[.!?:]["”’)]?\s*$/;
+
+/**
+ * The passage opens at a line whose line above belongs to the same run and does not close it: an
+ * item of a list whose earlier items are above ("…6) Africa, Middle East and South Asia" under
+ * "5) Europe, which includes …;"), a sentence wrapped there. A blank line, a page mark or a
+ * closed sentence above is a fresh start. An agent took a passage opening at a list's sixth item
+ * for the whole list.
+ */
+function continuesLineAbove(text: string, from: number): boolean {
+  if (from <= 0 || text[from - 1] !== '\n') return false;
+  const start = text.lastIndexOf('\n', from - 2) + 1;
+  const above = text.slice(start, from - 1);
+  return above.trim() !== '' && !/<!--/.test(above) && !LINE_CLOSED.test(above);
 }
 
 /** Lines above a table passage searched for its column header. */

@@ -248,6 +248,11 @@ describe('outline titles, ligatures, heading positions (issue 14)', async () => 
     const item = (str: string, x: number, w: number) => ({ str, transform: [10, 0, 0, 10, x, 700], width: w, fontName: 'f1' });
     const line = buildPage(1, 612, 792, [item('raxmlHPC \u00ads alg.phy \u00adm GTRGAMMA, site\u00adspecific rates', 72, 300)]).lines[0]!;
     expect(line.text).toBe('raxmlHPC -s alg.phy -m GTRGAMMA, site-specific rates');
+    // a TeX font's ff ligature read as a return arrow between letters (TeXshade's "di\u21b5erent"); a lone arrow stays
+    const ff = buildPage(1, 612, 792, [item('di\u21b5erent o\u21b5sets, turn o\u21b5 \u21b5 Enter', 72, 300)]).lines[0]!;
+    expect(ff.text).toBe('different offsets, turn off \u21b5 Enter');
+    // the ligature drawn as an item of its own
+    expect(buildPage(1, 612, 792, [item('di', 72, 9), item('\u21b5', 81, 6), item('erent', 87, 25)]).lines[0]!.text).toBe('different');
   });
 
   it('places a bookmark/TOC entry at the line where its heading is printed', () => {

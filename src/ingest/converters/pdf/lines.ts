@@ -108,10 +108,23 @@ export function composeAccents(s: string): string {
  */
 const SOFT_HYPHEN = /\u00ad/g;
 
+/**
+ * The ff ligature of a TeX font re-encoded without a Unicode map, read as U+21B5 (↵), the glyph
+ * its code has in the encoding the reader assumed: "di↵erent", "Co↵ee", "turn o↵ or on" (TeXshade's
+ * manual). Right after a letter that arrow is never what was meant. (The same code in the math
+ * italic font is α, "↵-helix": left as printed.)
+ */
+const FF_AS_RETURN_ARROW = /(?<=\p{L})\u21b5/gu;
+
 /** An item's text as printed: ligatures spelled out, printed soft hyphens as hyphens. */
 function printedText(s: string): string {
   const t = fixLigatures(s);
   return t.includes('\u00ad') ? t.replace(SOFT_HYPHEN, '-') : t;
+}
+
+/** A cell's text with the ff ligature read as an arrow spelled out (on the cell: the arrow is often an item of its own). */
+function spelledFf(s: string): string {
+  return s.includes('\u21b5') ? s.replace(FF_AS_RETURN_ARROW, 'ff') : s;
 }
 
 function toItems(raw: RawItem[]): Item[] {
@@ -294,7 +307,7 @@ function cellsOf(items: Item[]): Cell[] {
     cur = { text: it.str, x: it.x, x2: it.x2 };
   }
   if (cur) cells.push(cur);
-  for (const c of cells) c.text = composeAccents(dropBoilerplate(c.text.replace(CONTROL_CHARS, '')).replace(/\s+/g, ' ').trim());
+  for (const c of cells) c.text = spelledFf(composeAccents(dropBoilerplate(c.text.replace(CONTROL_CHARS, '')).replace(/\s+/g, ' ').trim()));
   return cells.filter((c) => c.text.length > 0);
 }
 

@@ -153,6 +153,6 @@ export function sourceConflict(e: Pick<SourceEvidence, 'period' | 'identity'>): 
  */
 export function sourceVerdict(e: SourceEvidence, weak: number): Verdict {
   if (e.relevance < weak) return 'none';
-  if (e.rank === 1 && e.lead >= SOURCE_SURE_LEAD && !sourceConflict(e) && !(e.next !== undefined && e.next >= e.relevance)) return 'strong';
+  if (e.rank === 1 && e.lead >= SOURCE_SURE_LEAD && e.relevance > (e.next ?? -Infinity) && !sourceConflict(e)) return 'strong';
   return 'weak';
 }

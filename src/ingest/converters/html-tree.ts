@@ -139,9 +139,15 @@ function boldParagraphText($: CheerioAPI, el: Element): string | null {
  */
 function boldHeadingPage($: CheerioAPI, root: Cheerio<AnyNode>): boolean {
   if (root.find('h1, h2, h3, h4, h5, h6').length > 0) return false;
+  return enoughParagraphs(root, (el) => boldParagraphText($, el) !== null);
+}
+
+/** At least BOLD_HEADINGS_MIN paragraphs under `root` pass `test` (the walk stops at that many). */
+function enoughParagraphs(root: Cheerio<AnyNode>, test: (el: Element) => boolean): boolean {
   let n = 0;
   root.find('p').each((_, el) => {
-    if (n < BOLD_HEADINGS_MIN && boldParagraphText($, el as Element)) n++;
+    if (test(el as Element)) n++;
+    return n < BOLD_HEADINGS_MIN;
   });
   return n >= BOLD_HEADINGS_MIN;
 }
@@ -174,11 +180,7 @@ function boldOverIndent($: CheerioAPI, el: Element): boolean {
  * parts had been paragraph groups titled by their first sentences.
  */
 function boldSubHeadingPage($: CheerioAPI, root: Cheerio<AnyNode>): boolean {
-  let n = 0;
-  root.find('p').each((_, el) => {
-    if (n < BOLD_HEADINGS_MIN && boldOverIndent($, el as Element)) n++;
-  });
-  return n >= BOLD_HEADINGS_MIN;
+  return enoughParagraphs(root, (el) => boldOverIndent($, el));
 }
 
 /** Inline text of an element: links as their text, images as `[image: alt]`, <br> as a newline. */

@@ -572,6 +572,26 @@ describe('a manual whose contents number only the chapters', () => {
   });
 });
 
+describe('contents entries numbered 6.3.1 whose titles do not start with a capital', () => {
+  it('nest by their number (skak\'s "6.3.1 \\styleA", FHS\'s "3.4. /bin : …"), not at the top level by their indent', async () => {
+    const { printedToc } = await import('../src/ingest/converters/pdf/printed-toc.js');
+    const at = (cells: string[], x: number, x2 = 504): Line => ({ ...line(cells, x), x2 });
+    const prose = at(['Text of the section, long enough to be prose and nothing else at all.'], 73, 539);
+    const titles = ['6 Advanced Usage', '6.3 Typesetting Style', '6.3.1 \\styleA', '6.3.2 /bin : essential binaries', '6.4 Input Language', '7 Index of commands'];
+    const indent = (t: string) => 72 + 15 * (t.split(' ')[0]!.split('.').length - 1);
+    const toc = { page: 1, width: 612, height: 792, twoColumn: false, lines: [
+      at(['Contents'], 72, 140),
+      ...titles.map((t, i) => at([`${t} ................................ ${i + 2}`], indent(t))),
+    ] };
+    const pages = [toc, ...titles.map((t, i) => ({ page: i + 2, width: 612, height: 792, twoColumn: false, lines: [at([t], 72, 300), prose] }))];
+    const none = () => pages.map(() => new Set<number>());
+    const out = printedToc(pages, { lines: none(), runStart: none(), labels: pages.map(() => null), repeats: new Map() })!;
+    expect(out.entries.map((e) => [e.title, e.level])).toEqual([
+      ['6 Advanced Usage', 1], ['6.3 Typesetting Style', 2], ['6.3.1 \\styleA', 3], ['6.3.2 /bin : essential binaries', 3], ['6.4 Input Language', 2], ['7 Index of commands', 1],
+    ]);
+  });
+});
+
 describe('listings, accents and unreadable text layers', () => {
   it('writes a fixed-width line\'s gaps as blanks, not cells; other prints and contents pages keep their cells', async () => {
     const { keepListingSpacing } = await import('../src/ingest/converters/pdf/listings.js');

@@ -7,7 +7,7 @@
 import type { Line, PageLayout } from './layout-types.js';
 import type { Furniture } from './furniture.js';
 import type { OutlineEntry } from './outline-types.js';
-import { OPEN_ENDING, numbering } from './headings.js';
+import { OPEN_ENDING, numbering, type Numbering } from './headings.js';
 import { joinWrapped } from './titles.js';
 import { isRomanNumeral, romanValue } from './numerals.js';
 
@@ -237,8 +237,23 @@ export function findTocPages(pages: PageLayout[], furniture: Furniture): Map<num
   return found;
 }
 
+/**
+ * A section number of two or more parts opening a contents entry ("6.3.1 \styleA", "2.4 dvips
+ * options"): in a listing of sections it is the entry's number whatever its title starts with, where
+ * a heading in running text needs a capital after it (headings.ts numbering).
+ */
+const DOTTED_ENTRY = /^(\d{1,2}(?:\.\d{1,3}){1,4})\.?\s+(\S.*)$/;
+
+/** A contents entry's numbering: as headings are numbered, or a dotted section number before any title. */
+export function entryNumbering(title: string): Numbering | null {
+  const n = numbering(title);
+  if (n) return n;
+  const m = DOTTED_ENTRY.exec(title);
+  return m ? { kind: 'numbered', level: m[1]!.split('.').length, number: m[1]!, rest: m[2]!.trim() } : null;
+}
+
 function levelsFor(lines: TocLine[]): number[] {
-  const nums = lines.map((l) => numbering(l.title));
+  const nums = lines.map((l) => entryNumbering(l.title));
   const hasItems = nums.some((n) => n?.kind === 'item');
   const itemX = Math.min(...lines.filter((_, i) => nums[i]?.kind === 'item').map((l) => l.x), Infinity);
   // when only the chapters are numbered ("2 Installation" over "   Quick installation instructions"),
@@ -358,7 +373,7 @@ function placeEntries(entries: TocLine[], hits: number[][], offset: number, page
   const placed: OutlineEntry[] = [];
   const lastToc = toc.last;
   entries.forEach((e, i) => {
-    const n = numbering(e.title);
+    const n = entryNumbering(e.title);
     const line = toc.onContents.get(i);
     if (line !== undefined) {
       verified++;

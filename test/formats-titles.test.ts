@@ -33,9 +33,13 @@ describe('titles of headingless stretches (titles.ts)', () => {
     expect(groupTitle(["**csv.writer(csvfile, dialect='excel', **fmtparams)**", 'Return a writer object.'])).toBe("csv.writer(csvfile, dialect='excel', **fmtparams)");
   });
 
-  it('falls back to the first line when nothing reads as prose', () => {
+  it('falls back to the first line when nothing reads as prose; not to a line of marks, nor to code when the caller has a better name', () => {
     expect(groupTitle(['int main(void) {', '  return 0;', '}'])).toBe('int main(void) {');
     expect(groupTitle(['#if defined(__CYGWIN__)', '#endif'])).toBe('#if defined(__CYGWIN__)');
+    expect(groupTitle([');', '', 'CREATE TABLE parent(x PRIMARY KEY);'])).toBe('');
+    expect(groupTitle(['```', 'CREATE TABLE parent(x PRIMARY KEY);', '```'], undefined, undefined, false)).toBe('');
+    // a comment in words says what the listing does
+    expect(groupTitle(['```', '-- raw xml output for creator options for GeoTiff --', 'SELECT 1;', '```'], undefined, undefined, false)).toBe('-- raw xml output for creator options for GeoTiff --');
     expect(isCodeLine('Return a reader object which will iterate over lines.')).toBe(false);
     expect(isCodeLine('ret = deflate(&strm, flush);')).toBe(true);
   });
@@ -60,6 +64,12 @@ describe('the converters use the shared title', () => {
 
   it('HTML paragraph groups', () => {
     expect(paragraphGroups(['```\n' + code.slice(0, 3).join('\n') + '\n```', LONG])[0]!.title).toBe(clipAtWord(LONG));
+  });
+
+  it('HTML paragraph groups of code alone: their section and place, not a listing\'s first line (sqlite\'s ");")', () => {
+    const listing = (first: string) => '```\n' + first + '\n' + 'INSERT INTO t VALUES(1);\n'.repeat(120) + '```';
+    const groups = paragraphGroups([LONG, listing(');'), listing('CREATE TABLE parent(x PRIMARY KEY);')], '4.3. ON DELETE and ON UPDATE Actions');
+    expect(groups.map((g) => g.title)).toEqual([clipAtWord(LONG), '4.3. ON DELETE and ON UPDATE Actions (part 2 of 3)', '4.3. ON DELETE and ON UPDATE Actions (part 3 of 3)']);
   });
 
   it('HTML and Word paragraph groups of tables: titled by the first row the groups do not share, by its cells (a test procedure\'s banner atop every table)', () => {

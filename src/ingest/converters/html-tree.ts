@@ -329,14 +329,19 @@ export const SECTION_SPLIT_CHARS = 6000;
 /** Target size of those paragraph groups. */
 export const GROUP_TARGET_CHARS = 2500;
 
-/** Blocks gathered into groups of about GROUP_TARGET_CHARS (text-chunks.ts groupParagraphs; blocks are one blank line apart), each a 'paragraphs' node. */
-export function paragraphGroups(blocks: string[]): ConvertedNode[] {
+/**
+ * Blocks gathered into groups of about GROUP_TARGET_CHARS (text-chunks.ts groupParagraphs; blocks are
+ * one blank line apart), each a 'paragraphs' node titled by its first prose line; a group of code
+ * alone is "<section> (part i of n)" (a listing's first line, ");" or "CREATE TABLE parent(x);", named
+ * nothing an agent could choose by).
+ */
+export function paragraphGroups(blocks: string[], section?: string): ConvertedNode[] {
   const groups = groupParagraphs(blocks.map((b) => ({ b, size: b.length, gap: 0 })), GROUP_TARGET_CHARS).map((g) => g.map((x) => x.b));
   const heads = groups.map((g) => g.join('\n\n').split('\n', TITLE_SCAN_LINES));
   const shared = sharedLines(heads);
   return groups.map((g, i) => {
-    const title = groupTitle(heads[i]!, undefined, shared);
-    return { title: title || '(text)', kind: 'paragraphs', content: g.join('\n\n'), children: [] };
+    const title = groupTitle(heads[i]!, undefined, shared, !section) || (section ? `${section} (part ${i + 1} of ${groups.length})` : '(text)');
+    return { title, kind: 'paragraphs', content: g.join('\n\n'), children: [] };
   });
 }
 
@@ -499,7 +504,7 @@ class SectionBuilder {
       if (ownLength(o.parts) > SECTION_SPLIT_CHARS) {
         // a long section keeps its heading; its text becomes paragraph groups ahead of its subsections
         o.node.content = o.parts[0]!;
-        o.node.children = [...paragraphGroups(o.parts.slice(1)), ...o.node.children];
+        o.node.children = [...paragraphGroups(o.parts.slice(1), o.node.title), ...o.node.children];
       } else o.node.content = o.parts.join('\n\n');
     }
   }

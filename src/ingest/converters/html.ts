@@ -66,7 +66,7 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
 
 export const htmlConverter: Converter = {
   name: 'html',
-  version: 16,
+  version: 17,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

@@ -122,12 +122,14 @@ const COMMENT_LINE = /^<!--.*-->$/;
 
 /**
  * The title of a group from its lines: the first prose line (with its wrapped sentence), else the
- * first non-blank line (a table row by its cells); cut at a word. Lines in `skip` (boilerplate the
- * groups share) and table rules are passed over.
+ * first non-blank line (a table row by its cells; not a code line unless `codeFallback`; not a line
+ * of marks); cut at a word, '' when none. Lines in `skip` (boilerplate the groups share) and table
+ * rules are passed over.
  */
-export function groupTitle(lines: readonly string[], max = GROUP_TITLE_CHARS, skip?: ReadonlySet<string>): string {
+export function groupTitle(lines: readonly string[], max = GROUP_TITLE_CHARS, skip?: ReadonlySet<string>, codeFallback = true): string {
   let inFence = false;
   let fallback = '';
+  let fallbackIsCode = false;
   const scanned = lines.slice(0, TITLE_SCAN_LINES);
   for (const [at, raw] of scanned.entries()) {
     const t = raw.trim();
@@ -137,7 +139,11 @@ export function groupTitle(lines: readonly string[], max = GROUP_TITLE_CHARS, sk
     }
     if (!t || COMMENT_LINE.test(t) || skip?.has(t) || TABLE_RULE.test(t)) continue;
     const plain = plainLine(t);
-    if (!fallback) fallback = t.startsWith('|') ? tableRowText(t) : t;
+    if (!fallback) {
+      fallback = t.startsWith('|') ? tableRowText(t) : t;
+      // (a comment in a listing says what it does: "-- raw xml output for creator options for GeoTiff --")
+      fallbackIsCode = (inFence || (!t.startsWith('|') && isCodeLine(t))) && !CODE_COMMENT_TITLE.test(t);
+    }
     // a bold line alone is a term being defined (`**csv.writer(csvfile)**`): it names the group
     if (!inFence && BOLD_TERM.test(t)) return clipAtWord(plainLine(t.slice(2, -2)), max);
     // list items and quotes are judged without their marks and emphasis; other lines as written
@@ -145,8 +151,16 @@ export function groupTitle(lines: readonly string[], max = GROUP_TITLE_CHARS, sk
     if ((plain.match(/\p{L}/gu)?.length ?? 0) < PROSE_MIN_LETTERS) continue;
     return clipAtWord(firstSentence(unwrapped(scanned, at, max)), max);
   }
+  // a line of a few marks (");", "}", "---") names nothing; a code line names a group only where the caller has nothing better
+  if ((fallback.match(/\p{L}/gu)?.length ?? 0) < FALLBACK_MIN_LETTERS || (fallbackIsCode && !codeFallback)) return '';
   return clipAtWord(fallback, max);
 }
+
+/** A comment line of code in words (SQL, shell, C and Python comments; at least three words). */
+const CODE_COMMENT_TITLE = /^(?:--+|#+|\/\/+|\/\*+)\s*\p{L}+(?:[\s,]+\p{L}+){2}/u;
+
+/** Letters a group's first line needs to title it when the group has no prose line. */
+export const FALLBACK_MIN_LETTERS = 3;
 
 /** A Markdown table's rule row ("| --- | :---: |"). */
 const TABLE_RULE = /^\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$/;

@@ -18,6 +18,7 @@ import { structuredRegistration } from './structured.js';
 import { imageRegistration } from './ocr.js';
 import { archiveRegistration } from './archive.js';
 import { manRegistration } from './man.js';
+import { latexRegistration } from './latex.js';
 import { postscriptRegistration } from './postscript.js';
 import { legacyPptRegistration, pptxRegistration } from './pptx.js';
 import { epubRegistration } from './epub.js';
@@ -45,6 +46,7 @@ export const REGISTRATIONS: readonly ConverterRegistration[] = [
   structuredRegistration,
   codeRegistration,
   manRegistration,
+  latexRegistration,
   csvRegistration,
   markdownRegistration,
   plainTextRegistration,

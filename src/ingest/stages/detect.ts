@@ -5,15 +5,26 @@
 import { statSync } from 'node:fs';
 import { CatalogEntry, type FileCard } from '../../store/schemas.js';
 import { errorMessage } from '../../store/errors.js';
-import { detectFile, readErrorMessage, VanishedError } from '../detect.js';
+import { detectFile, formatByName, readErrorMessage, VanishedError } from '../detect.js';
 import { detectMember } from '../archive-members.js';
 import { converterTagFor } from '../converters/index.js';
 import { settle, type SourceJob, type SourceStage } from './types.js';
 import type { IngestRun } from '../run.js';
 
+/**
+ * A file read as plain text (or not at all) whose name now promises a text format of its own: a
+ * converter for its extension was registered since it was indexed (.tex files before the LaTeX
+ * converter). Detection always gives a named text format its name's type, so this holds once only.
+ */
+function newlyNamedFormat(prev: CatalogEntry): boolean {
+  if (prev.type !== 'text' && prev.type !== 'unknown') return false;
+  const named = formatByName(prev.filename);
+  return !!named && !named.format.magic && named.format.type !== prev.type;
+}
+
 /** The catalog entry is current for this content and converter. */
 export function isUnchanged(prev: CatalogEntry | undefined, sha: string, force: boolean): boolean {
-  if (!prev || force) return false;
+  if (!prev || force || newlyNamedFormat(prev)) return false;
   return prev.indexed_from_sha256 === sha && prev.sha256 === sha && prev.converter === converterTagFor(prev.type);
 }
 

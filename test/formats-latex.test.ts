@@ -1,0 +1,81 @@
+/** LaTeX sources (issue 14): sectioning commands as the outline, \title as the title, text as a reader sees it, line ranges of the file. */
+import { describe, it, expect } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { latexConverter, latexInline, stripComment } from '../src/ingest/converters/latex.js';
+import { detectType } from '../src/ingest/detect.js';
+import { ConvertError, type ConvertedNode } from '../src/ingest/converters/types.js';
+import type { FileCard } from '../src/store/schemas.js';
+import { FIXTURES } from './helpers/temp-store.js';
+
+const source = readFileSync(join(FIXTURES, 'formats', 'latex', 'survey.tex'));
+const card = (filename: string): FileCard => ({ id: 'src_0000abcd', filename, original_path: `inbox/${filename}`, type: 'latex', size_kb: 1, sha256: '0'.repeat(64) });
+const outline = (n: ConvertedNode, d = 0): string[] => [`${'  '.repeat(d)}${n.title} ${JSON.stringify(n.line_range)}`, ...n.children.flatMap((c) => outline(c, d + 1))];
+const convert = (name: string, bytes: Buffer) => latexConverter.convert({ absPath: name, card: card(name), bytes, plan: {} as never, options: { maxLeafPages: 5 } });
+
+describe('LaTeX sources', () => {
+  it('is detected by name, or by \\documentclass in a file whose name says nothing', () => {
+    expect(detectType('survey.tex', source).type).toBe('latex');
+    expect(detectType('survey', source).type).toBe('latex');
+    expect(detectType('notes', Buffer.from('Meeting notes\nNothing to typeset here.\n')).type).toBe('text');
+  });
+
+  it('outlines the sectioning commands with the file\'s line ranges; \\title (not a comment, not the PDF title) is the title', async () => {
+    const r = await convert('survey.tex', source);
+    expect(r.title).toBe('Field Survey Handbook');
+    expect(r.toc_source).toBe('headings');
+    expect(outline(r.root)).toEqual([
+      'Field Survey Handbook [1,32]',
+      '  Planning transects [14,18]',
+      '    Weather limits [19,21]',
+      '  Recording plots [22,30]',
+      '  Checking the data [31,32]',
+    ]);
+    expect(r.card?.summary).toBe('How the survey team plans transects, records plots and checks its data.');
+  });
+
+  it('renders a section as a reader sees it: comments and labels gone, references as labels, items as bullets, verbatim as written', async () => {
+    const r = await convert('survey.tex', source);
+    const [plan, plots, check] = r.root.children;
+    expect(plan!.content).toContain('Each transect runs 200 m from a marked post; see Section [sec:data].\nUse at most 12 transects a day.');
+    expect(plan!.content).not.toContain('2024 limit');
+    expect(plan!.children[0]!.content).toContain('wind exceeds 30 km/h — wait a day instead.');
+    expect(plots!.content).toContain('• Plot size: 10 by 10 m, corners flagged.\n• Species are listed with the flora codes.');
+    expect(plots!.content).toContain('plot 17 % not a comment here');
+    expect(check!.content).toContain('Run the checks with survey check --all before upload.');
+  });
+
+  it('takes the PDF title, then a chapter file\'s one chapter, then the file name', async () => {
+    const pdfTitle = Buffer.from('\\documentclass{book}\n\\hypersetup{pdftitle={Gretl Guide}, colorlinks=true}\n\\begin{document}\n\\chapter{One}\ntext\n\\end{document}\n');
+    expect((await convert('guide.tex', pdfTitle)).title).toBe('Gretl Guide');
+    const chapter = Buffer.from('\\chapter{MIDAS models}\nintro\n\\section{Estimation}\ntext\n\\section{Plots}\nmore\n');
+    const r = await convert('midas.tex', chapter);
+    expect(r.title).toBe('MIDAS models');
+    expect(outline(r.root)).toEqual(['MIDAS models [1,6]', '  Estimation [3,4]', '  Plots [5,6]']);
+    expect((await convert('notes.tex', Buffer.from('Some text without sections.\n'))).title).toBe('notes');
+  });
+
+  it('reduces inline markup to words and keeps escaped characters', () => {
+    expect(latexInline('\\textbf{Bold} and \\emph{it}: 50\\% of \\$3, \\verb+a%b+ ``quoted\'\'')).toBe('Bold and it: 50% of $3, a%b "quoted"');
+    expect(latexInline('About \\pkg*{thalie}, \\LaTeX{} and \\cite[p.~3]{knuth84}')).toBe('About thalie, LaTeX and [knuth84]');
+    expect(stripComment('50\\% done % a comment')).toBe('50\\% done ');
+  });
+
+  it('an empty file is a clear error', async () => {
+    const err = await convert('empty.tex', Buffer.from('  \n')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConvertError);
+  });
+});
+
+describe('a .tex file indexed as plain text before the LaTeX converter', () => {
+  it('is read again once (its name now promises LaTeX); a current entry stays unchanged', async () => {
+    const { baseEntry, isUnchanged } = await import('../src/ingest/stages/detect.js');
+    const sha = 'a'.repeat(64);
+    const asText = baseEntry({ ...card('survey.tex'), type: 'text', sha256: sha }, '2026-01-01T00:00:00.000Z');
+    expect(isUnchanged(asText, sha, false)).toBe(false);
+    const asLatex = baseEntry({ ...card('survey.tex'), sha256: sha }, '2026-01-01T00:00:00.000Z');
+    expect(isUnchanged(asLatex, sha, false)).toBe(true);
+    // a plain .txt read as text is current
+    expect(isUnchanged(baseEntry({ ...card('notes.txt'), type: 'text', sha256: sha }, '2026-01-01T00:00:00.000Z'), sha, false)).toBe(true);
+  });
+});

@@ -100,6 +100,18 @@ describe('skill scripts', () => {
   });
 });
 
+describe('value options given words that start with a dash', () => {
+  it('take the next word as the value (--around "-X/--maxins"), unless it is one of the options or follows "--"', async () => {
+    const { parse } = await import('../src/skill/runtime.js');
+    const opts = { around: { type: 'string' }, lines: { type: 'string' } } as const;
+    expect(parse(['src_1', '0052', '--around', '-X/--maxins'], opts, 'u').values.around).toBe('-X/--maxins');
+    expect(parse(['src_1', '--around', '--no-color', '--json'], opts, 'u').values).toMatchObject({ around: '--no-color', json: true });
+    // an option name as the value is a forgotten argument, still refused
+    expect(() => parse(['src_1', '--around', '--json'], opts, 'u')).toThrow(/--around/);
+    expect(parse(['--', '--around', '-x'], opts, 'u').positionals).toEqual(['--around', '-x']);
+  });
+});
+
 describe('mhub tree and mhub read', () => {
   it('tree --json gives the contract fields, with suggestions for --query', () => {
     const r = mhub(['tree', 'harbor-report.pdf', '--query', 'dredging sediment channel depth', '--json']);

@@ -43,10 +43,37 @@ export interface Parsed {
   positionals: string[];
 }
 
+/**
+ * A value option given a value that starts with a dash (`--around "-X/--maxins"`, `--lines -5`
+ * aside): the value is the next word, as it must be, unless that word is itself one of the options
+ * (`--around --json` forgot its words). node:util's parseArgs refuses it as ambiguous; agents took
+ * a call to learn to write `--around=-X`.
+ */
+export function joinDashValues(argv: string[], options: Options): string[] {
+  const all = { ...COMMON_OPTIONS, ...options } as NonNullable<Options>;
+  const flags = new Set(Object.entries(all).flatMap(([name, o]) => [`--${name}`, ...(o.short ? [`-${o.short}`] : [])]));
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      // after "--" every word is a positional, as typed
+      out.push(...argv.slice(i));
+      break;
+    }
+    const next = argv[i + 1];
+    const name = a.startsWith('--') ? a.slice(2) : '';
+    if (name && all[name]?.type === 'string' && next !== undefined && next.startsWith('-') && next !== '--' && !flags.has(next.split('=')[0]!)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
 /** Parse argv strictly; unknown options become a usage error naming the expected form. */
 export function parse(argv: string[], options: Options, usage: string): Parsed {
   try {
-    const { values, positionals } = parseArgs({ args: argv, options: { ...COMMON_OPTIONS, ...options }, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({ args: joinDashValues(argv, options), options: { ...COMMON_OPTIONS, ...options }, allowPositionals: true, strict: true });
     return { values: values as Parsed['values'], positionals };
   } catch (err) {
     throw new UserError(errorMessage(err).replace(/\.$/, '') + '.', `Expected: ${usage} (see --help).`, EXIT.USAGE);

@@ -79,3 +79,28 @@ describe('a .tex file indexed as plain text before the LaTeX converter', () => {
     expect(isUnchanged(baseEntry({ ...card('notes.txt'), type: 'text', sha256: sha }, '2026-01-01T00:00:00.000Z'), sha, false)).toBe(true);
   });
 });
+
+describe('a LaTeX source in a store', () => {
+  it('is found by its words, and a passage cites its own lines of the file', async () => {
+    const { searchStoreFixture } = await import('./helpers/search-store.js');
+    const { runSearch } = await import('../src/retrieve/search-answer.js');
+    const { rmSync } = await import('node:fs');
+    const long = Array.from({ length: 40 }, (_, i) => `Line ${i + 1} of the planning notes describes marked posts and daily routes in general terms.`).join('\n');
+    const tex = source.toString('utf8').replace('Use at most 12 transects a day.', `${long}\nUse at most 12 transects a day.`);
+    const { root } = await searchStoreFixture('none', { docs: { 'survey.tex': tex, 'notes.md': '# Notes\n\nNothing about surveys here.\n' } });
+    try {
+      const a = await runSearch(root, 'how many transects a day at most', { limit: 3, offset: 0, nodesPerSource: 3, filters: {}, mode: 'keyword', explain: false, maxChars: 4000 });
+      const hit = a.results[0]!;
+      expect(hit.type).toBe('latex');
+      const node = hit.nodes[0]!;
+      expect(node.title).toBe('Planning transects');
+      const lines = (node.passage as { lines?: [number, number] }).lines!;
+      const file = tex.split('\n');
+      expect(file.slice(lines[0] - 1, lines[1]).join('\n')).toContain('Use at most 12 transects a day.');
+      expect(lines[1] - lines[0]).toBeLessThan(20);
+      expect(node.passage!.cite).toContain(`lines ${lines[0]}-${lines[1]}`);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -17,8 +17,12 @@ export const MAX_LINES_PER_READ = 2000;
 const PAGE_MARK_LINE = /^<!-- page (\d+) -->$/;
 const PAGE_MARK_GLOBAL = /^<!-- page (\d+) -->$/gm;
 const NODE_SEPARATOR = '\n\n';
-/** Source types whose node text is the file's lines as written (a code node elides its members' lines; a man page's is rendered). */
-const LINE_FAITHFUL: ReadonlySet<string> = new Set(['text', 'markdown']);
+/**
+ * Source types whose node text keeps the file's lines one for one: as written (text, Markdown) or
+ * each line rendered as a reader sees it (LaTeX). A code node elides its members' lines; a man
+ * page's text is filled paragraphs.
+ */
+const LINE_FAITHFUL: ReadonlySet<string> = new Set(['text', 'markdown', 'latex']);
 
 export interface NodeRead extends TextWindow {
   /** pages spanned by the returned text (from its page markers), when the source is paged */

@@ -122,6 +122,23 @@ describe('source titles from the first page', () => {
     expect(title).toMatch(/ — HLX-207-201$/);
   });
 
+  it('a headline that is a name alone is read with the title block around it (horoscop\'s cover); a logo glyph or the author below is not part of it', () => {
+    const gap = (l: Line, g: number): Line => ({ ...l, gapAbove: g });
+    const first = page(1, [
+      gap(line('TYPESETTING', 20, 700), Infinity),
+      gap(line('ASTROLOGY', 20, 679), 2.1),
+      gap(line('with', 17, 660), 2.2),
+      gap(line('horoscop', 22.5, 640), 1.8),
+      gap(line('s', 23.5, 615), 2.6),
+      gap(line('MATTHEW SKALA', 11.5, 350), 22.5),
+      line('Body text of the manual starts here and goes on for a while.', 10, 300),
+    ]);
+    expect(titleOf(first)).toBe('TYPESETTING ASTROLOGY with horoscop');
+    // a name alone with nothing of its size around it stays the name
+    const alone = page(1, [line('horoscop', 22.5, 640), gap(line('Body text of the manual starts here and goes on for a while.', 10, 300), 20)]);
+    expect(titleOf(alone)).toBe('horoscop');
+  });
+
   it('end where a contents listing run together with them begins', () => {
     const first = page(1, [
       line('DocBook XSL Stylesheets: Reference DocumentationTable of ContentsDocBook XSL Stylesheets User Reference: Parame-', 10, 700),

@@ -269,7 +269,29 @@ function largestLines(page: PageLayout | undefined): string {
     if (glued.index > 0) out.push(l.text.slice(0, glued.index));
     break;
   }
-  return out.reduce((a, t) => (a ? joinWrapped(a, t) : t), '').slice(0, HEADLINE_MAX_CHARS);
+  const headline = out.reduce((a, t) => (a ? joinWrapped(a, t) : t), '').slice(0, HEADLINE_MAX_CHARS);
+  return out.length === 1 && headline.length < HEADLINE_MIN_CHARS ? titleBlock(page, largest[0]!) || headline : headline;
+}
+
+/** Lines next to a one-word headline that are part of its title block print at least this share of its size… */
+export const TITLE_BLOCK_SIZE_SHARE = 0.75;
+/** …each at most this many line heights below the one above. */
+export const TITLE_BLOCK_GAP = 2.5;
+
+/**
+ * A headline that is a name alone ("horoscop" under "TYPESETTING ASTROLOGY with"): the title is the
+ * block it is printed in, the lines right above and below it in nearly its size, in reading order
+ * ("TYPESETTING ASTROLOGY with horoscop"); '' when no such line stands next to it.
+ */
+function titleBlock(page: PageLayout, head: Line): string {
+  const at = page.lines.indexOf(head);
+  const fits = (l: Line | undefined): l is Line => !!l && l.size >= head.size * TITLE_BLOCK_SIZE_SHARE && /\p{L}{2}/u.test(l.text) && !repeatedUnit(l.text);
+  let a = at;
+  while (a > 0 && page.lines[a]!.gapAbove <= TITLE_BLOCK_GAP && fits(page.lines[a - 1])) a--;
+  let b = at;
+  while (b + 1 < page.lines.length && page.lines[b + 1]!.gapAbove <= TITLE_BLOCK_GAP && fits(page.lines[b + 1])) b++;
+  if (a === b) return '';
+  return page.lines.slice(a, b + 1).map((l) => l.text).reduce((x, t) => (x ? joinWrapped(x, t) : t), '').slice(0, HEADLINE_MAX_CHARS);
 }
 
 /**

@@ -54,6 +54,20 @@ describe('tier-2 keyword scoring by query word', () => {
     // three variants of "computing" count as one word, as much as "tie" (same idf, one more occurrence)
     expect(kw.get(1)!).toBeLessThan(kw.get(2)!);
   });
+
+  it('finds a short verb form the source lacks by its root ("beeping" → beep, "stopped" → stop), not by any longer word', () => {
+    // (titles as the index holds them: tokenized, plural s stemmed)
+    const titles = [['guide'], ['entering', 'illegal', 'move'], ['how', 'do', 'i', 'stop', 'the', 'annoying', 'beep'], ['other']];
+    const texts = [[], [...FILLER, 'illegal', 'move', 'enter'], [...FILLER, 'beep', 'sound', 'illegal', 'input'], [...FILLER, 'beepmode', 'data']];
+    const v = memoryNodeIndex(pageRows(['Guide', 'Entering illegal moves', 'How do I stop the annoying beeps?', 'Other']), titles, texts);
+    const query = { terms: ['stopped', 'beeping', 'illegal'], groups: [['stopped'], ['beeping'], ['illegal']], k: 3, maxPages: 5 };
+    // ("beepmode" shares the prefix, and is no form of the word)
+    expect(scoringGroups(v, query).map((g) => [...g.keys()].sort())).toEqual([['stop', 'stopped'], ['beep', 'beeping'], ['illegal']]);
+    expect(rankNodesIn(v, query)[0]!.title).toBe('How do I stop the annoying beeps?');
+    // without the roots only "illegal" counts, and the other section comes first
+    const typedOnly = keywordNodeScores(v, [new Map([['stopped', 1]]), new Map([['beeping', 1]]), new Map([['illegal', 1]])], new Uint8Array([0, 1, 1, 1]));
+    expect(typedOnly.get(1)!).toBeGreaterThan(typedOnly.get(2)!);
+  });
 });
 
 /** Node vectors of a 2-d space where node i (1-based row order) has cosine cos[i] with the query [1, 0]. */

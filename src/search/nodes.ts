@@ -145,9 +145,37 @@ const LETTERS = /^[a-z]+$/;
  * tier 1's passage signal (signals/passage.ts).
  */
 export function stemVariants(ix: NodeKeywords, t: string): string[] {
-  if (t.length <= NODE_VARIANT_STEM || !LETTERS.test(t)) return [];
+  if (!LETTERS.test(t)) return [];
+  const roots = suffixRoots(t).filter((r) => r !== t && hasTerm(ix, r));
+  if (t.length <= NODE_VARIANT_STEM) return roots;
   const stem = t.slice(0, Math.max(NODE_VARIANT_STEM, t.length - NODE_VARIANT_DROP));
-  return ix.termsStartingWith(stem, NODE_VARIANT_MAX).filter((v) => LETTERS.test(v));
+  return [...new Set([...roots, ...ix.termsStartingWith(stem, NODE_VARIANT_MAX).filter((v) => LETTERS.test(v))])];
+}
+
+/** Letters a root left by suffixRoots keeps at least ("beep" of "beeping"; "sing" is no -ing form of "s"). */
+export const SUFFIX_ROOT_MIN = 3;
+
+/**
+ * The word a verb form is made from, as the index holds words (plural s stemmed): "beeping" →
+ * beep, "saved" → save, "stopped" → stop. A short word's prefix variants would take
+ * any longer word (NODE_VARIANT_STEM), so its root is looked up whole: "beeping" found "beeps"
+ * nowhere, and GNU Backgammon's "How do I stop the annoying beeps?" ranked under "Entering
+ * illegal moves". Only roots the source holds are used (stemVariants).
+ */
+function suffixRoots(t: string): string[] {
+  const m = /^(\p{L}+?)(ing|ed)$/u.exec(t);
+  if (!m || m[1]!.length < SUFFIX_ROOT_MIN) return [];
+  const root = m[1]!;
+  const out = [root, `${root}e`];
+  // a doubled last consonant ("stopped", "running")
+  if (/([b-df-hj-np-tv-z])\1$/.test(root)) out.push(root.slice(0, -1));
+  return out;
+}
+
+/** Whether the source's node index holds a term (in any node's text or title). */
+function hasTerm(ix: NodeKeywords, t: string): boolean {
+  const f = nodeFields(ix);
+  return !!(f.text.postings(t) || f.title.postings(t));
 }
 
 /** The source's variants of a typed word it does not hold (none when it holds the word). */

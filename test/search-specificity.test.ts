@@ -55,4 +55,15 @@ describe('tier 2 with specificity', () => {
     const weighted = rankNodesIn(ix, { ...input, specificity: (t) => (t === 'entry' ? SPECIFICITY_FLOOR : 1) });
     expect(weighted.map((h) => h.title)).toEqual(['Flutes', 'Catalogue']);
   });
+
+  it('weighs a word by the forms the source prints: "FY2023" in a filing that writes only "2023" weighs as 2023', async () => {
+    const { scoringGroups } = await import('../src/search/nodes.js');
+    const filing = memoryNodeIndex(pageRows(['Filing', 'Segments', 'Acquisitions']), [[], [], []], [[], ['2023', '2023', 'sales'], ['acquisition', '2023']]);
+    const specificity = (t: string) => (t === 'fy2023' || t === 'acquisition' ? 1 : SPECIFICITY_FLOOR);
+    const groups = scoringGroups(filing, { terms: ['acquisition', 'fy2023', '2023'], groups: [['acquisition'], ['fy2023', '2023']], k: 2, maxPages: 5, specificity });
+    expect(groups.map((g) => [...g.values()])).toEqual([[1], [SPECIFICITY_FLOOR, SPECIFICITY_FLOOR]]);
+    // a source that prints "FY2023" gives the word that form's weight
+    const other = memoryNodeIndex(pageRows(['Filing', 'Results']), [[], []], [[], ['fy2023', '2023']]);
+    expect([...scoringGroups(other, { terms: ['fy2023', '2023'], groups: [['fy2023', '2023']], k: 2, maxPages: 5, specificity })[0]!.values()]).toEqual([1, 1]);
+  });
 });

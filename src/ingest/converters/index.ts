@@ -19,6 +19,7 @@ import { imageRegistration } from './ocr.js';
 import { archiveRegistration } from './archive.js';
 import { manRegistration } from './man.js';
 import { latexRegistration } from './latex.js';
+import { notebookRegistration } from './notebook.js';
 import { postscriptRegistration } from './postscript.js';
 import { legacyPptRegistration, pptxRegistration } from './pptx.js';
 import { epubRegistration } from './epub.js';
@@ -43,6 +44,7 @@ export const REGISTRATIONS: readonly ConverterRegistration[] = [
   imageRegistration,
   archiveRegistration,
   htmlRegistration,
+  notebookRegistration,
   structuredRegistration,
   codeRegistration,
   manRegistration,

@@ -7,17 +7,19 @@ import { CatalogEntry, type FileCard } from '../../store/schemas.js';
 import { errorMessage } from '../../store/errors.js';
 import { detectFile, formatByName, readErrorMessage, VanishedError } from '../detect.js';
 import { detectMember } from '../archive-members.js';
-import { converterTagFor } from '../converters/index.js';
+import { converterTagFor, formatOf } from '../converters/index.js';
 import { settle, type SourceJob, type SourceStage } from './types.js';
 import type { IngestRun } from '../run.js';
 
 /**
- * A file read as plain text (or not at all) whose name now promises a text format of its own: a
- * converter for its extension was registered since it was indexed (.tex files before the LaTeX
- * converter). Detection always gives a named text format its name's type, so this holds once only.
+ * A file read as another text format (or not at all) whose name now promises a text format of its
+ * own: a converter for its extension was registered since it was indexed (.tex files read as plain
+ * text before the LaTeX converter, .ipynb as JSON before the notebook one). Detection always gives a
+ * named text format its name's type, so this holds once only; a type read from magic bytes (a PDF
+ * named .txt) is left alone.
  */
 function newlyNamedFormat(prev: CatalogEntry): boolean {
-  if (prev.type !== 'text' && prev.type !== 'unknown') return false;
+  if (prev.type !== 'unknown' && formatOf(prev.type)?.magic) return false;
   const named = formatByName(prev.filename);
   return !!named && !named.format.magic && named.format.type !== prev.type;
 }

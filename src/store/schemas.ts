@@ -8,7 +8,7 @@ export const SCHEMA_VERSION = 1;
 
 /** Source types recognised by detection. One converter per type (or a clear skip reason). */
 export const SOURCE_TYPES = [
-  'pdf', 'markdown', 'text', 'docx', 'doc', 'xlsx', 'xls', 'pptx', 'ppt', 'epub', 'odt', 'ods', 'odp', 'csv', 'tsv', 'html', 'code',
+  'pdf', 'markdown', 'text', 'docx', 'doc', 'rtf', 'xlsx', 'xls', 'pptx', 'ppt', 'epub', 'odt', 'ods', 'odp', 'csv', 'tsv', 'html', 'code',
   'json', 'yaml', 'xml', 'log', 'image', 'zip', 'tar', 'gzip', 'man', 'latex', 'notebook', 'postscript', 'unknown',
 ] as const;
 export const SourceType = z.enum(SOURCE_TYPES);

@@ -20,6 +20,7 @@ import { archiveRegistration } from './archive.js';
 import { manRegistration } from './man.js';
 import { latexRegistration } from './latex.js';
 import { notebookRegistration } from './notebook.js';
+import { rtfRegistration } from './rtf.js';
 import { postscriptRegistration } from './postscript.js';
 import { legacyPptRegistration, pptxRegistration } from './pptx.js';
 import { epubRegistration } from './epub.js';
@@ -31,6 +32,7 @@ import { odsRegistration } from './spreadsheet/ods.js';
 export const REGISTRATIONS: readonly ConverterRegistration[] = [
   pdfRegistration,
   docxRegistration,
+  rtfRegistration,
   xlsxRegistration,
   pptxRegistration,
   epubRegistration,

@@ -12,16 +12,18 @@ import { settle, type SourceJob, type SourceStage } from './types.js';
 import type { IngestRun } from '../run.js';
 
 /**
- * A file read as another text format (or not at all) whose name now promises a text format of its
- * own: a converter for its extension was registered since it was indexed (.tex files read as plain
- * text before the LaTeX converter, .ipynb as JSON before the notebook one). Detection always gives a
- * named text format its name's type, so this holds once only; a type read from magic bytes (a PDF
- * named .txt) is left alone.
+ * A file whose name now promises a format it was not read as: a converter for its extension was
+ * registered since it was indexed (.tex and .rtf files read as plain text before the LaTeX and RTF
+ * converters, .ipynb as JSON before the notebook one). Detection gives a named text format its
+ * name's type, and a file read as plain text was matched by no format, so this holds once only; a
+ * type read from magic bytes (a PDF named .txt) is left alone.
  */
 function newlyNamedFormat(prev: CatalogEntry): boolean {
-  if (prev.type !== 'unknown' && formatOf(prev.type)?.magic) return false;
   const named = formatByName(prev.filename);
-  return !!named && !named.format.magic && named.format.type !== prev.type;
+  if (!named || named.format.type === prev.type) return false;
+  // read as plain text (or not at all): any format its name now names (.rtf, whose header is its magic)
+  if (prev.type === 'text' || prev.type === 'unknown') return true;
+  return !named.format.magic && !formatOf(prev.type)?.magic;
 }
 
 /** The catalog entry is current for this content and converter. */

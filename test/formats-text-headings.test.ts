@@ -107,6 +107,65 @@ describe('plain-text headings Markdown does not see (text-headings.ts)', () => {
   });
 });
 
+const ADOC = `= Harbour Crane Operations Guide
+Port Authority <ops@example.org>
+
+This guide covers daily crane operations.
+
+== Daily checks
+
+Before the first lift, the operator walks the crane.
+
+=== Wind limits
+
+Stop lifting when the wind exceeds 20 m/s.
+
+== Maintenance
+
+[source,shell]
+----
+crane-log --export
+----
+
+=== Lubrication
+
+Grease the slewing ring every 250 hours.
+`;
+
+const ORG = `#+TITLE: Field Notes 2024
+#+AUTHOR: R. Ito
+* Site A
+Observed 14 nests along the ridge.
+** Weather
+Cold, wind from the north.
+* Site B
+No nests found.
+`;
+
+describe('AsciiDoc and Org-mode headings', () => {
+  it('AsciiDoc: "=" titles by depth, the document title first; a listing\'s "----" is no underline of the line above', () => {
+    const r = convertTextByPlan(ADOC, 'guide.adoc', plan);
+    expect(r.title).toBe('Harbour Crane Operations Guide');
+    expect(outline(r.root)).toEqual(['Harbour Crane Operations Guide 1-23', '  Daily checks 6-9', '    Wind limits 10-13', '  Maintenance 14-20', '    Lubrication 21-23']);
+  });
+
+  it('Org: "*" headings by depth and the #+TITLE line, only in a file with Org keywords (elsewhere "* item" is a bullet)', () => {
+    const r = convertTextByPlan(ORG, 'notes.org', plan);
+    expect(r.title).toBe('Field Notes 2024');
+    expect(outline(r.root)).toEqual(['Field Notes 2024 1-8', '  Site A 3-4', '    Weather 5-6', '  Site B 7-8']);
+    const bullets = '* Site A\nObserved nests.\n* Site B\nNo nests.\n';
+    expect(textHeadings(bullets.split('\n'))).toEqual([]);
+  });
+
+  it('the planner sample counts them (Org ones once an Org keyword line was seen)', () => {
+    const card: FileCard = { id: 'src_0000abcd', filename: 'x', original_path: 'inbox/x', type: 'text', size_kb: 1, sha256: '0'.repeat(64) };
+    // (5 titles; the sample also counts the listing's "----" as a setext underline, which the converter drops)
+    expect(takeSample(card, new TextEncoder().encode(ADOC)).heading_count).toBeGreaterThanOrEqual(5);
+    expect(takeSample(card, new TextEncoder().encode(ORG)).heading_count).toBe(3);
+    expect(takeSample(card, new TextEncoder().encode('* one\n* two\n* three\n')).heading_count).toBe(0);
+  });
+});
+
 describe('the planner sample counts plain-text headings for text files only', () => {
   const card = (type: FileCard['type']): FileCard => ({ id: 'src_0000abcd', filename: 'x', original_path: 'inbox/x', type, size_kb: 1, sha256: '0'.repeat(64) });
   const bytes = new TextEncoder().encode(`intro\n${RST}\n\nPRINTING THE MANUAL\n\nUse make dvi.\n`);

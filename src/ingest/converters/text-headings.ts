@@ -1,6 +1,8 @@
 /**
  * Headings of plain text that Markdown does not see: reStructuredText titles (a line underlined, or
  * over- and underlined, by any adornment character: `Sorting HOW TO` over `**************`),
+ * AsciiDoc section titles (`== Daily checks`), Org-mode headings in an Org file (`** Weather`,
+ * `#+TITLE:`),
  * lines in capitals standing alone (`PRINTING THE MANUAL` in a GNU README), numbered titles standing
  * alone in a sequence (`  8. Termination.` in a licence, `2.1 Scope`) and the questions of a
  * FAQ (`Q: What does the prefix XIO mean?`, `1.4  Can I sell a software package…?`, one entry
@@ -44,10 +46,36 @@ const ATX_LIKE = /^ {1,3}#{1,6}(?:\s|$)/;
 
 const blank = (l: string | undefined) => l === undefined || l.trim() === '';
 
+/** An AsciiDoc section title ("== Daily checks": its depth is its count of "="), after a blank line or opening the file. */
+const ASCIIDOC_TITLE = /^(={1,6})\s+(\S.*)$/;
+/** An Org-mode heading ("** Weather": its depth is its count of "*"), in a file marked as Org by its "#+KEYWORD:" lines. */
+const ORG_HEADING = /^(\*{1,6})\s+(\S.*)$/;
+/** An Org-mode file's title line ("#+TITLE: Field Notes 2024"). */
+const ORG_TITLE = /^#\+title:\s*(\S.*)$/i;
+/** An Org-mode keyword line ("#+TITLE:", "#+AUTHOR:", "#+STARTUP:"): "* " lines of such a file are its headings, not bullets. */
+const ORG_KEYWORD = /^#\+[A-Za-z_]+:/;
+/** An AsciiDoc block delimiter: listing, example, literal, sidebar, quote, passthrough. */
+const ASCIIDOC_DELIMITER = /^(?:-{4,}|={4,}|\.{4,}|\*{4,}|_{4,}|\+{4,})\s*$/;
+/** An AsciiDoc block attribute line ("[source,shell]", "[NOTE]"): the "----" under it opens a block, it titles nothing. */
+const BLOCK_ATTRIBUTE = /^\[[^\]]*\]$/;
+
+/** A heading of a lightweight markup Markdown does not read: AsciiDoc's "== Title", or Org's "* Title" and "#+TITLE:" (in an Org file). */
+function markupHeading(lines: string[], i: number, org: boolean): TextHeading | null {
+  const l = lines[i]!;
+  const first = i === 0 || lines.slice(0, i).every(blank);
+  const a = ASCIIDOC_TITLE.exec(l);
+  if (a && (first || blank(lines[i - 1]))) return { line: i, title: a[2]!.trim(), style: `asciidoc${a[1]!.length}`, under: [] };
+  if (!org) return null;
+  const t = ORG_TITLE.exec(l);
+  if (t) return { line: i, title: t[1]!.trim(), style: 'orgtitle', under: [] };
+  const o = ORG_HEADING.exec(l);
+  return o ? { line: i, title: o[2]!.trim(), style: `org${o[1]!.length}`, under: [] } : null;
+}
+
 /** A title line under (and maybe over) an adornment at least as long as the title. */
 function adorned(lines: string[], i: number): TextHeading | null {
   const t = lines[i]!.trim();
-  if (!t || ADORNMENT.test(t) || lines[i]!.startsWith(' ')) return null;
+  if (!t || ADORNMENT.test(t) || lines[i]!.startsWith(' ') || BLOCK_ATTRIBUTE.test(t)) return null;
   const under = ADORNMENT.exec(lines[i + 1] ?? '');
   if (!under || lines[i + 1]!.trim().length < Math.min(t.length, MIN_UNDERLINE)) return null;
   const over = ADORNMENT.exec(lines[i - 1] ?? '');
@@ -235,8 +263,9 @@ export function textHeadings(lines: string[]): TextHeading[] {
   const run = numberedRuns(numberedTitles);
   const inRun = new Map([...run, ...longTitlesInRun(lines, run)].map((h) => [h.line, h]));
   const runStyles = new Set([...inRun.values()].map((h) => h.style));
+  const org = lines.some((l) => ORG_KEYWORD.test(l));
   for (let i = 0; i < lines.length; i++) {
-    const h = inRun.get(i) ?? adorned(lines, i) ?? capitals(lines, i) ?? question(lines, i);
+    const h = inRun.get(i) ?? markupHeading(lines, i, org) ?? adorned(lines, i) ?? capitals(lines, i) ?? question(lines, i);
     if (!h) continue;
     // numbered as the run's titles are, though too long for one ("2  USING OFL FONTS FOR WEBPAGES AND
     // ONLINE WEB FONT SERVICES" between "1  USING…" and "3  MODIFYING…"): a section of the same depth
@@ -337,6 +366,8 @@ export function markTextHeadings(source: string[], min: number): string | null {
   const titleLine = base === 2 && titlesDocument(lines, hs) ? hs[0]!.line : -1;
   // the other lines as the file has them: dedented, an indented "#    A corridor" would be a heading
   const out = source.map((l) => (ATX_LIKE.test(l) ? `\\${l.trimStart()}` : l));
+  // an AsciiDoc block's delimiters ("----" around a listing) are no setext underlines of the line above
+  if (hs.some((h) => h.style.startsWith('asciidoc'))) source.forEach((l, i) => { if (ASCIIDOC_DELIMITER.test(l)) out[i] = ''; });
   const mast = base === 2 && titleLine < 0 ? masthead(lines, hs) : -1;
   if (mast >= 0) out[mast] = `# ${lines[mast]!.trim()}`;
   for (const h of hs) {

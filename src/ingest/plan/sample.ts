@@ -42,6 +42,11 @@ const NUMBERED_QUESTION_HEADING = /\n[ \t]*\n[ \t]{0,8}\d{1,2}(?:\.\d{1,2}){0,3}
  * running in sequence.
  */
 const NUMBERED_TITLE_HEADING = /\n[ \t]*\n[ \t]{0,16}\d{1,2}(?:\.\d{1,2}){0,3}\.?[ \t]+\p{Lu}[^\n]{1,68}(?=\n[ \t]*\n)/gu;
+/** An AsciiDoc section title ("== Daily checks") opening the file or after a blank line (text-headings.ts). */
+const ASCIIDOC_HEADING = /(?:^|\n[ \t]*\n)={1,6}[ \t]+\S/g;
+/** An Org-mode heading ("** Weather"), counted once the text has shown an Org keyword line ("#+TITLE:"). */
+const ORG_HEADING = /(?:^|\n)\*{1,6}[ \t]+\S/g;
+const ORG_KEYWORD = /(?:^|\n)#\+[A-Za-z_]+:/;
 /** Lines of the text before a chunk kept with it, so a setext heading cut by a chunk boundary is still seen. */
 const CONTEXT_LINES = 2;
 
@@ -81,6 +86,7 @@ function textStats(bytes: Uint8Array, plainHeadings: boolean): TextStats {
   let headings = 0;
   let carry = ''; // the last lines before the current chunk (context), then the current chunk's unfinished line
   let context = 0;
+  let org = false;
   const take = (piece: string, final: boolean) => {
     chars += piece.length;
     if (text.length < SAMPLE_CHARS) text += piece.slice(0, SAMPLE_CHARS - text.length);
@@ -92,8 +98,10 @@ function textStats(bytes: Uint8Array, plainHeadings: boolean): TextStats {
       return;
     }
     const done = all.slice(0, end);
+    org ||= plainHeadings && ORG_KEYWORD.test(done);
     headings += countFrom(ATX_HEADING, done, context) + countFrom(SETEXT_HEADING, done, context)
-      + (plainHeadings ? countFrom(RST_HEADING, done, context) + countFrom(CAPS_HEADING, done, context) + countFrom(QUESTION_HEADING, done, context) + countFrom(NUMBERED_QUESTION_HEADING, done, context) + countFrom(NUMBERED_TITLE_HEADING, done, context) : 0);
+      + (plainHeadings ? countFrom(RST_HEADING, done, context) + countFrom(CAPS_HEADING, done, context) + countFrom(QUESTION_HEADING, done, context) + countFrom(NUMBERED_QUESTION_HEADING, done, context) + countFrom(NUMBERED_TITLE_HEADING, done, context) + countFrom(ASCIIDOC_HEADING, done, context) : 0)
+      + (org ? countFrom(ORG_HEADING, done, context) : 0);
     const keep = lastLines(done, CONTEXT_LINES);
     carry = all.slice(keep);
     context = end - keep;

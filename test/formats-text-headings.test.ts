@@ -385,3 +385,23 @@ describe('plain text laid out in pages (groff output, RFCs)', () => {
     expect(text(r.root).match(/Total {6}\d+/g)).toHaveLength(40);
   });
 });
+
+describe('a part of a long section in search results', () => {
+  it('is listed with its section (its title is its first sentence, not a heading)', async () => {
+    const { searchStoreFixture } = await import('./helpers/search-store.js');
+    const { runSearch } = await import('../src/retrieve/search-answer.js');
+    const { rmSync } = await import('node:fs');
+    const para = (i: number) => `Paragraph ${i} of the notes describes drainage direction grids and flow accumulation in general terms, ${'with more words about terrain. '.repeat(8)}`;
+    const body = Array.from({ length: 30 }, (_, i) => para(i + 1)).join('\n\n');
+    const md = `# Watershed tool\n\n## Notes\n\n${body}\n\nMultiplying positive direction values by 45 gives degrees counterclockwise from east.\n\n## Examples\n\nRun it.\n`;
+    const { root } = await searchStoreFixture('none', { docs: { 'watershed.md': md, 'other.md': '# Other\n\nNothing about it.\n' } });
+    try {
+      const a = await runSearch(root, 'multiplying direction values by 45 degrees', { limit: 2, offset: 0, nodesPerSource: 3, filters: {}, mode: 'keyword', explain: false, maxChars: 4000 });
+      const node = a.results[0]!.nodes[0]!;
+      expect(node.title).not.toBe('Notes');
+      expect(node.path).toEqual(['Notes']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

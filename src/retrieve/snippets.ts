@@ -1,7 +1,8 @@
 /**
  * What search shows under its first results' nodes so an agent can go straight to read_source:
  * a short passage of each node where the query's distinctive words are densest (with the page it
- * is on), and the node's parent sections when two listed nodes share a title. Reads the tree and
+ * is on), and the node's parent sections when two listed nodes share a title or the node is a part
+ * of a long section titled by its first sentence. Reads the tree and
  * the nodes' text of at most PASSAGE_RESULTS sources, each node's text up to PASSAGE_SCAN_CHARS.
  */
 import type { CatalogEntry, TreeFile, TreeNode } from '../store/schemas.js';
@@ -497,6 +498,9 @@ function otherPlaces(root: TreeNode, title: string, node: TreeNode): string[][] 
   return out;
 }
 
+/** Tree node kind of a part of a long section read in paragraph groups (text-chunks.ts, html-tree.ts), titled by its first sentence. */
+const GROUP_KIND = 'paragraphs';
+
 /** The ancestors that place a node whose title repeats (path: root … node): NODE_PATH_DEPTH, or as many more as tell it apart. */
 export function placeOf(root: TreeNode, path: TreeNode[]): string[] {
   const ancestors = path.slice(1, -1).map((p) => p.title);
@@ -533,8 +537,10 @@ function annotate(root: string, tree: TreeFile, hit: SourceHit, entry: CatalogEn
     const node = path?.[path.length - 1];
     if (!node) return n;
     const out: ListedNode = { ...n };
-    // a title the list or the source repeats ("Fixes" under each release, "Description" under each function) needs its place
-    if ((titles.get(n.title) ?? 0) > 1 || repeated.has(n.title)) out.path = placeOf(tree.root, path!);
+    // a title the list or the source repeats ("Fixes" under each release, "Description" under each
+    // function) needs its place; so does a part of a long section titled by its first sentence (an
+    // agent read GRASS's "Output spi raster map contains stream power index…" as a section of its own)
+    if ((titles.get(n.title) ?? 0) > 1 || repeated.has(n.title) || node.kind === GROUP_KIND) out.path = placeOf(tree.root, path!);
     const passage = hitPassage(root, tree, path!, n, weights, r + 1);
     if (passage) out.passage = { ...passage, cite: passageCite(entry, n, passage, node) };
     return out;

@@ -55,6 +55,23 @@ describe('Jupyter notebooks', () => {
     expect(r.root.children.map((c) => c.line_range)).toEqual([[at, at]]);
   });
 
+  it('reads nbformat 3 (worksheets, heading cells, code as "input")', async () => {
+    const nb = { metadata: { name: 'old' }, nbformat: 3, nbformat_minor: 0, worksheets: [{ cells: [
+      { cell_type: 'heading', level: 1, metadata: {}, source: ['Old Notebook Title'] },
+      { cell_type: 'markdown', metadata: {}, source: ['## Part one\n', 'Some text here.'] },
+      { cell_type: 'code', input: ['x = 1\n', 'print(x)'], language: 'python', metadata: {}, outputs: [{ output_type: 'stream', stream: 'stdout', text: ['1\n'] }] },
+    ] }] };
+    const text = JSON.stringify(nb, null, 1);
+    const r = await convert('old.ipynb', Buffer.from(text));
+    expect(r.title).toBe('Old Notebook Title');
+    const part = r.root.children[0]!;
+    expect(part.title).toBe('Part one');
+    expect(part.content).toContain('x = 1\nprint(x)');
+    expect(part.content).toContain('Output:\n```text\n1\n```');
+    const [a, b] = part.line_range!;
+    expect(text.split('\n').slice(a - 1, b).join('\n')).toContain('"## Part one\\n"');
+  });
+
   it('broken JSON or JSON without cells is a clear error', async () => {
     const broken = await convert('cut.ipynb', Buffer.from('{"cells": [')).catch((e: unknown) => e);
     expect(broken).toBeInstanceOf(ConvertError);

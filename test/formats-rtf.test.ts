@@ -45,6 +45,11 @@ describe('RTF documents', () => {
     expect((await convert('cca-tests.rtf', doc('Test ID:'))).title).toBe('cca-tests');
   });
 
+  it('skips raw binary data (\\binN) and pictures', () => {
+    const p = parseRtf('{\\rtf1 {\\*\\shppict{\\pict\\pngblip 89504e47}}{\\object\\bin6 ab}cd{} Visible text.\\par}');
+    expect(p.blocks.map((b) => b.text)).toEqual(['Visible text.']);
+  });
+
   it('a document without text is a clear error', async () => {
     const err = await convert('empty.rtf', Buffer.from('{\\rtf1\\ansi{\\fonttbl{\\f0 Arial;}}}')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConvertError);

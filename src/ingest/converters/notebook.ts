@@ -20,6 +20,9 @@ export const OUTPUT_MAX_CHARS = 1500;
 interface Cell {
   cell_type?: string;
   source?: string | string[];
+  /** nbformat 3: a code cell's source, and a heading cell's level */
+  input?: string | string[];
+  level?: number;
   outputs?: Array<{ output_type?: string; text?: string | string[]; data?: Record<string, unknown>; ename?: string; evalue?: string }>;
 }
 
@@ -99,13 +102,20 @@ function lineOf(s: string): (offset: number) => number {
  */
 function sourceLines(text: string, cellCount: number): number[][] | null {
   const top = text.indexOf('{');
-  const cellsAt = top < 0 ? -1 : memberValue(text, top, text.length, 'cells');
+  let cellsAt = top < 0 ? -1 : memberValue(text, top, text.length, 'cells');
+  if (cellsAt < 0 && top >= 0) {
+    // nbformat 3: the cells of the first worksheet
+    const sheets = memberValue(text, top, text.length, 'worksheets');
+    const first = sheets >= 0 && text[sheets] === '[' ? elementSpans(text, sheets)[0] : undefined;
+    cellsAt = first ? memberValue(text, first[0], first[1], 'cells') : -1;
+  }
   if (cellsAt < 0 || text[cellsAt] !== '[') return null;
   const spans = elementSpans(text, cellsAt);
   if (spans.length !== cellCount) return null;
   const line = lineOf(text);
   return spans.map(([a, b]) => {
-    const src = memberValue(text, a, b, 'source');
+    let src = memberValue(text, a, b, 'source');
+    if (src < 0) src = memberValue(text, a, b, 'input');
     if (src < 0) return [line(a)];
     if (text[src] !== '[') return [line(src)];
     const out: number[] = [];
@@ -152,12 +162,14 @@ function render(cells: Cell[], language: string, lines: number[][] | null, lastL
     const own = lines?.[k] ?? [1];
     const first = own[0]!;
     const last = own[own.length - 1]!;
-    const src = joined(cell.source).replace(/\n$/, '').split('\n');
+    const src = joined(cell.source ?? cell.input).replace(/\n$/, '').split('\n');
     const at = (i: number) => (lines ? (own[Math.min(i, own.length - 1)] ?? first) : lastLine);
     // the blank line between two cells belongs to the one above (a section ends where the next cell begins)
     if (text.length) push('', before);
     before = last;
     if (cell.cell_type === 'markdown') src.forEach((l, i) => push(l, at(i)));
+    // nbformat 3's heading cell: its level as a Markdown heading
+    else if (cell.cell_type === 'heading') push(`${'#'.repeat(Math.min(6, Math.max(1, cell.level ?? 1)))} ${src.join(' ').trim()}`, first);
     else if (cell.cell_type === 'code') {
       if (!src.join('').trim()) return;
       push(`\`\`\`${language}`, first);
@@ -226,7 +238,7 @@ export function convertNotebookText(text: string, filename: string, plan?: PlanD
 
 export const notebookConverter: Converter = {
   name: 'notebook',
-  version: 1,
+  version: 2,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

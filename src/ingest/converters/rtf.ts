@@ -202,6 +202,11 @@ export function parseRtf(src: string): Parsed {
     const num = m[2] === undefined ? null : Number(m[2]);
     const wasDestination = destinationNext;
     destinationNext = false;
+    if (word === 'bin' && num !== null && num > 0) {
+      // raw binary data of that many bytes (a picture's): never text
+      i += num;
+      continue;
+    }
     if (word === 'u' && num !== null) {
       flushBytes();
       put(String.fromCharCode(num < 0 ? num + 65536 : num));
@@ -321,7 +326,7 @@ function usableTitle(t: string): boolean {
 
 export const rtfConverter: Converter = {
   name: 'rtf',
-  version: 1,
+  version: 2,
   async convert({ bytes, card, options }) {
     const src = new TextDecoder('latin1').decode(bytes);
     if (!/^\s*\{\\rtf/.test(src)) throw new ConvertError('The file does not start with an RTF header ({\\rtf).', REPAIR_HINT);

@@ -254,6 +254,16 @@ export function makeBadInputs(base = mkdtempSync(join(tmpdir(), 'mhub-bad-'))) {
   add('truncated PDF', 'truncated.pdf', { where: 'source', status: 'failed', message: /.+/ });
   writeFileSync(I('report.txt.pdf'), '%PDF-1.4\n%%EOF\n');
   add('PDF header with no body', 'report.txt.pdf', { where: 'source', status: 'failed', message: /.+/ });
+  writeFileSync(I('truncated.ipynb'), '{"cells": [{"cell_type": "markdown", "source": ["# Cut');
+  add('truncated Jupyter notebook', 'truncated.ipynb', { where: 'source', status: 'failed', message: /not valid JSON/ });
+  writeFileSync(I('rows.ipynb'), '{"rows": []}\n');
+  add('.ipynb that is JSON but no notebook', 'rows.ipynb', { where: 'source', status: 'failed', message: /no notebook cells/ });
+  writeFileSync(I('fake.rtf'), 'plain words, no RTF header\n');
+  add('.rtf without an RTF header', 'fake.rtf', { where: 'source', status: 'failed', message: /signature/ });
+  writeFileSync(I('deep.rtf'), `{\\rtf1\\ansi ${'{\\b '.repeat(50000)}deep words survive\\par${'}'.repeat(50000)}}`);
+  add('RTF of 50,000 nested groups', 'deep.rtf', { where: 'source', status: 'indexed', type: 'rtf', text: 'deep words survive' });
+  writeFileSync(I('unbalanced.tex'), '\\documentclass{article}\n\\begin{document}\n\\section{Unclosed title\n\\emph{open words and {more\n\\section{Results}\nThe results hold.\n');
+  add('LaTeX with unbalanced braces', 'unbalanced.tex', { where: 'source', status: 'indexed', type: 'latex', text: 'The results hold.' });
   // nesting deeper than a recursive reader's stack
   writeFileSync(I('unclosed.html'), `<html><body><h1>Unclosed tags</h1><p>Before.</p>${'<div><font>'.repeat(10000)}<p>deep words survive</p></body></html>`);
   add('HTML page of 20,000 unclosed tags', 'unclosed.html', { where: 'source', status: 'indexed', type: 'html' });

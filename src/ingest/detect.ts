@@ -88,6 +88,11 @@ function byContent(hits: FormatSpec[], named: { format: FormatSpec; ext: string 
   return { type: chosen.type, mislabelled };
 }
 
+/** "a" or "an" before a format's name spelled in capitals, as it is read aloud ("an RTF", "an XLSX", "a PDF"). */
+function article(type: SourceType): string {
+  return /^[aefhilmnorsx]/i.test(type) ? 'an' : 'a';
+}
+
 function describe(type: SourceType): string {
   return type === 'pdf' ? 'a PDF' : `a ${type.toUpperCase()} ${type === 'image' ? 'file' : 'package'}`;
 }
@@ -110,7 +115,7 @@ export function detectType(filename: string, bytes: Uint8Array): TypeGuess {
   const head = bytes.subarray(0, SNIFF_BYTES);
   if (named?.format.magic) {
     const t = named.format.type;
-    return { type: t, mislabelled: null, broken: `The file is named ${named.ext} but does not start with a ${t.toUpperCase()} signature: it is corrupt, truncated or mislabelled.` };
+    return { type: t, mislabelled: null, broken: `The file is named ${named.ext} but does not start with ${article(t)} ${t.toUpperCase()} signature: it is corrupt, truncated or mislabelled.` };
   }
   if (!looksLikeText(head)) {
     if (!named) return { type: 'unknown', mislabelled: null };

@@ -55,6 +55,15 @@ describe('LaTeX sources', () => {
     expect((await convert('notes.tex', Buffer.from('Some text without sections.\n'))).title).toBe('notes');
   });
 
+  it('keeps the text a run-in heading leads (\\paragraph{Note.} The rest…) in its node', async () => {
+    const tex = Buffer.from('\\section{Methods}\nIntro.\n\\paragraph{Sampling.} Plots were drawn at random from the grid.\nMore on sampling.\n');
+    const r = await convert('methods.tex', tex);
+    const all = (n: ConvertedNode): ConvertedNode[] => [n, ...n.children.flatMap(all)];
+    const para = all(r.root).find((n) => n.title === 'Sampling.')!;
+    expect(para).toBeDefined();
+    expect(para.content).toContain('Sampling. Plots were drawn at random from the grid.\nMore on sampling.');
+  });
+
   it('reduces inline markup to words and keeps escaped characters', () => {
     expect(latexInline('\\textbf{Bold} and \\emph{it}: 50\\% of \\$3, \\verb+a%b+ ``quoted\'\'')).toBe('Bold and it: 50% of $3, a%b "quoted"');
     expect(latexInline('About \\pkg*{thalie}, \\LaTeX{} and \\cite[p.~3]{knuth84}')).toBe('About thalie, LaTeX and [knuth84]');

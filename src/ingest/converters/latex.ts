@@ -180,6 +180,8 @@ interface Heading {
   line: number;
   depth: number;
   title: string;
+  /** text after the title on its own line (a run-in heading's paragraph: "\\paragraph{Note.} The rest…") */
+  rest: string;
 }
 
 interface Parsed {
@@ -199,7 +201,9 @@ function headingAt(lines: readonly string[], i: number): Heading | null {
   const close = closingBrace(text, open);
   if (close < 0) return null;
   const title = latexInline(text.slice(open + 1, close)).replace(/\s+/g, ' ').trim();
-  return title ? { line: i + 1, depth: SECTION_DEPTH[m[1]!]!, title } : null;
+  // (a title closing on its own line may have text after it; one running over lines is kept whole)
+  const rest = close < lines[i]!.length ? latexInline(lines[i]!.slice(close + 1)).trim() : '';
+  return title ? { line: i + 1, depth: SECTION_DEPTH[m[1]!]!, title, rest } : null;
 }
 
 /** The document title: \title{…} before the first section, else the PDF title given to hyperref. */
@@ -257,7 +261,7 @@ export function parseLatex(source: string): Parsed {
     const h = headingAt(raw, i);
     if (h) {
       headings.push(h);
-      rendered[i] = h.title;
+      rendered[i] = h.rest ? `${h.title} ${h.rest}` : h.title;
       continue;
     }
     // \begin{…} and \end{…} print nothing (the environment's body does)
@@ -322,7 +326,7 @@ export function convertLatexText(source: string, filename: string, plan?: PlanDi
 
 export const latexConverter: Converter = {
   name: 'latex',
-  version: 1,
+  version: 2,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

@@ -180,8 +180,7 @@ function hasTerm(ix: NodeKeywords, t: string): boolean {
 
 /** The source's variants of a typed word it does not hold (none when it holds the word). */
 function variantsOf(ix: NodeKeywords, t: string): string[] {
-  const f = nodeFields(ix);
-  return f.text.postings(t) || f.title.postings(t) ? [] : stemVariants(ix, t);
+  return hasTerm(ix, t) ? [] : stemVariants(ix, t);
 }
 
 /** One word of the query as nodes are scored by it: its terms, each with its weight. */

@@ -5,7 +5,7 @@
  */
 import type { CheerioAPI, Cheerio } from 'cheerio';
 import type { AnyNode, Element, Text } from 'domhandler';
-import type { ConvertedNode } from './types.js';
+import type { ConvertedNode, ConvertResult } from './types.js';
 import { groupTitle, TITLE_SCAN_LINES } from './titles.js';
 import { groupParagraphs } from './text-chunks.js';
 import { capDepth, depthWarning } from './dom-depth.js';
@@ -664,5 +664,20 @@ export function htmlSections($: CheerioAPI, root: Cheerio<AnyNode>, headingTitle
     tableCount: ctx.tables,
     imageAlts: ctx.imageAlts,
     links: ctx.links,
+  };
+}
+
+/**
+ * The converter result of a document walked by htmlSections under `title` (OpenDocument text, RTF):
+ * its lead as the root's text, its sections as the root's children, their counts as meta.
+ */
+export function sectionsResult(t: HtmlTree, title: string, warnings: string[]): ConvertResult {
+  return {
+    title,
+    toc_source: t.headingCount > 0 ? 'headings' : 'paragraphs',
+    root: { title, kind: 'document', ...(t.lead ? { content: t.lead } : {}), children: t.sections },
+    card: { sections_overview: t.sections.map((s) => s.title).slice(0, 20) },
+    meta: { headings: String(t.headingCount), tables: String(t.tableCount) },
+    ...(warnings.length ? { warnings } : {}),
   };
 }

@@ -7,10 +7,10 @@
  */
 import { basename, extname } from 'node:path';
 import type { Element } from 'domhandler';
-import type { Converter, ConvertResult } from './types.js';
+import type { Converter } from './types.js';
 import { ConvertError, type ConverterRegistration } from './types.js';
 import { assertOdfNotEncrypted, loadXml, packageFormat, partText, withPackage } from './zip-package.js';
-import { htmlSections, loadHtml } from './html-tree.js';
+import { htmlSections, loadHtml, sectionsResult } from './html-tree.js';
 import { odfBlocksHtml } from './odf-html.js';
 import { DOCUMENT_CAPS, followPlan } from './plan-shape.js';
 
@@ -50,15 +50,7 @@ export const odtConverter: Converter = {
       const propsTitle = meta ? loadXml(cheerio, meta)('dc\\:title').first().text().replace(/\s+/g, ' ').trim() : '';
       const title = propsTitle || titleParagraph($, body) || t.sections[0]?.title || basename(card.filename, extname(card.filename));
       if (!t.lead && t.sections.length === 0) throw new ConvertError('The document has no text.', 'Add content or remove the file from the folder.');
-      const result: ConvertResult = {
-        title,
-        toc_source: t.headingCount > 0 ? 'headings' : 'paragraphs',
-        root: { title, kind: 'document', ...(t.lead ? { content: t.lead } : {}), children: t.sections },
-        card: { sections_overview: t.sections.map((s) => s.title).slice(0, 20) },
-        meta: { headings: String(t.headingCount), tables: String(t.tableCount) },
-        ...(warnings.length ? { warnings } : {}),
-      };
-      return followPlan(result, options.plan, DOCUMENT_CAPS, 'a text document');
+      return followPlan(sectionsResult(t, title, warnings), options.plan, DOCUMENT_CAPS, 'a text document');
     });
   },
 };

@@ -9,9 +9,9 @@
  * no text. Read as plain text, an RTF file had been its control words.
  */
 import { basename, extname } from 'node:path';
-import type { Converter, ConvertResult } from './types.js';
+import type { Converter } from './types.js';
 import { ConvertError, PRIORITY_SPECIFIC, type ConverterRegistration } from './types.js';
-import { htmlSections, loadHtml } from './html-tree.js';
+import { htmlSections, loadHtml, sectionsResult } from './html-tree.js';
 import { DOCUMENT_CAPS, followPlan } from './plan-shape.js';
 import { headingLevelOfStyle } from './docx.js';
 
@@ -339,15 +339,7 @@ export const rtfConverter: Converter = {
     const t = htmlSections($, $('body'));
     const title = titleParagraph || (usableTitle(parsed.title) ? parsed.title : '') || t.sections[0]?.title || basename(card.filename, extname(card.filename));
     if (!t.lead && t.sections.length === 0) throw new ConvertError('The RTF document has no text.', 'Check that it is not only images or empty.');
-    const result: ConvertResult = {
-      title,
-      toc_source: t.headingCount > 0 ? 'headings' : 'paragraphs',
-      root: { title, kind: 'document', ...(t.lead ? { content: t.lead } : {}), children: t.sections },
-      card: { sections_overview: t.sections.map((s) => s.title).slice(0, 20) },
-      meta: { headings: String(t.headingCount), tables: String(t.tableCount) },
-      ...(warnings.length ? { warnings } : {}),
-    };
-    return followPlan(result, options.plan, DOCUMENT_CAPS, 'an RTF document');
+    return followPlan(sectionsResult(t, title, warnings), options.plan, DOCUMENT_CAPS, 'an RTF document');
   },
 };
 

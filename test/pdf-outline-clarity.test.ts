@@ -122,6 +122,15 @@ describe('source titles from the first page', () => {
     expect(title).toMatch(/ — HLX-207-201$/);
   });
 
+  it('the name of a part of a document (metadata "Contents", headline "Table of Contents") is never the source title: the file name is', () => {
+    const first = page(1, [line('Table of Contents', 14, 700), line('Introduction', 10, 650), line('Starting xfig', 10, 630), line('Main Menus', 10, 610)]);
+    expect(titleOf(first, 'Contents', 'xfig-reference')).toBe('xfig-reference');
+    expect(titleOf(first, 'Xfig User Manual', 'xfig-reference')).toBe('Xfig User Manual');
+    for (const t of ['Index', 'PREFACE', 'Appendix B', 'Chapter 3', 'Acknowledgments']) expect(titleOf(first, t, 'file')).toBe('file');
+    // a title that only begins with a part's name is a title
+    expect(titleOf(first, 'Introduction to Partial Differential Equations', 'f')).toBe('Introduction to Partial Differential Equations');
+  });
+
   it('a headline that is a name alone is read with the title block around it (horoscop\'s cover); a logo glyph or the author below is not part of it', () => {
     const gap = (l: Line, g: number): Line => ({ ...l, gapAbove: g });
     const first = page(1, [

@@ -52,8 +52,40 @@ describe('headings in the document\'s heading style', () => {
   });
 });
 
+describe('a paragraph is no heading', () => {
+  it('a line filling the measure whose sentence goes on in lower case below is a paragraph, whatever print most of its words are in', () => {
+    const code = (t: string, o: Partial<Line> = {}) => line(t, { font: 'code', x2: 540, gapAbove: 2, ...o });
+    const wrapped = [page(1, [...prose(4), code('Loading bracketed-paste-magic also defines quote-paste, a helper'), line('function for use in paste-finish.', { x2: 250 }), ...prose(4)])];
+    expect(findHeadings(wrapped, findFurniture(wrapped), BODY, new Set()).map((h) => h.title)).not.toContain('Loading bracketed-paste-magic also defines quote-paste, a helper');
+    // the same line standing alone, its text below opening a new sentence, stays a heading
+    const alone = [page(1, [...prose(4), code('Loading bracketed-paste-magic also defines quote-paste, a helper'), line('Function for use in paste-finish.', { x2: 250 }), ...prose(4)])];
+    expect(findHeadings(alone, findFurniture(alone), BODY, new Set()).map((h) => h.title)).toContain('Loading bracketed-paste-magic also defines quote-paste, a helper');
+  });
+});
+
 describe('node text runs from heading to heading', () => {
   const lineChars = (pages: number, perPage = 40, chars = 80) => Array.from({ length: pages }, () => Array.from({ length: perPage }, () => chars));
+
+  it('a page splits at a heading printed above its first numbered one when that heading scores higher (a list\'s first step titles nothing)', () => {
+    const more = [3, 4, 5, 6, 7].map((p) => heading(p, 0, `Topic ${p}`));
+    const headings = [heading(2, 0, 'Install xfig', { score: 0.8 }), heading(2, 2, '1. Get xfig and untar it', { kind: 'numbered', number: '1', level: 1, score: 0.55 }), ...more];
+    const [s] = buildSections([{ title: 'Internationalization', level: 1, page: 1 }], { pageCount: 7, maxLeafPages: 5, lineChars: lineChars(7), headings });
+    expect(s!.children.map((c) => c.title)).toContain('Install xfig');
+    expect(s!.children.map((c) => c.title).some((t) => t.startsWith('1. Get'))).toBe(false);
+    // a numbered heading still wins over a weaker line above it
+    const weak = [heading(2, 0, 'Install xfig', { score: 0.5 }), heading(2, 2, '1. Get xfig and untar it', { kind: 'numbered', number: '1', level: 1, score: 0.55 }), ...more];
+    const [w] = buildSections([{ title: 'Internationalization', level: 1, page: 1 }], { pageCount: 7, maxLeafPages: 5, lineChars: lineChars(7), headings: weak });
+    expect(w!.children.map((c) => c.title)).toContain('1. Get xfig and untar it');
+  });
+
+  it('numbered headings close together are joined into one title only while their numbers follow each other', () => {
+    const n = (p: number, line: number, title: string, number: string) => heading(p, line, title, { kind: 'numbered', number, level: 1, score: 0.6 });
+    const more = [3, 4, 5, 6, 7].map((p) => heading(p, 0, `Topic ${p}`));
+    const titles = (hs: Heading[]) => buildSections([{ title: 'Agreement', level: 1, page: 1 }], { pageCount: 7, maxLeafPages: 5, lineChars: lineChars(7), headings: [...hs, ...more] })[0]!.children.map((c) => c.title);
+    expect(titles([n(2, 0, '9. Absence due to Illness', '9'), n(2, 3, '10. Public Holidays', '10'), n(2, 6, '11. Business Expenses', '11')])).toContain('9. Absence due to Illness; 10. Public Holidays; 11. Business Expenses');
+    // rows of a table opening with figures are no run of sections
+    expect(titles([n(2, 0, '14 Quarter', '14'), n(2, 1, '12 Half', '12'), n(2, 2, '34 Three quarters', '34')])).toContain('14 Quarter');
+  });
 
   it('a second strong heading in mid-page starts its own node; one right under another does not', () => {
     const headings = [heading(2, 0, 'Sales'), heading(2, 30, 'Earnings'), heading(3, 0, 'Cash'), heading(3, 3, 'Cash sources'), heading(4, 0, 'Debt'), heading(5, 0, 'Equity'), heading(6, 0, 'Risk'), heading(7, 0, 'Other')];

@@ -306,6 +306,17 @@ describe('outline titles, ligatures, heading positions (issue 14)', async () => 
     expect(f.lines.every((s) => s.has(0))).toBe(true);
     expect(f.runStart.slice(2).every((s) => s.size === 0)).toBe(true);
   });
+  it('a running head whose page number was read apart from it on one page is furniture there too', () => {
+    const head = 'CHAPTER 2. AVAILABLE INTERFACES TO MAXIMA';
+    const pg = (p: number, header: string) => ({ page: p, width: 600, height: 800, twoColumn: false, lines: [{ ...line([header]), y: 780 }, { ...line([`Body text of page ${p} that is long enough.`]), y: 400 }] });
+    const pages = Array.from({ length: 10 }, (_, i) => pg(i + 1, i === 5 ? head : `${head} ${i + 1}`));
+    const f = findFurniture(pages);
+    expect(f.lines[5]!.has(0)).toBe(true);
+    expect(f.runStart[5]!.size).toBe(0);
+    // alone, the same words are a heading (nothing with a number runs near it)
+    const once = Array.from({ length: 10 }, (_, i) => pg(i + 1, i === 5 ? head : `Other running head ${i + 1}`));
+    expect(findFurniture(once).lines[5]!.has(0)).toBe(false);
+  });
 });
 
 describe('document titles that tell a series apart (issue 14)', async () => {

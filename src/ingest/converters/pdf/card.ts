@@ -76,11 +76,23 @@ const FILE_NAME_TITLE = /\.(?:docx?|odt|rtf|pdf|indd|qxd|qxp|pub|wpd|pages|dvi|t
 /** A path: from a drive letter or a root ("C:/USERS/JOHN/MAN/0.dvi", "/tmp/x.tex"), or folders without spaces ("build/out/a"). */
 const PATH_TITLE = /^(?:[a-z]:[\\/]|[\\/]\S)|^\S*[\\/]\S*[\\/]\S*$/i;
 
-/** A metadata title worth using: words, not an accession number, a path or a tool's file name. */
+/**
+ * The name of a part of a document, which every document may hold, not of the document: htmldoc's
+ * xfig reference carries "Contents" as its metadata title and "Table of Contents" as its first
+ * page's headline, and was titled "Contents".
+ */
+const PART_NAME = /^(?:(?:table of )?contents|index|preface|foreword|introduction|abstract|acknowledge?ments?|bibliography|references|glossary|appendix(?:\s+[a-z\d]{1,4})?|chapter\s+[\divxl]{1,4}|title page|cover(?: page)?)[.:]?$/i;
+
+/** Whether a title names a part of a document (PART_NAME) rather than the document. */
+export function isPartName(t: string): boolean {
+  return PART_NAME.test(t.trim());
+}
+
+/** A metadata title worth using: words, not an accession number, a path, a tool's file name or a part's name. */
 function goodMetaTitle(t: string | undefined): t is string {
   if (!t) return false;
   const s = t.trim();
-  return s.length >= 4 && /\p{L}{3}/u.test(s) && !/^\d{10}-\d{2}-\d{6}$/.test(s) && !/^(microsoft word|untitled|document\d*)\b/i.test(s) && !FILE_NAME_TITLE.test(s) && !PATH_TITLE.test(s) && !PLACEHOLDER.test(s);
+  return s.length >= 4 && /\p{L}{3}/u.test(s) && !/^\d{10}-\d{2}-\d{6}$/.test(s) && !/^(microsoft word|untitled|document\d*)\b/i.test(s) && !FILE_NAME_TITLE.test(s) && !PATH_TITLE.test(s) && !PLACEHOLDER.test(s) && !isPartName(s);
 }
 
 /** A metadata title needs this many words to be matched against the first page. */
@@ -365,7 +377,8 @@ export function buildCard(input: CardInput): { title: string; card: Partial<DocC
   const cover = per.split(';')[0]!;
   if (company && sec) title = `${titleCase(company)} — Form ${type}${cover ? ` (${cover})` : date && type === '8-K' ? ` (${date})` : ''}`;
   else {
-    const headline = splitJoinedInitial(largestLines(input.layouts[0]), () => input.layouts.map((p) => p.lines.map((l) => l.text).join('\n')).join('\n'));
+    const printed = splitJoinedInitial(largestLines(input.layouts[0]), () => input.layouts.map((p) => p.lines.map((l) => l.text).join('\n')).join('\n'));
+    const headline = isPartName(printed) ? '' : printed;
     if (printedMetaTitle(input.metaTitle, input.layouts[0])) title = input.metaTitle!.trim();
     else if (headline && prominent(input.layouts[0])) title = headline;
     else if (goodMetaTitle(input.metaTitle)) title = input.metaTitle.trim();

@@ -306,6 +306,22 @@ function styledTopLines(pages: PageLayout[]): Map<number, number> {
   return out;
 }
 
+/**
+ * The furniture key an edge line is read under: its own, or that of its running head with the page
+ * number, when the number was read apart from it on this page (Maxima's "CHAPTER 2. AVAILABLE
+ * INTERFACES TO MAXIMA | 25" on a page of a two-column key table: the head's words alone, once, read
+ * as a heading and took a node of their own) and that head is furniture on a page within
+ * RUN_MAX_GAP of it; null when neither is furniture.
+ */
+function furnitureKey(k: string, pi: number, isFurniture: (key: string, page: number) => boolean): string | null {
+  if (isFurniture(k, pi)) return k;
+  if (/^# | #$/.test(k) || !/\p{L}{3}/u.test(k)) return null;
+  for (const twin of [`${k} #`, `# ${k}`]) {
+    for (let d = 1; d <= RUN_MAX_GAP; d++) if (isFurniture(twin, pi - d) || isFurniture(twin, pi + d)) return twin;
+  }
+  return null;
+}
+
 export function findFurniture(pages: PageLayout[]): Furniture {
   const n = pages.length;
   const runningTop = runningTopLines(pages);
@@ -354,8 +370,8 @@ export function findFurniture(pages: PageLayout[]): Furniture {
         continue;
       }
       if (l.text.length > FURNITURE_MAX_CHARS) continue;
-      const k = lineKey(l.text);
-      if ((edgeCount.get(k) ?? 0) < minPages && !inRun.get(k)?.has(pi)) continue;
+      const k = furnitureKey(lineKey(l.text), pi, (key, at) => (edgeCount.get(key) ?? 0) >= minPages || !!inRun.get(key)?.has(at));
+      if (k === null) continue;
       f.add(i);
       keys.add(k);
       // a running header carrying the page number ("12 Various Versatile Variances") never starts a run

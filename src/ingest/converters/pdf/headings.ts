@@ -474,6 +474,18 @@ function alignedLikeTitle(line: Line, frame: PageFrame | null, body: BodyStyle):
   return Math.abs(line.x2 - frame.right) <= tol;
 }
 
+/**
+ * A line filling the page's measure whose sentence goes on, in lower case, on the next line at the
+ * same indent: a paragraph's first line whose words are mostly in another print (zsh's "Loading
+ * bracketed-paste-magic also defines quote-paste, a helper" / "function for use in paste-finish.",
+ * its code words set in the typewriter font), not a title.
+ */
+function wrapsIntoNext(line: Line, next: Line, frame: PageFrame | null, body: BodyStyle): boolean {
+  if (!frame || next.size !== line.size || next.gapAbove >= WRAPPED_TITLE_GAP || !/^\p{Ll}/u.test(next.text.trim())) return false;
+  const tol = ALIGN_TOLERANCE_EMS * body.size;
+  return Math.abs(next.x - line.x) <= tol && line.x2 >= frame.right - tol;
+}
+
 /** A title that is only a label and its number ("Example 3", "Table 2", "ARTICLE IV", "Figure 1.2"). */
 const BARE_LABEL = /^\p{L}[\p{L}-]*\.?\s+(?:\d{1,3}[A-Z]?(?:[.-]\d{1,3})*|[IVXLC]{1,6}|[A-Z])[.:]?$/u;
 /** A caption added to a bare label is a line of at most this many characters. */
@@ -567,6 +579,7 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
       // a sentence that goes on below in its own font ("2. The layout and par commands … on the left" /
       // "and state space diagrams …"): a numbered paragraph, unless the whole is still a title
       const runsOn = !runIn && !!following && /^\p{Ll}/u.test(following.text.trim()) && following.size === l.size && following.font === l.font && following.gapAbove < WRAPPED_TITLE_GAP;
+      if (!runIn && following && following.font !== l.font && wrapsIntoNext(l, following, frame, body)) return;
       if (OPEN_ENDING.test(h.title) || hyphenated || runsOn) {
         if (following && continuesTitle(l, following, h.title)) {
           h.title = tidyTitle(joinWrapped(hyphenated ? `${h.title}-` : h.title, following.text.trim()));

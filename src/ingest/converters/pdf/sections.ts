@@ -308,7 +308,7 @@ export const MIN_SPLIT_GAP_CHARS = 2000;
 function pagePicks(hs: Heading[], p: number, ctx: Pick<SectionContext, 'lineChars'>): Heading[] {
   const statement = hs.find((h) => h.kind === 'statement');
   if (statement) return [statement];
-  const first = hs.find((h) => h.kind !== 'style') ?? hs[0];
+  const first = firstPick(hs);
   if (!first) return [];
   const picks = [{ ...first }];
   for (const h of hs) {
@@ -322,9 +322,22 @@ function pagePicks(hs: Heading[], p: number, ctx: Pick<SectionContext, 'lineChar
     else if ((h.table && prev.table) || peerNumbered(prev, h)) {
       const joined = prev.title.split(MERGED_TITLE_SEPARATOR);
       if (!joined.includes(h.title) && prev.title.length + h.title.length < MAX_JOINED_TABLE_TITLES) prev.title = `${prev.title}${MERGED_TITLE_SEPARATOR}${h.title}`;
+      // the next peer follows the last one joined ("5.3; 5.4; 5.5" goes on to "5.6")
+      if (h.number) prev.number = h.number;
     }
   }
   return picks;
+}
+
+/**
+ * The heading a page's split starts at: its first numbered heading, unless a heading above it scores
+ * higher (xfig's "Install xfig" in 14 pt over the list "1. Get xfig.3.2.5d.tar.gz and gunzip and untar
+ * it." / "2. Uncomment…", whose first step had titled the node); else its first heading.
+ */
+function firstPick(hs: Heading[]): Heading | undefined {
+  const numbered = hs.find((h) => h.kind !== 'style');
+  if (!numbered) return hs[0];
+  return hs.find((h) => (h.bodyLine ?? 0) < (numbered.bodyLine ?? 0) && h.score > numbered.score) ?? numbered;
 }
 
 /** A label and its number opening a title ("Section 5.05.", "Note 9 –", "10."): what follows is the title's own words. */
@@ -336,8 +349,30 @@ const LABEL_AND_NUMBER = /^(?:\p{L}+\.?\s+)?[\dA-Z]{1,4}(?:[.-]\d{1,3})*[.:—�
  */
 function peerNumbered(a: Heading, b: Heading): boolean {
   if (a.kind === 'style' || a.kind === 'statement' || a.kind !== b.kind || a.level !== b.level) return false;
-  if (!a.number || !b.number || a.number === b.number || !wellFormed(b.title)) return false;
+  if (!a.number || !b.number || a.number === b.number || !wellFormed(b.title) || !numberFollows(a.number, b.number)) return false;
   return /\p{L}{3}/u.test(b.title.replace(LABEL_AND_NUMBER, ''));
+}
+
+/** Numbers a peer heading may skip ("10." then "12.", the "11." on another page). */
+export const PEER_NUMBER_MAX_STEP = 2;
+
+/**
+ * Whether number `b` may follow `a` at one level: at the first part where they differ, b's is just
+ * after a's and its later parts start over ("10" → "11", "5.5" → "5.6", "3.5" → "4.1", "7" → "7A",
+ * "7A" → "8"). Rows of a table opening with figures ("14 Quarter", "12 Half", "34 Three quarters" in
+ * zsh's compose-character list) do not. Parts that are not decimal (letters, roman numerals) are not judged.
+ */
+function numberFollows(a: string, b: string): boolean {
+  const pa = a.split('.');
+  const pb = b.split('.');
+  if (pa.length !== pb.length) return false;
+  const i = pa.findIndex((x, k) => x !== pb[k]);
+  if (i < 0) return false;
+  const na = Number.parseInt(pa[i]!, 10);
+  const nb = Number.parseInt(pb[i]!, 10);
+  if (Number.isNaN(na) || Number.isNaN(nb)) return true;
+  const after = (nb > na && nb <= na + PEER_NUMBER_MAX_STEP) || (nb === na && pb[i] !== pa[i]);
+  return after && pb.slice(i + 1).every((x) => /^[01]$/.test(x));
 }
 
 /**

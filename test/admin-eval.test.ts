@@ -154,6 +154,10 @@ describe('mhub eval', () => {
     const under = sectionNodeIds(tree.root, ['  prerequisites ']);
     expect([...under].sort()).toEqual(flat(prereq).map((n) => n.node_id).sort());
     expect(under.has(byTitle('Rollback').node_id)).toBe(false);
+    // a page's root is named by its own heading too, without the manual its title names
+    const page = { ...tree.root, title: `${tree.root.title} — Operations Manual` };
+    expect(sectionNodeIds(page, [tree.root.title]).size).toBe(flat(tree.root).length);
+    expect(sectionNodeIds(page, ['Operations Manual']).size).toBe(0);
     const qs = parseQuestions(JSON.stringify({ id: 's1', query: 'q', expected: [{ file: 'guide.md', sections: ['Prerequisites'] }] }));
     const child = prereq.children[0] ?? prereq;
     const fake: Retriever = {

@@ -107,6 +107,22 @@ describe('html (cheerio)', () => {
     for (const gone of ['Prev', 'Next', 'Chapter 16. Depreciation', 'Loans', 'Home', 'Overview']) expect(t).not.toContain(gone);
   });
 
+  it('a page of a manual split into pages is titled with the manual its home link names, and its one heading is still the page itself', async () => {
+    const page = (head: string) => [
+      `<html><head><title>8.11. Curves</title>${head}</head><body>`,
+      '<div class="sect1"><h2>8.11. Curves</h2><p>The Curves tool is the most sophisticated tool for changing the color, brightness, contrast or transparency.</p>',
+      '<h3>8.11.1. Activating the tool</h3><p>You can get to this tool from the Colors menu.</p></div></body></html>',
+    ].join('');
+    const r = await htmlConverter.convert({ absPath: 'c.html', card: card('c.html', 'html'), bytes: Buffer.from(page('<link rel="home" href="index.html" title="GNU Image Manipulation Program" />')), plan: {} as never, options: { maxLeafPages: 5 } });
+    expect(r.title).toBe('8.11. Curves — GNU Image Manipulation Program');
+    expect(r.root.children.map((c) => c.title)).toEqual(['8.11.1. Activating the tool']);
+    // no home link, or a title naming the manual already: the page's own title
+    const plain = await htmlConverter.convert({ absPath: 'c.html', card: card('c.html', 'html'), bytes: Buffer.from(page('')), plan: {} as never, options: { maxLeafPages: 5 } });
+    expect(plain.title).toBe('8.11. Curves');
+    const named = await htmlConverter.convert({ absPath: 'c.html', card: card('c.html', 'html'), bytes: Buffer.from(page('<link rel="home" href="index.html" title="Curves" />')), plan: {} as never, options: { maxLeafPages: 5 } });
+    expect(named.title).toBe('8.11. Curves');
+  });
+
   it('falls back to the body when there is no <main>, and refuses a page with no text', async () => {
     const page = '<html><body><form id="aspnetForm"><nav>Menu</nav><h1>Notes</h1><p>First para.</p><h2>Part</h2><p>Second.</p><input type="submit" value="Go"></form></body></html>';
     const r = await htmlConverter.convert({ absPath: 'x.html', card: card('x.html', 'html'), bytes: Buffer.from(page), plan: {} as never, options: { maxLeafPages: 5 } });

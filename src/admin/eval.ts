@@ -114,12 +114,19 @@ function covers(s: Suggestion, t: Target): boolean {
 
 const normTitle = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
-/** Ids of the nodes titled by one of `sections` and of every node under them. */
+/** The separator before the manual or site a page's title names ("8.11. Curves — GNU Image Manipulation Program"). */
+const TITLE_SITE_SEPARATOR = ' — ';
+
+/**
+ * Ids of the nodes titled by one of `sections` and of every node under them. A page's root is also
+ * titled by its own heading, without the manual its title names (html.ts inManual).
+ */
 export function sectionNodeIds(root: TreeNode, sections: string[]): Set<string> {
   const want = new Set(sections.map(normTitle));
   const out = new Set<string>();
+  const titled = (n: TreeNode) => want.has(normTitle(n.title)) || (n === root && want.has(normTitle(n.title.split(TITLE_SITE_SEPARATOR)[0]!)));
   const walk = (n: TreeNode, inside: boolean) => {
-    const here = inside || want.has(normTitle(n.title));
+    const here = inside || titled(n);
     if (here) out.add(n.node_id);
     for (const c of n.children) walk(c, here);
   };

@@ -30,6 +30,7 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
   // (htmlparser2 adds no <head> a page left out)
   const docTitle = $('title').filter((_, e) => $(e).closest('svg').length === 0).first().text().replace(/\s+/g, ' ').trim();
   const description = $('meta[name=description]').attr('content')?.trim() ?? '';
+  const manual = $('link[rel=home]').first().attr('title')?.replace(/\s+/g, ' ').trim() ?? '';
   const lang = $('html').attr('lang')?.trim() ?? '';
   $(DROP_SELECTORS).remove();
   let main: import('cheerio').Cheerio<import('domhandler').AnyNode> = $('body');
@@ -43,11 +44,12 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
   if (main.length === 0) main = $.root();
   const t = htmlSections($, main, undefined, { ...opts, anchors: true, webPage: true });
   const only = t.sections.length === 1 ? t.sections[0]! : null;
-  const title = docTitle || (only?.meta?.level === 1 ? only.title : '') || basename(filename, extname(filename));
+  const pageTitle = docTitle || (only?.meta?.level === 1 ? only.title : '') || basename(filename, extname(filename));
+  const title = docTitle ? inManual(docTitle, manual) : pageTitle;
   let root: ConvertedNode = { title, kind: 'document', children: t.sections };
   if (t.lead) root.content = t.lead;
   // a single top heading that is the page's title (any level) is the document itself, not a child
-  if (only && (only.meta?.level === 1 || only.title.toLowerCase() === title.toLowerCase())) {
+  if (only && (only.meta?.level === 1 || only.title.toLowerCase() === pageTitle.toLowerCase())) {
     root = { ...only, title, kind: 'document', content: [t.lead, only.content].filter(Boolean).join('\n\n') };
   }
   if (!root.content && root.children.length === 0) throw new ConvertError('The page has no readable text after removing navigation, scripts and styles.', 'Check that the HTML is a content page, not a redirect or script-only shell.');
@@ -64,9 +66,20 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
   };
 }
 
+/**
+ * A page of a manual split into pages (DocBook's chunked HTML) names the manual in its home link
+ * (`<link rel="home" title="GNU Image Manipulation Program">`): its title says which manual it is
+ * part of, as Sphinx pages do in theirs ("ctest(1) — CMake 3.25.1 Documentation"). GIMP's "8.11.
+ * Curves" and Wireshark's "6.4. Building Display Filter Expressions" had named neither program.
+ */
+export function inManual(title: string, manual: string): string {
+  if (!manual || title.toLowerCase().includes(manual.toLowerCase())) return title;
+  return `${title} — ${manual}`;
+}
+
 export const htmlConverter: Converter = {
   name: 'html',
-  version: 17,
+  version: 18,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

@@ -123,6 +123,21 @@ describe('html (cheerio)', () => {
     expect(named.title).toBe('8.11. Curves');
   });
 
+  it('a block inside a definition (a nested list of terms, paragraphs) is read as lines of its own, not glued to the text around it', async () => {
+    const page = ['<html><head><title>ctest(1)</title></head><body><h1>ctest(1)</h1><dl>',
+      '<dt>--repeat &lt;mode&gt;:&lt;n&gt;</dt><dd><p>Run tests repeatedly. The modes are:</p><dl>',
+      '<dt><code>until-fail</code></dt><dd><p>Require each test to run n times without failing.</p></dd>',
+      '<dt><code>until-pass</code></dt><dd><p>Allow each test to run up to n times in order to pass.</p></dd></dl></dd>',
+      '<dt>--stop-on-failure</dt><dd><p>Stop running the tests when the first failure happens.</p></dd>',
+      '<dt>--schedule-random</dt><dd><p>Use a random order for scheduling tests.</p></dd>',
+      '<dt>--quiet</dt><dd><p>Make ctest quiet.</p></dd></dl></body></html>'].join('');
+    const r = await htmlConverter.convert({ absPath: 'ctest.html', card: card('ctest.html', 'html'), bytes: Buffer.from(page), plan: {} as never, options: { maxLeafPages: 5 } });
+    const t = text(r);
+    expect(t).not.toMatch(/until-passAllow|are:until/);
+    expect(t).toMatch(/^until-pass$/m);
+    expect(t).toMatch(/^Allow each test to run up to n times in order to pass\.$/m);
+  });
+
   it('falls back to the body when there is no <main>, and refuses a page with no text', async () => {
     const page = '<html><body><form id="aspnetForm"><nav>Menu</nav><h1>Notes</h1><p>First para.</p><h2>Part</h2><p>Second.</p><input type="submit" value="Go"></form></body></html>';
     const r = await htmlConverter.convert({ absPath: 'x.html', card: card('x.html', 'html'), bytes: Buffer.from(page), plan: {} as never, options: { maxLeafPages: 5 } });

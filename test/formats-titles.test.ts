@@ -27,6 +27,9 @@ describe('titles of headingless stretches (titles.ts)', () => {
     expect(groupTitle(['/* allocate inflate state */', 'strm.zalloc = Z_NULL;', 'ret = inflateInit(&strm);', 'Now we read the input.'])).toBe('Now we read the input.');
     expect(groupTitle(['```', 'x = compute(y)', 'print(x)', '```', '| a | b |', '-----', LONG])).toBe(clipAtWord(LONG));
     expect(groupTitle(['* a bullet that is **bold** and `code`'])).toBe('a bullet that is bold and code');
+    // an image alone names nothing: the line after it does
+    expect(groupTitle(['> [image: _images/bowlweb.gif]', '> From an interview with Open Source Publishing, done at LGM 2007'])).toBe('From an interview with Open Source Publishing, done at LGM 2007');
+    expect(groupTitle(['![logo](img/logo.png)', 'Install the package first.'])).toBe('Install the package first.');
   });
 
   it('names a group by its defined term when it opens with one (`**term**`)', () => {

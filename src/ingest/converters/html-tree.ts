@@ -203,7 +203,10 @@ function inlineText(ctx: Ctx, nodes: AnyNode[]): string {
           if (PERMALINK.test(collapse(ctx.$(el).text()))) continue;
           ctx.links++;
         }
-        out += inlineText(ctx, el.children);
+        // a block inside inline text (a <dl> or <p> in a definition, a list in a cell) is a line of
+        // its own: ctest's "until-pass" and "Allow each test…" had been read as "until-passAllow"
+        const inner = inlineText(ctx, el.children);
+        out += BLOCKS.has(tag) ? `\n${inner}\n` : inner;
       }
     }
   }

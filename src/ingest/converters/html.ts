@@ -79,7 +79,7 @@ export function inManual(title: string, manual: string): string {
 
 export const htmlConverter: Converter = {
   name: 'html',
-  version: 18,
+  version: 19,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

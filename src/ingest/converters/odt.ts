@@ -33,7 +33,7 @@ function titleParagraph($: ReturnType<typeof loadXml>, body: Element): string {
 
 export const odtConverter: Converter = {
   name: 'odt',
-  version: 7,
+  version: 8,
   async convert({ bytes, card, options }) {
     const cheerio = await import('cheerio');
     return withPackage(bytes, 'OpenDocument file', REPAIR_HINT, async (zip) => {

@@ -126,7 +126,7 @@ export function convertTextByPlan(source: string, filename: string, plan: PlanDi
 
 export const plainTextConverter: Converter = {
   name: 'text',
-  version: 25,
+  version: 26,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

@@ -139,6 +139,7 @@ export function groupTitle(lines: readonly string[], max = GROUP_TITLE_CHARS, sk
     }
     if (!t || COMMENT_LINE.test(t) || skip?.has(t) || TABLE_RULE.test(t)) continue;
     const plain = plainLine(t);
+    if (IMAGE_ONLY.test(plain)) continue;
     if (!fallback) {
       fallback = t.startsWith('|') ? tableRowText(t) : t;
       // (a comment in a listing says what it does: "-- raw xml output for creator options for GeoTiff --")
@@ -155,6 +156,9 @@ export function groupTitle(lines: readonly string[], max = GROUP_TITLE_CHARS, sk
   if ((fallback.match(/\p{L}/gu)?.length ?? 0) < FALLBACK_MIN_LETTERS || (fallbackIsCode && !codeFallback)) return '';
   return clipAtWord(fallback, max);
 }
+
+/** A line that is only an image: the HTML converters' "[image: alt]" or Markdown's `![alt](src)` (FontForge's "[image: _images/bowlweb.gif]"). */
+const IMAGE_ONLY = /^(?:\[image(?::[^\]]*)?\]|!\[[^\]]*\]\([^)]*\))$/;
 
 /** A comment line of code in words (SQL, shell, C and Python comments; at least three words). */
 const CODE_COMMENT_TITLE = /^(?:--+|#+|\/\/+|\/\*+)\s*\p{L}+(?:[\s,]+\p{L}+){2}/u;

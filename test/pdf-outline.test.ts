@@ -122,6 +122,17 @@ describe('headings from layout, no field vocabulary', () => {
     expect(scoreLine(line('2.2 Syntax changes', { font: 'bold', size: 12 }), BODY, { repeats: 0, top: false })?.title).toBe('2.2 Syntax changes');
   });
 
+  it('a one-word line at body size is a heading only when set apart as one: capitals, its own print, space above, no table rows right under it', () => {
+    const opts = { repeats: 0, top: false };
+    expect(scoreLine(line('EMPLOYEES', { font: 'bold', gapAbove: 2.6 }), BODY, opts)?.title).toBe('EMPLOYEES');
+    // a row label, in the body's print, in lower case, or with no space above
+    expect(scoreLine(line('EMPLOYEES', { gapAbove: 2.6 }), BODY, opts)).toBeNull();
+    expect(scoreLine(line('Employees', { font: 'bold', gapAbove: 2.6 }), BODY, opts)).toBeNull();
+    expect(scoreLine(line('EMPLOYEES', { font: 'bold', gapAbove: 1.2 }), BODY, opts)).toBeNull();
+    // a column's head right over the rows of a table ("EXHIBIT" over an exhibit index)
+    expect(scoreLine(line('EXHIBIT', { font: 'bold', gapAbove: 2.6 }), BODY, { ...opts, titlesTable: true })).toBeNull();
+  });
+
   it('joins a title wrapped after an open word, and drops a paragraph line that merely starts with a number', () => {
     const p = page(1, [
       line('Item 7. MANAGEMENT’S DISCUSSION AND ANALYSIS OF FINANCIAL CONDITION AND RESULTS OF', { font: 'bold', gapAbove: 2, x2: 540 }),

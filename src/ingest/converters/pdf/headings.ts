@@ -209,15 +209,30 @@ export function bodyStyle(pages: PageLayout[], furniture: Furniture): BodyStyle 
  */
 const UNIT_CAPTION = /\((?:[^()]*\s)?in (?:units|hundreds|thousands|millions|billions|percent)\b[^()]*\)/i;
 
-function tableLike(line: Line, text: string, words: number, sizeRatio: number, vocab: OutlineVocabulary): boolean {
+function tableLike(line: Line, text: string, words: number, sizeRatio: number, vocab: OutlineVocabulary, setApart: boolean): boolean {
   if (line.cells.length >= 2) return true;
   if (/^[($€£%]/.test(text)) return true;
   if ((text.match(/\b(19|20)\d\d\b/g) ?? []).length >= 2) return true;
   // "Total 1,234" is a row; a large short "Example 2" / "Goal 3" is a title
   if (/\d[\d,.]*\s*%?$/.test(text) && !/^\d/.test(text) && !(sizeRatio >= 1.15 && words <= 4 && /\s\d{1,3}$/.test(text))) return true;
-  if (words === 1 && sizeRatio < 1.15) return true;
+  if (words === 1 && sizeRatio < 1.15 && !(setApart && oneWordHeading(line, text))) return true;
   if ((UNIT_CAPTION.test(text) || vocab.tableCaptions?.test(text)) && sizeRatio < 1.15) return true;
   return false;
+}
+
+/** Letters a one-word heading at body size has at least, and the space above it, in line heights. */
+export const ONE_WORD_HEADING_MIN_LETTERS = 4;
+export const ONE_WORD_HEADING_GAP = 1.6;
+
+/**
+ * A one-word line at body size is a table's row label ("Revenue", "Total") or column head ("EXHIBIT"
+ * over an exhibit index's rows) unless it is set apart as a heading is: in capitals, in a print of
+ * its own (`setApart`: not right above a table's rows), with space above it (a 10-K's "EMPLOYEES",
+ * "COMPETITION" and "SEASONALITY" under Item 1, which had stayed inside its text while "ABOUT US" and
+ * "INTELLECTUAL PROPERTY" split it; its "SIGNATURES" and "CERTIFICATIONS").
+ */
+function oneWordHeading(line: Line, text: string): boolean {
+  return isAllCaps(text) && letters(text) >= ONE_WORD_HEADING_MIN_LETTERS && line.gapAbove >= ONE_WORD_HEADING_GAP;
 }
 
 /** A line ending in a word cut by a hyphen ("expres-"), not in a dash after a blank. */
@@ -351,7 +366,7 @@ export function scoreLine(line: Line, body: BodyStyle, opts: { repeats: number; 
   if (endsSentence) score -= 0.3;
   if (opts.repeats >= REPEAT_PENALTY_PAGES && !statement) score -= 0.3;
   if (!pattern && !statement && !emph && !caps && sizeRatio < 1.05) return null;
-  if (!pattern && (statement ? line.cells.length >= 2 && !captioned : tableLike(line, text, words, sizeRatio, vocab))) return null;
+  if (!pattern && (statement ? line.cells.length >= 2 && !captioned : tableLike(line, text, words, sizeRatio, vocab, emph && !opts.titlesTable))) return null;
   // an emphasised or capitalised line right above the rows of a table titles it ("CONSOLIDATED BALANCE SHEETS"),
   // even at body size or in the table's small print: enough to split a long section on, never more
   if (opts.titlesTable && (caps || emph)) {

@@ -121,6 +121,11 @@ describe('html (cheerio)', () => {
     expect(plain.title).toBe('8.11. Curves');
     const named = await htmlConverter.convert({ absPath: 'c.html', card: card('c.html', 'html'), bytes: Buffer.from(page('<link rel="home" href="index.html" title="Curves" />')), plan: {} as never, options: { maxLeafPages: 5 } });
     expect(named.title).toBe('8.11. Curves');
+    // PostgreSQL's pages name it only in the navigation bar's Home link (the bar itself is dropped)
+    const bar = '<div class="navheader"><table><tr><td><a accesskey="h" href="index.html" title="PostgreSQL 15.20 Documentation">Home</a></td></tr></table></div>';
+    const pg = await htmlConverter.convert({ absPath: 'c.html', card: card('c.html', 'html'), bytes: Buffer.from(page('').replace('<body>', `<body>${bar}`)), plan: {} as never, options: { maxLeafPages: 5 } });
+    expect(pg.title).toBe('8.11. Curves — PostgreSQL 15.20 Documentation');
+    expect(text(pg)).not.toContain('Home');
   });
 
   it('a block inside a definition (a nested list of terms, paragraphs) is read as lines of its own, not glued to the text around it', async () => {

@@ -30,7 +30,7 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
   // (htmlparser2 adds no <head> a page left out)
   const docTitle = $('title').filter((_, e) => $(e).closest('svg').length === 0).first().text().replace(/\s+/g, ' ').trim();
   const description = $('meta[name=description]').attr('content')?.trim() ?? '';
-  const manual = $('link[rel=home]').first().attr('title')?.replace(/\s+/g, ' ').trim() ?? '';
+  const manual = ($('link[rel=home]').first().attr('title') || $('a[accesskey=h]').first().attr('title'))?.replace(/\s+/g, ' ').trim() ?? '';
   const lang = $('html').attr('lang')?.trim() ?? '';
   $(DROP_SELECTORS).remove();
   let main: import('cheerio').Cheerio<import('domhandler').AnyNode> = $('body');
@@ -68,7 +68,8 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
 
 /**
  * A page of a manual split into pages (DocBook's chunked HTML) names the manual in its home link
- * (`<link rel="home" title="GNU Image Manipulation Program">`): its title says which manual it is
+ * (`<link rel="home" title="GNU Image Manipulation Program">`, or the navigation bar's Home link,
+ * `<a accesskey="h" title="PostgreSQL 15.20 Documentation">`): its title says which manual it is
  * part of, as Sphinx pages do in theirs ("ctest(1) — CMake 3.25.1 Documentation"). GIMP's "8.11.
  * Curves" and Wireshark's "6.4. Building Display Filter Expressions" had named neither program.
  */
@@ -79,7 +80,7 @@ export function inManual(title: string, manual: string): string {
 
 export const htmlConverter: Converter = {
   name: 'html',
-  version: 19,
+  version: 20,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

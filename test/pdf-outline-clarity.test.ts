@@ -192,4 +192,13 @@ describe('source titles from the first page', () => {
     // a lone capital before an acronym at its own size: two words
     expect(buildPage(1, 612, 792, [item('the', 76, 10, 14), item('R', 93, 10, 7), item('API.', 102.5, 10, 20)]).lines[0]!.text).toBe('the R API.');
   });
+
+  it('part the LaTeX logo from the word the reader glued to it, not from its own endings', () => {
+    const at = (str: string, x: number, y: number, size: number, w: number) => ({ str, transform: [size, 0, 0, size, x, y], width: w, fontName: 'f1' });
+    const logo = (tail: string) => buildPage(1, 612, 792, [at('Chess in L', 100, 700, 17, 70), at('A', 170.5, 703, 12, 8), at(tail, 177, 700, 17, 90)]).lines[0]!.text;
+    expect(logo('TEXwith the skak Package')).toBe('Chess in LATEX with the skak Package');
+    expect(logo('TEXing a document')).toBe('Chess in LATEXing a document');
+    // no raised A before it: a name written so (TeXworks) is left alone
+    expect(buildPage(1, 612, 792, [at('Open TEXworks now', 100, 700, 12, 90)]).lines[0]!.text).toBe('Open TEXworks now');
+  });
 });

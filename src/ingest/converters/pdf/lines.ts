@@ -269,11 +269,30 @@ function opensWithMark(items: Item[]): boolean {
   return !!m && !!next && /^(?:\d{1,3}|[*∗†‡§])$/.test(m.str.trim()) && isFootnoteMark(m, next);
 }
 
+/** Word endings TeX's logo takes in running text ("LATEXing", "LATEXed", "TEX's"): no space before them. */
+const LOGO_SUFFIX = /^(?:ing|ed|er|ers|s|'s|’s|ian|ish|nician|nicians)\b/;
+
+/**
+ * The LaTeX logo set as "L", a raised small "A", then "TEX": pdf readers join the logo's last letter to
+ * the word after it when TeX's interword space follows the lowered E ("LATEXwith the skak Package",
+ * "LATEXmacros"); the word is parted from the logo again. `items[i]` is the run after the raised "A".
+ */
+function partedLogo(items: Item[], i: number): string {
+  const it = items[i]!;
+  const a = items[i - 1];
+  const l = items[i - 2];
+  const m = /^TEX(?=\p{Ll})/u.exec(it.str);
+  if (!m || !a || !l || a.str.trim() !== 'A' || !l.str.endsWith('L') || a.size >= it.size || a.y <= it.y) return it.str;
+  const rest = it.str.slice(3);
+  return LOGO_SUFFIX.test(rest) ? it.str : `TEX ${rest}`;
+}
+
 function cellsOf(items: Item[]): Cell[] {
   const cells: Cell[] = [];
   let cur: Cell | null = null;
   let prev: Item | undefined;
   const leadingMark = opensWithMark(items);
+  if (items.some((it, i) => i >= 2 && it.str.startsWith('TEX'))) items = items.map((it, i) => (i >= 2 && it.str.startsWith('TEX') ? { ...it, str: partedLogo(items, i) } : it));
   for (const it of items) {
     if (leadingMark && prev === items[0] && cur && !cur.text.endsWith(' ') && !it.str.startsWith(' ')) cur.text += ' ';
     const mark = isFootnoteMark(it, prev);

@@ -63,6 +63,17 @@ describe('a paragraph is no heading', () => {
   });
 });
 
+describe('lettering inside a figure is no heading', () => {
+  it('a large line among a figure\'s tiny labels, right over its caption, titles nothing; the same line over text does', () => {
+    const big = (t: string) => line(t, { size: 21, font: 'fig', gapAbove: 1.2, x: 237, x2: 339 });
+    const tiny = (t: string) => line(t, { size: 3.5, font: 'fig', x: 269, x2: 290 });
+    const fig = [page(1, [...prose(4), tiny('RGB Graphic'), big('RGB TEXT'), tiny('CMYK Image CMYK Graphic'), line('Figure 3: Example file with mixed content.', { x2: 540, gapAbove: 4 }), ...prose(4)])];
+    expect(findHeadings(fig, findFurniture(fig), BODY, new Set()).map((h) => h.title)).not.toContain('RGB TEXT');
+    const text = [page(1, [...prose(4), big('RGB TEXT'), ...prose(4)])];
+    expect(findHeadings(text, findFurniture(text), BODY, new Set()).map((h) => h.title)).toContain('RGB TEXT');
+  });
+});
+
 describe('node text runs from heading to heading', () => {
   const lineChars = (pages: number, perPage = 40, chars = 80) => Array.from({ length: pages }, () => Array.from({ length: perPage }, () => chars));
 

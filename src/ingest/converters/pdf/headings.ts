@@ -553,6 +553,27 @@ function axisLabel(line: Line, above: Line | undefined): boolean {
   return above.cells.every((c) => c.length <= TICK_MAX_CHARS && isNumericCell(c));
 }
 
+/** A figure's caption line ("Figure 3: Example file…", "Fig. 2.1"). */
+const FIGURE_CAPTION = /^(?:figure|fig\.)\s*\d/i;
+/** Lines under a label searched for its figure's caption. */
+export const FIGURE_CAPTION_LOOKAHEAD = 4;
+/** Print smaller than this share of the body's size is a figure's inner lettering. */
+export const FIGURE_LETTERING_SHARE = 0.6;
+
+/**
+ * A line in a style of its own drawn inside a figure: tiny lettering beside it (above it or in the
+ * lines below) and the figure's caption right under them. Ghostscript's colour-management manual
+ * prints "RGB TEXT" and "CMYK TEXT" in 21 pt between 3.5 pt labels over "Figure 3: Example file
+ * with mixed content", and "RGB TEXT" had titled four pages.
+ */
+function figureLabel(line: Line, above: Line | undefined, below: Line[], body: BodyStyle): boolean {
+  const near = below.slice(0, FIGURE_CAPTION_LOOKAHEAD);
+  const caption = near.findIndex((b) => FIGURE_CAPTION.test(b.text.trim()));
+  if (caption < 0) return false;
+  const tiny = (x: Line | undefined) => !!x && body.size > 0 && x.size < FIGURE_LETTERING_SHARE * body.size;
+  return tiny(above) || near.slice(0, caption).some(tiny);
+}
+
 /** All heading candidates of the document, in reading order. `skipPages` (e.g. TOC pages) yield none. */
 export function findHeadings(pages: PageLayout[], furniture: Furniture, body: BodyStyle, skipPages: Set<number>, vocab: OutlineVocabulary = NO_OUTLINE_VOCABULARY): Heading[] {
   const out: Heading[] = [];
@@ -583,7 +604,7 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
       const listing = code.has(l.font) || i <= joined || inFixedWidthBlock(p.lines, i, mono);
       const runIn = listing ? null : runInHeading(l, body, opts);
       const h = listing ? null : (runIn ?? scoreLine(l, body, opts));
-      if (h && h.kind === 'style' && (inTable || axisLabel(l, above))) return;
+      if (h && h.kind === 'style' && (inTable || axisLabel(l, above) || figureLabel(l, above, below, body))) return;
       // a large line opening the page in the deck's title place is a title wherever it starts (a slide's title left of its bullets)
       const opensPage = bodyLine === 0 && titlePlaces.has(titlePlace(l, body) ?? '');
       if (!h || (h.kind === 'style' && !opensPage && !alignedLikeTitle(l, frame, body))) return;

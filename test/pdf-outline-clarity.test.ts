@@ -193,6 +193,14 @@ describe('source titles from the first page', () => {
     expect(buildPage(1, 612, 792, [item('the', 76, 10, 14), item('R', 93, 10, 7), item('API.', 102.5, 10, 20)]).lines[0]!.text).toBe('the R API.');
   });
 
+  it('read a power of ten\'s raised exponent as "10^6", and a raised mark after any other number apart from it', () => {
+    const at = (str: string, x: number, y: number, size: number, w: number) => ({ str, transform: [size, 0, 0, size, x, y], width: w, fontName: 'f1' });
+    expect(buildPage(1, 612, 792, [at('Meg | Mega | 10', 100, 700, 10, 70), at('6', 170.5, 704, 7, 4)]).lines[0]!.text).toBe('Meg | Mega | 10^6');
+    expect(buildPage(1, 612, 792, [at('a tolerance of 10', 100, 700, 10, 80), at('−5', 180.5, 704, 7, 8), at('is used', 192, 700, 10, 30)]).lines[0]!.text).toBe('a tolerance of 10^-5 is used');
+    // a year with a note mark is no power
+    expect(buildPage(1, 612, 792, [at('in 2010', 100, 700, 10, 35), at('3', 135.5, 704, 7, 4)]).lines[0]!.text).toBe('in 2010 3');
+  });
+
   it('part the LaTeX logo from the word the reader glued to it, not from its own endings', () => {
     const at = (str: string, x: number, y: number, size: number, w: number) => ({ str, transform: [size, 0, 0, size, x, y], width: w, fontName: 'f1' });
     const logo = (tail: string) => buildPage(1, 612, 792, [at('Chess in L', 100, 700, 17, 70), at('A', 170.5, 703, 12, 8), at(tail, 177, 700, 17, 90)]).lines[0]!.text;

@@ -287,6 +287,14 @@ function partedLogo(items: Item[], i: number): string {
   return LOGO_SUFFIX.test(rest) ? it.str : `TEX ${rest}`;
 }
 
+/** Text ending in a power of ten's base: "10", not part of a longer number ("2010", "1.10"). */
+const TEN_BASE = /(?:^|[^\d.,])10$/;
+
+/** A run raised above and smaller than the run before, holding a (signed) exponent, right after "10". */
+function exponentOfTen(text: string, it: Item, prev: Item): boolean {
+  return TEN_BASE.test(text.trimEnd()) && /^[−-]?\d{1,3}$/.test(it.str.trim()) && it.size < prev.size * FOOTNOTE_SIZE_RATIO && it.y > prev.y + FOOTNOTE_RAISE_EM * prev.size;
+}
+
 function cellsOf(items: Item[]): Cell[] {
   const cells: Cell[] = [];
   let cur: Cell | null = null;
@@ -303,6 +311,12 @@ function cellsOf(items: Item[]): Cell[] {
     // after a lone letter or a number it may be an exponent ("O(n²)"), kept apart: "n 2", never "n2"
     if (mark && cur && AFTER_WORD.test(cur.text) && it.x - cur.x2 <= CELL_GAP_EM * it.size) {
       cur.text = `${cur.text.trimEnd()}[${it.str.trim()}]`;
+      cur.x2 = Math.max(cur.x2, it.x2);
+      continue;
+    }
+    // a power of ten's raised exponent reads "10^6" ("Meg | Mega | 10 6" had hidden ngspice's 10⁶)
+    if (cur && before && exponentOfTen(cur.text, it, before) && it.x - cur.x2 <= KERNED_TAIL_EM * it.size) {
+      cur.text = `${cur.text.trimEnd()}^${it.str.trim().replace('−', '-')}`;
       cur.x2 = Math.max(cur.x2, it.x2);
       continue;
     }

@@ -287,12 +287,15 @@ function partedLogo(items: Item[], i: number): string {
   return LOGO_SUFFIX.test(rest) ? it.str : `TEX ${rest}`;
 }
 
-/** Text ending in a power of ten's base: "10", not part of a longer number ("2010", "1.10"). */
-const TEN_BASE = /(?:^|[^\d.,])10$/;
-
-/** A run raised above and smaller than the run before, holding a (signed) exponent, right after "10". */
+/**
+ * A run raised above and smaller than the run before, holding a (signed) exponent, right after a
+ * power of ten's base: "10", not the end of a longer number ("2010", "1.10"). Cheap tests first: it
+ * is asked of every run.
+ */
 function exponentOfTen(text: string, it: Item, prev: Item): boolean {
-  return TEN_BASE.test(text.trimEnd()) && /^[−-]?\d{1,3}$/.test(it.str.trim()) && it.size < prev.size * FOOTNOTE_SIZE_RATIO && it.y > prev.y + FOOTNOTE_RAISE_EM * prev.size;
+  if (it.size >= prev.size * FOOTNOTE_SIZE_RATIO || it.y <= prev.y + FOOTNOTE_RAISE_EM * prev.size || !/^[−-]?\d{1,3}$/.test(it.str.trim())) return false;
+  const t = text.trimEnd();
+  return t.endsWith('10') && !/[\d.,]/.test(t.charAt(t.length - 3));
 }
 
 function cellsOf(items: Item[]): Cell[] {

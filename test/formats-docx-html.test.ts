@@ -121,6 +121,8 @@ describe('html (cheerio)', () => {
     expect(plain.title).toBe('8.11. Curves');
     const named = await htmlConverter.convert({ absPath: 'c.html', card: card('c.html', 'html'), bytes: Buffer.from(page('<link rel="home" href="index.html" title="Curves" />')), plan: {} as never, options: { maxLeafPages: 5 } });
     expect(named.title).toBe('8.11. Curves');
+    const home = await htmlConverter.convert({ absPath: 'c.html', card: card('c.html', 'html'), bytes: Buffer.from(page('<link rel="home" href="index.html" title="Home" />')), plan: {} as never, options: { maxLeafPages: 5 } });
+    expect(home.title).toBe('8.11. Curves');
     // PostgreSQL's pages name it only in the navigation bar's Home link (the bar itself is dropped)
     const bar = '<div class="navheader"><table><tr><td><a accesskey="h" href="index.html" title="PostgreSQL 15.20 Documentation">Home</a></td></tr></table></div>';
     const pg = await htmlConverter.convert({ absPath: 'c.html', card: card('c.html', 'html'), bytes: Buffer.from(page('').replace('<body>', `<body>${bar}`)), plan: {} as never, options: { maxLeafPages: 5 } });

@@ -66,6 +66,9 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
   };
 }
 
+/** A home link's title that names no manual ("Home", "Index", "Top", "Table of Contents"). */
+const GENERIC_HOME = /^(?:home(?: page)?|index|top|start|main(?: page)?|(?:table of )?contents|up|back)$/i;
+
 /**
  * A page of a manual split into pages (DocBook's chunked HTML) names the manual in its home link
  * (`<link rel="home" title="GNU Image Manipulation Program">`, or the navigation bar's Home link,
@@ -74,13 +77,13 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
  * Curves" and Wireshark's "6.4. Building Display Filter Expressions" had named neither program.
  */
 export function inManual(title: string, manual: string): string {
-  if (!manual || title.toLowerCase().includes(manual.toLowerCase())) return title;
+  if (!manual || GENERIC_HOME.test(manual) || title.toLowerCase().includes(manual.toLowerCase())) return title;
   return `${title} — ${manual}`;
 }
 
 export const htmlConverter: Converter = {
   name: 'html',
-  version: 20,
+  version: 21,
   async convert({ bytes, card, options }) {
     const text = decodeText(bytes);
     if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');

@@ -12,6 +12,7 @@ import { TreeFile, type CatalogEntry, type TreeNode } from '../store/schemas.js'
 import { resolveInStore } from '../store/safe-path.js';
 import { containerPath } from '../store/source-path.js';
 import type { Question } from './questions.js';
+import { MANUAL_SEPARATOR } from '../model/place-labels.js';
 
 /** Suggestions per question for tier 2 (hit@3). */
 export const TIER2_K = 3;
@@ -114,9 +115,6 @@ function covers(s: Suggestion, t: Target): boolean {
 
 const normTitle = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
-/** The separator before the manual or site a page's title names ("8.11. Curves — GNU Image Manipulation Program"). */
-const TITLE_SITE_SEPARATOR = ' — ';
-
 /**
  * Ids of the nodes titled by one of `sections` and of every node under them. A page's root is also
  * titled by its own heading, without the manual its title names (html.ts inManual).
@@ -124,7 +122,7 @@ const TITLE_SITE_SEPARATOR = ' — ';
 export function sectionNodeIds(root: TreeNode, sections: string[]): Set<string> {
   const want = new Set(sections.map(normTitle));
   const out = new Set<string>();
-  const titled = (n: TreeNode) => want.has(normTitle(n.title)) || (n === root && want.has(normTitle(n.title.split(TITLE_SITE_SEPARATOR)[0]!)));
+  const titled = (n: TreeNode) => want.has(normTitle(n.title)) || (n === root && want.has(normTitle(n.title.split(MANUAL_SEPARATOR)[0]!)));
   const walk = (n: TreeNode, inside: boolean) => {
     const here = inside || titled(n);
     if (here) out.add(n.node_id);

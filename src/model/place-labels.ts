@@ -13,3 +13,9 @@ const PLACE_LABEL = / \((?:introduction|beginning)\)$/;
 export function headingOf(title: string): string {
   return title.replace(PLACE_LABEL, '');
 }
+
+/**
+ * Between a page's own title and the manual or site it names ("8.11. Curves — GNU Image Manipulation
+ * Program"): written by the HTML converter, read by the eval to match a page by its own heading.
+ */
+export const MANUAL_SEPARATOR = ' — ';

@@ -6,9 +6,10 @@ import { basename, extname } from 'node:path';
 import type { Converter, ConvertedNode, ConvertResult } from './types.js';
 import { PRIORITY_SPECIFIC, type ConverterRegistration } from './types.js';
 import { ConvertError } from './types.js';
-import { decodeText } from './text-util.js';
+import { decodeNonEmptyText } from './text-util.js';
 import { htmlSections, loadHtml } from './html-tree.js';
 import { DOCUMENT_CAPS, followPlan } from './plan-shape.js';
+import { MANUAL_SEPARATOR } from '../../model/place-labels.js';
 
 /** Elements never part of the content. */
 export const DROP_SELECTORS = [
@@ -78,15 +79,14 @@ const GENERIC_HOME = /^(?:home(?: page)?|index|top|start|main(?: page)?|(?:table
  */
 export function inManual(title: string, manual: string): string {
   if (!manual || GENERIC_HOME.test(manual) || title.toLowerCase().includes(manual.toLowerCase())) return title;
-  return `${title} — ${manual}`;
+  return `${title}${MANUAL_SEPARATOR}${manual}`;
 }
 
 export const htmlConverter: Converter = {
   name: 'html',
   version: 21,
   async convert({ bytes, card, options }) {
-    const text = decodeText(bytes);
-    if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');
+    const text = decodeNonEmptyText(bytes);
     const cheerio = await import('cheerio');
     const result = convertHtmlWith(cheerio, text, card.filename, { tablesAsRows: options.plan?.tablesAsRows ?? false });
     return followPlan(result, options.plan, DOCUMENT_CAPS, 'a web page');

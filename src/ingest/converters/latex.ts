@@ -13,8 +13,8 @@ import type { PlanDirectives } from '../../model/plan.js';
 import { cleanText, leadSummary } from '../tree/summarize.js';
 import { convertMarkdownText } from './markdown.js';
 import { followPlan, type Capabilities } from './plan-shape.js';
-import { ConvertError, PRIORITY_LOOSE, type Converter, type ConverterRegistration, type ConvertResult } from './types.js';
-import { decodeText, splitLines } from './text-util.js';
+import { PRIORITY_LOOSE, type Converter, type ConverterRegistration, type ConvertResult } from './types.js';
+import { decodeNonEmptyText, splitLines } from './text-util.js';
 
 /** Sectioning commands by depth (relative: the shallowest one a document uses becomes level 1). */
 const SECTION_DEPTH: Readonly<Record<string, number>> = { part: 1, chapter: 2, section: 3, subsection: 4, subsubsection: 5, paragraph: 6, subparagraph: 7 };
@@ -328,8 +328,7 @@ export const latexConverter: Converter = {
   name: 'latex',
   version: 2,
   async convert({ bytes, card, options }) {
-    const text = decodeText(bytes);
-    if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');
+    const text = decodeNonEmptyText(bytes);
     return convertLatexText(text, card.filename, options.plan);
   },
 };

@@ -5,8 +5,7 @@ import type { Heading, RootContent } from 'mdast';
 import { cleanText, leadSummary, SUMMARY_MAX_CHARS } from '../tree/summarize.js';
 import type { Converter, ConvertedNode, ConvertResult } from './types.js';
 import { PRIORITY_LOOSE, type ConverterRegistration } from './types.js';
-import { ConvertError } from './types.js';
-import { decodeText, splitLines } from './text-util.js';
+import { decodeNonEmptyText, splitLines } from './text-util.js';
 import { basename, extname } from 'node:path';
 import type { PlanDirectives } from '../../model/plan.js';
 import { approachFor, chunkChars, declined, missingNote, type Capabilities } from './plan-shape.js';
@@ -209,8 +208,7 @@ export const markdownConverter: Converter = {
   name: 'markdown',
   version: 18,
   async convert({ bytes, card, options }) {
-    const text = decodeText(bytes);
-    if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');
+    const text = decodeNonEmptyText(bytes);
     return convertMarkdownByPlan(text, card.filename, options.plan);
   },
 };

@@ -12,7 +12,7 @@ import type { PlanDirectives } from '../../model/plan.js';
 import { convertMarkdownText } from './markdown.js';
 import { followPlan, type Capabilities } from './plan-shape.js';
 import { ConvertError, PRIORITY_SPECIFIC, type ConvertedNode, type Converter, type ConverterRegistration, type ConvertResult } from './types.js';
-import { decodeText } from './text-util.js';
+import { decodeNonEmptyText } from './text-util.js';
 
 /** Characters of a code cell's text outputs kept (a long table or log printed by the cell is clipped). */
 export const OUTPUT_MAX_CHARS = 1500;
@@ -240,8 +240,7 @@ export const notebookConverter: Converter = {
   name: 'notebook',
   version: 2,
   async convert({ bytes, card, options }) {
-    const text = decodeText(bytes);
-    if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');
+    const text = decodeNonEmptyText(bytes);
     return convertNotebookText(text, card.filename, options.plan);
   },
 };

@@ -1,8 +1,7 @@
 /** Plain text: paragraph groups, a heading tree when it has headings, or key sections, as the plan says. */
 import type { Converter, ConvertedNode, ConvertResult } from './types.js';
 import { PRIORITY_GENERIC, type ConverterRegistration } from './types.js';
-import { ConvertError } from './types.js';
-import { decodeText, splitLines } from './text-util.js';
+import { decodeNonEmptyText, splitLines } from './text-util.js';
 import { markTextHeadings } from './text-headings.js';
 import { withoutTextFurniture } from './text-furniture.js';
 import type { PlanDirectives, PlanNote } from '../../model/plan.js';
@@ -128,8 +127,7 @@ export const plainTextConverter: Converter = {
   name: 'text',
   version: 26,
   async convert({ bytes, card, options }) {
-    const text = decodeText(bytes);
-    if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');
+    const text = decodeNonEmptyText(bytes);
     return convertTextByPlan(text, card.filename, options.plan);
   },
 };

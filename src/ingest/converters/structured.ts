@@ -10,7 +10,7 @@ import type { Converter, ConvertedNode, ConvertResult } from './types.js';
 import type { FileCard } from '../../store/schemas.js';
 import { PRIORITY_SPECIFIC, type ConverterRegistration } from './types.js';
 import { ConvertError } from './types.js';
-import { decodeText, splitLines } from './text-util.js';
+import { decodeNonEmptyText, splitLines } from './text-util.js';
 import { followPlan, type Capabilities } from './plan-shape.js';
 import { JSON_OUTLINE_DEPTH, jsonOutline, type JsonContainer, type JsonEntry } from './json-outline.js';
 
@@ -410,8 +410,7 @@ export const structuredConverter: Converter = {
 };
 
 async function convertStructured(bytes: Uint8Array, card: FileCard): Promise<ConvertResult> {
-  const text = decodeText(bytes);
-  if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');
+  const text = decodeNonEmptyText(bytes);
   const ext = extname(card.filename).toLowerCase();
   if (card.type === 'xml') return convertXml(text, card.filename);
   if (card.type === 'json' && (ext === '.jsonl' || ext === '.ndjson')) return convertJsonl(text, card.filename);

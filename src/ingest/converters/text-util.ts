@@ -12,6 +12,13 @@ export function decodeText(bytes: Uint8Array): string {
   return text.replace(/\r\n?/g, '\n');
 }
 
+/** decodeText, refusing a file with no text (empty or only blanks): the one error every text converter gives for it. */
+export function decodeNonEmptyText(bytes: Uint8Array): string {
+  const text = decodeText(bytes);
+  if (text.trim().length === 0) throw new ConvertError('The file is empty.', 'Add content or remove the file from the inbox.');
+  return text;
+}
+
 export function splitLines(text: string): string[] {
   const lines = text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();

@@ -1,5 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { evaluate, formatEval, formatFigures, percentile, sectionNodeIds, type EvalReport, type Retriever } from '../src/admin/eval.js';
 import { parseQuestions, readQuestions } from '../src/admin/questions.js';
 import { chunkBaseline, ChunkBm25 } from '../src/admin/baseline.js';
@@ -224,5 +227,40 @@ describe('mhub eval', () => {
     expect(r.outcomes[0]!.rank).toBeNull();
     expect(r.outcomes[0]!.note).toMatch(/not indexed/);
     expect(readFileSync(QUESTIONS, 'utf8')).toContain('harbor-2019.pdf');
+  });
+});
+
+describe('mhub eval over a gzipped text (an archive of one file)', () => {
+  let root: string;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mhub-gz-'));
+    const text = ['Guide to the caves', '', ...Array.from({ length: 40 }, (_, i) => `Line ${i + 3} of the guide tells of cave number ${i + 3}.`)].join('\n');
+    writeFileSync(join(dir, 'caves.txt.gz'), gzipSync(Buffer.from(text)));
+    root = await adminStore({ 'caves.txt.gz': join(dir, 'caves.txt.gz'), 'notes.txt': ADMIN_FILES['notes.txt']! });
+  });
+  afterAll(() => {
+    cleanup(root);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('scores the expected lines in the archive\'s one member, whose text holds them, not in the archive\'s listing', async () => {
+    const entries = readCatalog(root).sources;
+    const member = entries.find((e) => e.original_path.endsWith('caves.txt.gz!/caves.txt'))!;
+    const archive = entries.find((e) => e.original_path.endsWith('caves.txt.gz'))!;
+    expect(member && archive).toBeTruthy();
+    const asked: string[] = [];
+    const fake: Retriever = {
+      name: 'fake',
+      searchSources: async () => [{ id: member.id, file: member.original_path, score: 1 }],
+      suggest: async (id) => {
+        asked.push(id);
+        return [{ node_id: 'n1', title: 't', line_range: [20, 30] as [number, number], score: 1 }];
+      },
+    };
+    const qs = parseQuestions(JSON.stringify({ id: 'g1', query: 'cave 25', expected: [{ file: 'caves.txt.gz', lines: [25] }] }));
+    const r = await evaluate(root, qs, fake, 5);
+    expect(asked).toEqual([member.id]);
+    expect(r.outcomes.map((o) => [o.rank, o.node_rank])).toEqual([[1, 1]]);
   });
 });

@@ -149,6 +149,12 @@ describe('AsciiDoc and Org-mode headings', () => {
     expect(outline(r.root)).toEqual(['Harbour Crane Operations Guide 1-23', '  Daily checks 6-9', '    Wind limits 10-13', '  Maintenance 14-20', '    Lubrication 21-23']);
   });
 
+  it('AsciiDoc marks take one space after them: a column of symbols set off by several ("=    A ring.") is text', () => {
+    const symbols = ['NetHack map symbols', '', '          ?    A scroll.', '', '          =    A ring.', '', '          !    A potion.', ''].join('\n');
+    expect(textHeadings(symbols.split('\n').map((l) => l.trim() ? l.slice(10) : l))).toEqual([]);
+    expect(textHeadings(['', '= A ring', ''])).toHaveLength(1);
+  });
+
   it('Org: "*" headings by depth and the #+TITLE line, only in a file with Org keywords (elsewhere "* item" is a bullet)', () => {
     const r = convertTextByPlan(ORG, 'notes.org', plan);
     expect(r.title).toBe('Field Notes 2024');

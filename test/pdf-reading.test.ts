@@ -67,6 +67,26 @@ describe('a title row across the gutter of a two-column page (r-rcpp-modules)', 
   });
 });
 
+describe('two columns 10 pt apart, LaTeX\'s default column separation (vegan\'s diversity vignette)', () => {
+  // each column's justified lines fill it: the left ones end at 292, the right ones open at 302 (1 em of 10 pt text)
+  const rows = (n: number, leftText: (i: number) => string, rightText: (i: number) => string, leftW = 220, rightX = 302, rightW = 220) => Array.from({ length: n }, (_, i) => [
+    item(leftText(i), 72, 700 - i * 12, 'body', 10, leftW), item(rightText(i), rightX, 700 - i * 12, 'body', 10, rightW),
+  ]).flat();
+
+  it('reads the left column, then the right one', () => {
+    const p = buildPage(1, 595, 842, rows(12, (i) => `left column sentence number ${i} goes on here and on`, (i) => `right column sentence number ${i} goes on too and on`));
+    expect(p.twoColumn).toBe(true);
+    expect(p.lines.some((l) => l.text.includes('left') && l.text.includes('right'))).toBe(false);
+    expect(p.lines.map((l) => l.text.split(' ')[0])).toEqual([...Array(12).fill('left'), ...Array(12).fill('right')]);
+  });
+
+  it('a table\'s names beside their descriptions, as close, stay rows (ngspice\'s "length(vector) | The length of vector.")', () => {
+    const p = buildPage(1, 595, 842, rows(12, (i) => `interpolate(vector${i})`, (i) => `The result of interpolating vector number ${i} onto the scale of the plot`, 110, 194, 300));
+    expect(p.twoColumn).toBe(false);
+    expect(p.lines[0]!.text).toMatch(/^interpolate\(vector0\) The result/);
+  });
+});
+
 describe('two columns around a wide float (acm-sample-sigplan p4, a 10-Q auditor\'s report)', () => {
   const column = (side: 'left' | 'right', from: number, n: number, top: number) =>
     Array.from({ length: n }, (_, i) => item(`${side} column sentence number ${from + i} goes on here`, side === 'left' ? 52 : 320, top - i * 14, 'body', 10, 230));

@@ -3,7 +3,7 @@
  * paragraphs (a FAQ's blank lines between questions) rather than between a question and its answer.
  */
 import { describe, it, expect } from 'vitest';
-import { GROUP_MIN_SHARE, GROUP_TARGET_CHARS, MAX_PARAGRAPH_CHARS, convertPlainText, groupParagraphs, paragraphNodes } from '../src/ingest/converters/text-chunks.js';
+import { GROUP_MIN_SHARE, GROUP_TARGET_CHARS, MAX_PARAGRAPH_CHARS, continuesSentence, convertPlainText, groupParagraphs, paragraphNodes } from '../src/ingest/converters/text-chunks.js';
 
 const P = (n: number) => `${'word '.repeat(n).trim()}.`;
 // 60-character intro, two blank lines, a 30-character question, one blank line, its 30-character answer
@@ -27,6 +27,29 @@ describe('paragraph groups', () => {
     // no wider gap: the group ends where it is full
     const even = [{ size: 60, gap: 0 }, { size: 30, gap: 1 }, { size: 30, gap: 1 }];
     expect(groupParagraphs(even, TARGET).map((g) => g.length)).toEqual([2, 1]);
+  });
+});
+
+describe('a sentence going on over a page break', () => {
+  // paged text (a groff guidebook, its running heads blanked): a page's blank run falls inside a sentence
+  const PAGE_BREAK = ['', '', '', '', '', '', '', ''];
+  const TEXT = [
+    'Strength affects how hard you hit and how much you can carry around.', '',
+    'Intelligence affects your ability to cast spells, to learn them and read', ...PAGE_BREAK,
+    'spellbooks. It also affects what you learn.', '',
+    'Wisdom comes from your practical experience with magic.', '',
+    'Charisma is how others react to you when you trade with them.',
+  ];
+  it('the blank run inside a sentence is no gap: a group neither ends nor opens there (whole text and line by line alike)', () => {
+    expect(continuesSentence('to cast spells and read', 'spellbooks. It also')).toBe(true);
+    expect(continuesSentence('to cast spells.', 'spellbooks.')).toBe(false);
+    expect(continuesSentence('(default', 'Off).')).toBe(false);
+    const titles = convertPlainText(TEXT.join('\n'), 'guide.txt', 120).root.children.map((c) => c.title);
+    expect(titles).toEqual(['Strength affects how hard you hit and how much you can carry around.', 'Intelligence affects your ability to cast spells, to learn them and read', 'Wisdom comes from your practical experience with magic.']);
+    expect(paragraphNodes(TEXT, 120).map((c) => c.title)).toEqual(titles);
+    // without the rule the widest gap (the page break) ends the first group, and the next is titled by the sentence's tail
+    const ended = TEXT.map((l) => (l === 'spellbooks. It also affects what you learn.' ? 'Spellbooks. It also affects what you learn.' : l));
+    expect(paragraphNodes(ended, 120).map((c) => c.title)[2]).toMatch(/^Spellbooks/);
   });
 });
 

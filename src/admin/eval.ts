@@ -132,11 +132,23 @@ export function sectionNodeIds(root: TreeNode, sections: string[]): Set<string> 
   return out;
 }
 
+/**
+ * The indexed entry an expected file names (matched by file name). An archive holding one file
+ * (a gzipped guidebook) answers through that file, its one member: the place a question gives is in
+ * the member's text, not in the archive's listing.
+ */
+function expectedEntry(entries: CatalogEntry[], file: string): CatalogEntry | undefined {
+  const e = entries.find((en) => en.status === 'indexed' && (sameFile(en.original_path, file) || sameFile(en.filename, file)));
+  if (!e) return undefined;
+  const members = entries.filter((en) => en.status === 'indexed' && en.original_path !== e.original_path && containerPath(en.original_path) === e.original_path);
+  return members.length === 1 ? members[0] : e;
+}
+
 /** The store's entries for the expected files (matched by file name). */
 function expectedEntries(root: string, q: Question, entries: CatalogEntry[]): Array<{ entry: CatalogEntry } & Target> {
   const out: Array<{ entry: CatalogEntry } & Target> = [];
   for (const x of q.expected) {
-    const e = entries.find((en) => en.status === 'indexed' && (sameFile(en.original_path, x.file) || sameFile(en.filename, x.file)));
+    const e = expectedEntry(entries, x.file);
     if (!e) continue;
     const nodeIds = x.sections?.length && e.tree_path ? sectionNodeIds(TreeFile.parse(JSON.parse(readFileSync(resolveInStore(root, e.tree_path), 'utf8'))).root, x.sections) : new Set<string>();
     out.push({ entry: e, pages: x.pages, lines: x.lines ?? [], rows: x.rows ?? [], nodeIds });

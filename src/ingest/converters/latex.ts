@@ -326,7 +326,7 @@ export function convertLatexText(source: string, filename: string, plan?: PlanDi
 
 export const latexConverter: Converter = {
   name: 'latex',
-  version: 2,
+  version: 3,
   async convert({ bytes, card, options }) {
     const text = decodeNonEmptyText(bytes);
     return convertLatexText(text, card.filename, options.plan);

@@ -206,7 +206,7 @@ export async function convertMarkdownByPlan(text: string, filename: string, plan
 
 export const markdownConverter: Converter = {
   name: 'markdown',
-  version: 18,
+  version: 19,
   async convert({ bytes, card, options }) {
     const text = decodeNonEmptyText(bytes);
     return convertMarkdownByPlan(text, card.filename, options.plan);

@@ -238,7 +238,7 @@ export function convertNotebookText(text: string, filename: string, plan?: PlanD
 
 export const notebookConverter: Converter = {
   name: 'notebook',
-  version: 2,
+  version: 3,
   async convert({ bytes, card, options }) {
     const text = decodeNonEmptyText(bytes);
     return convertNotebookText(text, card.filename, options.plan);

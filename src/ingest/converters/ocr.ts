@@ -271,7 +271,7 @@ const IMAGE_CAPS: Capabilities = {
 
 export const imageConverter: Converter = {
   name: 'image-ocr',
-  version: 7,
+  version: 8,
   async convert({ bytes, card, options }) {
     const title = card.filename;
     const avail = await ocrAvailable();

@@ -94,6 +94,17 @@ function cutLong(paras: Para[], lines: string[]): Para[] {
   return paras.flatMap((p) => p.size <= MAX_PARAGRAPH_CHARS ? [p] : linePieces(p.start, p.end, (i) => lines[i - 1]!.length).map(([start, end, size], k) => ({ start, end, size, gap: k === 0 ? p.gap : 0 })));
 }
 
+/**
+ * Whether the paragraph after a blank run goes on with the sentence before it: the line before
+ * ends in a word, a number, a comma or a hyphen and the next opens in lower case. A page break
+ * of paged text leaves such a run inside a sentence ("…cast spells and read" / "spellbooks." across
+ * NetHack's guidebook pages); the run is then no place to end a group (gap 0), and a group does not
+ * open, titled by the sentence's tail, there.
+ */
+export function continuesSentence(before: string, after: string): boolean {
+  return /[\p{L}\p{N},-]\s*$/u.test(before) && /^\s*\p{Ll}/u.test(after);
+}
+
 function paragraphs(lines: string[]): Para[] {
   const out: Para[] = [];
   let start = -1;
@@ -112,7 +123,7 @@ function paragraphs(lines: string[]): Para[] {
       if (start < 0) {
         start = i;
         size = 0;
-        gap = out.length === 0 ? 0 : blank;
+        gap = out.length === 0 ? 0 : continuesSentence(lines[out[out.length - 1]!.end - 1]!, l) ? 0 : blank;
         blank = 0;
       }
       size += l.length + 1;
@@ -174,7 +185,9 @@ function textParagraphs(text: string): { paras: TextPara[]; lineCount: number } 
       blank++;
       cur = null;
     } else if (!cur) {
-      cur = { start: line, end: line, from: pos, to: end, size: 0, gap: paras.length === 0 ? 0 : blank };
+      const prev = paras[paras.length - 1];
+      const gap = !prev ? 0 : continuesSentence(text.slice(text.lastIndexOf('\n', prev.to - 1) + 1, prev.to), text.slice(pos, end)) ? 0 : blank;
+      cur = { start: line, end: line, from: pos, to: end, size: 0, gap };
       blank = 0;
     } else {
       cur.end = line;

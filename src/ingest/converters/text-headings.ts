@@ -46,8 +46,12 @@ const ATX_LIKE = /^ {1,3}#{1,6}(?:\s|$)/;
 
 const blank = (l: string | undefined) => l === undefined || l.trim() === '';
 
-/** An AsciiDoc section title ("== Daily checks": its depth is its count of "="), after a blank line or opening the file. */
-const ASCIIDOC_TITLE = /^(={1,6})\s+(\S.*)$/;
+/**
+ * An AsciiDoc section title ("== Daily checks": its depth is its count of "="), after a blank line or
+ * opening the file. AsciiDoc writes one space after the marks: a column of symbols set off by several
+ * ("=    A ring." in NetHack's list of map symbols) is a table row, not a title.
+ */
+const ASCIIDOC_TITLE = /^(={1,6}) (\S.*)$/;
 /** An Org-mode heading ("** Weather": its depth is its count of "*"), in a file marked as Org by its "#+KEYWORD:" lines. */
 const ORG_HEADING = /^(\*{1,6})\s+(\S.*)$/;
 /** An Org-mode file's title line ("#+TITLE: Field Notes 2024"). */

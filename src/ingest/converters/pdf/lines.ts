@@ -15,6 +15,13 @@ export const SPACE_GAP_EM = 0.12;
 export const KERNED_TAIL_EM = 0.3;
 /** Two-column detection: the gutter is searched between these shares of the page width. */
 export const GUTTER_SEARCH: [number, number] = [0.3, 0.7];
+/**
+ * Two-column detection, second look: a gap wider than this many ems splits a line into the
+ * segments the gutter search reads. LaTeX's default column separation is 10 pt, one em of 10 pt
+ * text and under CELL_GAP_EM: a left column's justified line and the right column's were one cell,
+ * so no gutter showed (vegan's diversity vignette was read row by row across both columns).
+ */
+export const NARROW_GUTTER_EM = 0.8;
 /** Two-column detection: lines of prose needed on each side of the gutter. */
 export const MIN_COLUMN_LINES = 5;
 /** Two-column detection: a side's segment counts as prose from this many characters. */
@@ -498,6 +505,14 @@ function columnsOfText(left: Cell[], right: Cell[], x: number): boolean {
   return fill(left, eL) && fill(right, eR);
 }
 
+/** Whether the prose cells left and right of a clean gutter at `x` look like two columns of text (columnsOfText). */
+function textBesideGutter(cells: Cell[][], x: number): boolean {
+  const prose = cells.flat().filter(isProseCell);
+  const left = prose.filter((c) => c.x2 <= x);
+  const right = prose.filter((c) => c.x >= x);
+  return left.length > 0 && right.length > 0 && columnsOfText(left, right, x);
+}
+
 /** A cell and whether it reads as prose (long enough, mostly letters): the column searches' unit. */
 interface ProseCell { c: Cell; prose: boolean }
 
@@ -743,23 +758,57 @@ function spanningRows(groups: Item[][], gutter: number): Set<Item> {
   return out;
 }
 
-/** Reads one page's text items into ordered lines. */
+/**
+ * A line's segments for the second gutter search: its items joined where they are closer than
+ * NARROW_GUTTER_EM (text joined by spaces: the search reads only lengths and letters), or null
+ * when no gap of the line is that wide but under CELL_GAP_EM (its cells already are its segments).
+ */
+function narrowSegments(items: Item[]): Cell[] | null {
+  const narrow = (it: Item, prev: Item) => it.x - prev.x2 > NARROW_GUTTER_EM * it.size;
+  if (!items.some((it, i) => i > 0 && narrow(it, items[i - 1]!) && it.x - items[i - 1]!.x2 <= CELL_GAP_EM * it.size)) return null;
+  const out: Cell[] = [];
+  items.forEach((it, i) => {
+    const cur = out[out.length - 1];
+    if (cur && !narrow(it, items[i - 1]!)) {
+      cur.text += ` ${it.str}`;
+      cur.x2 = Math.max(cur.x2, it.x2);
+    } else out.push({ text: it.str, x: it.x, x2: it.x2 });
+  });
+  return out;
+}
+
+/**
+ * A two-column page found by a gutter search over `cells` (each line's), or null. `asText`: a clean
+ * gutter must also part two columns of text (columnsOfText), as a banded or zoned one must: between
+ * segments split at narrow gaps, a table's name column beside its description column (ngspice's
+ * "length(vector) | The length of vector.", 1.17 em apart) shows one too.
+ */
+function columnsBy(page: number, width: number, height: number, items: Item[], groups: Item[][], cells: Cell[][], asText = false): PageLayout | null {
+  const gutter = findGutter(groups, width, cells);
+  if (gutter !== null && (!asText || textBesideGutter(cells, gutter))) return columnsPage(page, width, height, items, groups, gutter);
+  const cellRows = proseCells(cells);
+  const band = findBandGutter(groups, width, cells, cellRows);
+  if (band) return bandedPage(page, width, height, groups, band);
+  const zoned = findZonedGutter(groups, width, cells, cellRows);
+  return zoned !== null ? zonedPage(page, width, height, groups, cells, zoned) : null;
+}
+
+/**
+ * Reads one page's text items into ordered lines: two columns where a gutter shows between the
+ * lines' cells, or, failing that, between segments split at narrower gaps (NARROW_GUTTER_EM).
+ */
 export function buildPage(page: number, width: number, height: number, raw: RawItem[]): PageLayout {
   const items = toItems(raw);
   const groups = groupLines(items);
   // each line's cells, read once for the gutter search and the lines
   const cells = groups.map(cellsOf);
-  const gutter = findGutter(groups, width, cells);
-  if (gutter === null) {
-    const cellRows = proseCells(cells);
-    const band = findBandGutter(groups, width, cells, cellRows);
-    if (band) return bandedPage(page, width, height, groups, band);
-    const zoned = findZonedGutter(groups, width, cells, cellRows);
-    if (zoned !== null) return zonedPage(page, width, height, groups, cells, zoned);
-    const lines = groups.map((g, i) => toLine(g, cells[i])).filter((l): l is Line => l !== null);
-    return { page, width, height, lines: withGaps(lines), twoColumn: false };
-  }
-  return columnsPage(page, width, height, items, groups, gutter);
+  const columns = columnsBy(page, width, height, items, groups, cells);
+  if (columns) return columns;
+  const narrow = groups.map(narrowSegments);
+  const again = narrow.some((n) => n !== null) ? columnsBy(page, width, height, items, groups, narrow.map((n, i) => n ?? cells[i]!), true) : null;
+  if (again) return again;
+  const lines = groups.map((g, i) => toLine(g, cells[i])).filter((l): l is Line => l !== null);
+  return { page, width, height, lines: withGaps(lines), twoColumn: false };
 }
 
 /** A page whose columns lie under a block across them: the block's rows as printed, then the columns, left first. */

@@ -142,6 +142,21 @@ Cold, wind from the north.
 No nests found.
 `;
 
+describe('numbered titles run into their paragraphs (a licence\'s or contract\'s sections)', () => {
+  const para = (head: string) => [head, ...Array.from({ length: 8 }, (_, k) => `   the clause goes on with its terms and conditions, line ${k + 1} of it.`), ''];
+  it('"2. Grant of Copyright License. Subject to…" titles its section when such titles run in sequence (Apache 2.0)', () => {
+    const lines = ['   1. Definitions.', '', ...para('   2. Grant of Copyright License. Subject to the terms and conditions of'), ...para('   3. Grant of Patent License. Subject to the terms and conditions of'), ...para('   4. Redistribution. You may reproduce and distribute copies of the'), ...para('   5. Submission of Contributions. Unless You explicitly state otherwise,')];
+    expect(textHeadings(lines).map((h) => h.title)).toEqual(['1. Definitions', '2. Grant of Copyright License', '3. Grant of Patent License', '4. Redistribution', '5. Submission of Contributions']);
+  });
+
+  it('a list\'s steps opening with a sentence are no titles ("2. Remove the cover. Then…"), nor are run-in titles out of sequence', () => {
+    const steps = [...para('1. Open the box. Take out the parts and lay them'), ...para('2. Remove the cover. Then unscrew the four screws of'), ...para('3. Fit the new board. Press it down until it clicks in')];
+    expect(textHeadings(steps)).toEqual([]);
+    const scattered = [...para('4. Redistribution. You may reproduce and distribute copies of the'), ...para('9. Trademarks. This License does not grant permission to use the')];
+    expect(textHeadings(scattered)).toEqual([]);
+  });
+});
+
 describe('AsciiDoc and Org-mode headings', () => {
   it('AsciiDoc: "=" titles by depth, the document title first; a listing\'s "----" is no underline of the line above', () => {
     const r = convertTextByPlan(ADOC, 'guide.adoc', plan);

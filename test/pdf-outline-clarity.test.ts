@@ -122,6 +122,22 @@ describe('source titles from the first page', () => {
     expect(title).toMatch(/ — HLX-207-201$/);
   });
 
+  it('a manuscript printed all in one size is titled by its first block: not its running head (furniture) nor the author two lines below (APA sample)', () => {
+    const gap = (l: Line, g: number): Line => ({ ...l, gapAbove: g });
+    const first = page(1, [
+      gap(line('SAMPLE DOCUMENT 1', 12, 746), Infinity),
+      gap(line('Sample APA-Style Document Using the apa7 Package', 12, 585), 13.6),
+      gap(line('Daniel A. Weiss', 12, 537), 4),
+      gap(line('A University Somewhere', 12, 513), 2),
+      gap(line('Author Note', 12, 167), 28.8),
+    ]);
+    const card = (furniture?: Set<number>) => buildCard({ layouts: [first], firstPageFurniture: furniture, metaTitle: '', fallbackTitle: 'apa7-longsample', topTitles: [] }).title;
+    expect(card(new Set([0]))).toBe('Sample APA-Style Document Using the apa7 Package');
+    // a banner repeated atop every page in headline print is the title all the same (elsarticle's manual)
+    const banner = page(1, [gap(line('elsarticle.cls: a better way to format', 18, 791), Infinity), ...first.lines.slice(1).map((l) => ({ ...l, size: 10 }))]);
+    expect(buildCard({ layouts: [banner], firstPageFurniture: new Set([0]), metaTitle: '', fallbackTitle: 'x', topTitles: [] }).title).toBe('elsarticle.cls: a better way to format');
+  });
+
   it('the name of a part of a document (metadata "Contents", headline "Table of Contents") is never the source title: the file name is', () => {
     const first = page(1, [line('Table of Contents', 14, 700), line('Introduction', 10, 650), line('Starting xfig', 10, 630), line('Main Menus', 10, 610)]);
     expect(titleOf(first, 'Contents', 'xfig-reference')).toBe('xfig-reference');

@@ -26,3 +26,16 @@ describe('extractive summaries', () => {
     expect(s.endsWith('…')).toBe(true);
   });
 });
+
+describe('a first sentence that repeats the node title', () => {
+  it('is left out of the summary (a licence section titled by its run-in heading, a paragraph group by its first sentence)', () => {
+    const section = '   4. Conveying Verbatim Copies.\n\n  You may convey verbatim copies of the Program\'s source code as you receive it, in any medium, provided that you conspicuously and appropriately publish on each copy an appropriate copyright notice; keep intact all notices stating that this License applies to the code; keep intact all notices of the absence of any warranty.';
+    const s = leadSummary(section, 300, '4. Conveying Verbatim Copies');
+    expect(s.startsWith('You may convey verbatim copies')).toBe(true);
+    expect(leadSummary(section, 300)).toBe('Conveying Verbatim Copies.');
+    // a node holding nothing but its title keeps it
+    expect(leadSummary('WARNING: Backward-incompatibility!', 300, 'WARNING: Backward-incompatibility!')).toBe('WARNING: Backward-incompatibility!');
+    // another first sentence stays
+    expect(leadSummary('Fonts are loaded lazily. Nothing else.', 300, 'Font loading')).toBe('Fonts are loaded lazily. Nothing else.');
+  });
+});

@@ -84,7 +84,7 @@ export function skipReasonFor(type: SourceType): string {
  * Version of the shared tree stage (node ids, summaries, parent ranges in ../tree/). Part of every
  * converter tag, so a change there re-processes sources just like a converter version bump.
  */
-export const TREE_STAGE_VERSION = 3;
+export const TREE_STAGE_VERSION = 4;
 
 /** `name@version.treeStage` recorded in the catalog; a different tag means the source is re-processed. */
 export function converterTagFor(type: SourceType): string | null {

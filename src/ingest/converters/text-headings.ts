@@ -156,6 +156,26 @@ function numbered(lines: string[], i: number, long = false): TextHeading | null 
 }
 
 /**
+ * A numbered title run into its paragraph: "2. Grant of Copyright License. Subject to the terms…", a
+ * licence's or contract's sections (Apache 2.0: only "1. Definitions." stands alone). The title is
+ * the words up to the first full stop, in title case, at most NUMBERED_TITLE_MAX_WORDS; text goes on
+ * after it on the same line, and a blank line stands before it. Kept only in a run, as numbered
+ * titles are (numberedRuns), of the same style: a list's "2. Remove the cover. Then…" is no title.
+ */
+const RUN_IN_TITLE = /^\s{0,8}(\d{1,2}(?:\.\d{1,2}){0,2})\.\s+(\p{Lu}[^.!?:;]{0,80}?)\.\s+\S/u;
+/** Words a title-case title may keep in lower case. */
+const MINOR_WORDS = new Set(['a', 'an', 'and', 'as', 'at', 'by', 'for', 'from', 'in', 'into', 'of', 'on', 'or', 'the', 'to', 'under', 'with']);
+
+function runIn(lines: string[], i: number): TextHeading | null {
+  if (!blank(lines[i - 1])) return null;
+  const m = RUN_IN_TITLE.exec(lines[i]!);
+  if (!m) return null;
+  const words = m[2]!.trim().split(/\s+/);
+  if (words.length > NUMBERED_TITLE_MAX_WORDS || !words.every((w) => /^[\p{Lu}\d("'“]/u.test(w) || MINOR_WORDS.has(w))) return null;
+  return { line: i, title: `${m[1]}. ${words.join(' ')}`, style: `numbered${m[1]!.split('.').length}`, under: [] };
+}
+
+/**
  * The title of a heading standing alone at line `i` (blank lines around it): numbered ("8.3 Generating
  * new columns") or in capitals ("TERMS AND CONDITIONS"); null otherwise. For text without a layout
  * (OCR output), where no run of such titles is needed to trust one.
@@ -260,7 +280,7 @@ export function textHeadings(lines: string[]): TextHeading[] {
   const out: TextHeading[] = [];
   const numberedTitles: TextHeading[] = [];
   lines.forEach((_, i) => {
-    const n = numbered(lines, i);
+    const n = numbered(lines, i) ?? runIn(lines, i);
     if (n) numberedTitles.push(n);
   });
   // a numbered title in a run is a section, whatever else it looks like (a question, a line in capitals)

@@ -7,7 +7,7 @@ import type { ConvertedNode, ConvertResult } from '../converters/types.js';
 import type { TreeNode, TreeFile, FileCard, Approach } from '../../store/schemas.js';
 import { SCHEMA_VERSION } from '../../store/schemas.js';
 import { convertedDir, nodeTextPath, treePath } from '../../store/layout.js';
-import { leadSummary } from './summarize.js';
+import { leadSummary, SUMMARY_MAX_CHARS } from './summarize.js';
 
 /** Digits of a node id; more nodes than 10^4 widen ids for that source only. */
 export const NODE_ID_DIGITS = 4;
@@ -82,7 +82,7 @@ export function materializeTree(card: FileCard, approach: Approach, result: Conv
       files.set(content_ref, content.endsWith('\n') ? content : content + '\n');
     }
     const children = n.children.map(visit);
-    const summary = n.summary || (content ? leadSummary(content) : childList(n.title, children));
+    const summary = n.summary || (content ? leadSummary(content, SUMMARY_MAX_CHARS, n.title) : childList(n.title, children));
     return {
       node_id,
       title: n.title,

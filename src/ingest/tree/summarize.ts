@@ -59,11 +59,32 @@ export function splitSentences(clean: string): string[] {
   return clean.split(/(?<=[.!?])\s+(?=["'([A-Z0-9])/).filter((x) => x.length > 0);
 }
 
-/** First sentences of `text` after its opening headings that fit in `max` characters (the text itself when short). */
-export function leadSummary(text: string, max = SUMMARY_MAX_CHARS): string {
+/** A title or sentence as compared with another: no section number, no closing punctuation, one case. */
+function titleKey(t: string): string {
+  return t.replace(/^\s*(?:\d+(?:\.\d+)*|[A-Z])[.)]?\s+/, '').replace(/[\s.:;!?]+$/, '').replace(/\s+/g, ' ').toLowerCase();
+}
+
+/**
+ * `clean` without its first sentence when that sentence is the node's title: a title run into its
+ * paragraph ("Grant of Patent License. Subject to the terms…", Apache 2.0) or a heading line the
+ * text keeps. Four of its nine sections were summarised by their own title alone.
+ */
+function withoutTitleSentence(clean: string, title: string | undefined): string {
+  if (!title) return clean;
+  const first = splitSentences(clean)[0];
+  if (!first || titleKey(first) !== titleKey(title)) return clean;
+  const rest = clean.slice(first.length).trim();
+  return rest || clean;
+}
+
+/**
+ * First sentences of `text` after its opening headings that fit in `max` characters (the text itself
+ * when short), leaving out a first sentence that only repeats the node's `title`.
+ */
+export function leadSummary(text: string, max = SUMMARY_MAX_CHARS, title?: string): string {
   // the node's own heading opens its text: a summary says what follows it (an empty section: its heading)
   const body = afterLeadingHeadings(text);
-  const clean = cleanText(body.trim() ? body : text);
+  const clean = withoutTitleSentence(cleanText(body.trim() ? body : text), title);
   if (clean.length <= max) return clean;
   const sentences = splitSentences(clean);
   let out = '';

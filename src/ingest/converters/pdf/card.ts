@@ -260,16 +260,16 @@ export const HEADLINE_MAX_CHARS = 240;
  */
 export const SOURCE_TITLE_MAX_CHARS = 200;
 
-function largestLines(page: PageLayout | undefined): string {
+function largestLines(page: PageLayout | undefined, firstBlock = false): string {
   if (!page || page.lines.length === 0) return '';
   const max = Math.max(...page.lines.map((l) => l.size));
   const out: string[] = [];
   const largest = page.lines.filter((x) => x.size >= max * 0.95 && /\p{L}{2}/u.test(x.text));
   // a logo set as text ("symptote" eleven times over, the A drawn) is not the headline: the next size down is
-  if (largest.length > 0 && largest.every((x) => repeatedUnit(x.text))) return largestLines({ ...page, lines: page.lines.filter((x) => !repeatedUnit(x.text)) });
+  if (largest.length > 0 && largest.every((x) => repeatedUnit(x.text))) return largestLines({ ...page, lines: page.lines.filter((x) => !repeatedUnit(x.text)) }, firstBlock);
   for (const [i, l] of largest.slice(0, HEADLINE_MAX_LINES).entries()) {
     // a long title's lines follow each other (a protocol's five-line title); a larger line further down is something else
-    if (i >= HEADLINE_LINES && l.gapAbove > HEADLINE_LINE_GAP) break;
+    if ((i >= HEADLINE_LINES || (firstBlock && i > 0)) && l.gapAbove > HEADLINE_LINE_GAP) break;
     // so is one with text between them: the authors and affiliations under a manuscript's title, then
     // its "ABSTRACT" in the title's size (AASTeX: "Template AASTEXArticle with Examples: v6.31 ABSTRACT This example…")
     if (i > 0 && textBetween(page, largest[i - 1]!, l)) break;
@@ -325,14 +325,42 @@ export const HEADLINE_BETWEEN_SHARE = 0.5;
 /** Longest line between two lines of a headline that does not part them (a footnote mark, an affiliation number). */
 export const HEADLINE_MARK_CHARS = 3;
 
+/**
+ * The first page without its running heads and feet (`furniture`: line indexes), when that leaves
+ * it any line: "SAMPLE DOCUMENT 1", an APA manuscript's running head and page number, opened its
+ * title ("SAMPLE DOCUMENT 1 Sample APA-Style Document Using the apa7 Package Daniel A. Weiss").
+ */
+function withoutFurniture(page: PageLayout | undefined, furniture: ReadonlySet<number> | undefined): PageLayout | undefined {
+  if (!page || !furniture?.size) return page;
+  // a banner repeated atop every page in headline print is the title (elsarticle's manual), not a running head
+  const body = bodySizeOf(page.lines);
+  const lines = page.lines.filter((l, i) => !furniture.has(i) || l.size >= body * HEADLINE_SIZE_RATIO);
+  return lines.length ? { ...page, lines } : page;
+}
+
+/** The size most of a page's characters are printed in. */
+function bodySizeOf(lines: Line[]): number {
+  const bySize = new Map<number, number>();
+  for (const l of lines) bySize.set(l.size, (bySize.get(l.size) ?? 0) + l.text.length);
+  return [...bySize].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
+}
+
+/**
+ * The title of a first page printed all in one size (no headline stands out, and no metadata title):
+ * its first block of lines, up to the first gap wider than HEADLINE_LINE_GAP, not the first lines
+ * whatever lies between them (a manuscript's title, then its author's name two lines below).
+ */
+function plainHeadline(page: PageLayout | undefined, allText: () => string): string {
+  const block = splitJoinedInitial(largestLines(page, true), allText);
+  return isPartName(block) ? '' : block;
+}
+
 /** The first page opens with a headline: its largest text is much larger than its body text. */
 function prominent(page: PageLayout | undefined): boolean {
   if (!page || page.lines.length === 0) return false;
   page = { ...page, lines: page.lines.filter((l) => !repeatedUnit(l.text)) };
   if (page.lines.length === 0) return false;
-  const bySize = new Map<number, number>();
-  for (const l of page.lines) bySize.set(l.size, (bySize.get(l.size) ?? 0) + l.text.length);
-  const body = [...bySize].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
+  const body = bodySizeOf(page.lines);
   const max = Math.max(...page.lines.map((l) => l.size));
   const head = page.lines.filter((l) => l.size >= max * 0.95).map((l) => l.text).join(' ');
   return max >= body * HEADLINE_SIZE_RATIO && head.length >= HEADLINE_MIN_CHARS;
@@ -349,6 +377,8 @@ function titleCase(s: string): string {
 
 export interface CardInput {
   layouts: PageLayout[];
+  /** indexes of the first page's running heads and feet (furniture.ts): never its headline */
+  firstPageFurniture?: ReadonlySet<number>;
   metaTitle: string | undefined;
   fallbackTitle: string;
   topTitles: string[];
@@ -377,12 +407,14 @@ export function buildCard(input: CardInput): { title: string; card: Partial<DocC
   const cover = per.split(';')[0]!;
   if (company && sec) title = `${titleCase(company)} — Form ${type}${cover ? ` (${cover})` : date && type === '8-K' ? ` (${date})` : ''}`;
   else {
-    const printed = splitJoinedInitial(largestLines(input.layouts[0]), () => input.layouts.map((p) => p.lines.map((l) => l.text).join('\n')).join('\n'));
+    const first = withoutFurniture(input.layouts[0], input.firstPageFurniture);
+    const allText = () => input.layouts.map((p) => p.lines.map((l) => l.text).join('\n')).join('\n');
+    const printed = splitJoinedInitial(largestLines(first), allText);
     const headline = isPartName(printed) ? '' : printed;
     if (printedMetaTitle(input.metaTitle, input.layouts[0])) title = input.metaTitle!.trim();
-    else if (headline && prominent(input.layouts[0])) title = headline;
+    else if (headline && prominent(first)) title = headline;
     else if (goodMetaTitle(input.metaTitle)) title = input.metaTitle.trim();
-    else title = headline || input.fallbackTitle;
+    else title = (headline && plainHeadline(first, allText)) || input.fallbackTitle;
     qualifier = titleQualifier(title, input.layouts[0]);
     // the qualifier is what tells the document apart: the base title gives way to it (tidied first:
     // the clipped base's "…" read as a leader and cut the qualifier off)

@@ -378,7 +378,7 @@ function convertLayouts(read: ReadResult, opts: PdfConvertOptions, notes: PlanNo
   let sections = sectionsToEstimate(build, n, opts.plan?.targetNodes ?? null, opts.maxLeafPages);
   // one section spanning the whole document (a headline) says what the root says: show its parts
   if (sections.length === 1 && sections[0]!.children.length > 0 && sections[0]!.start === 1 && sections[0]!.end === n) sections = sections[0]!.children;
-  const { title, card, company } = buildCard({ layouts, metaTitle, fallbackTitle: opts.fallbackTitle, topTitles: overview(sections) });
+  const { title, card, company } = buildCard({ layouts, firstPageFurniture: furniture.lines[0], metaTitle, fallbackTitle: opts.fallbackTitle, topTitles: overview(sections) });
   const headingTitles = new Map(headings.filter(listable).map((h) => [layouts[h.page - 1]!.lines[h.line]!, h.title] as const));
   // every line a title is printed over: a wrapped title's second line is no sentence of the summary
   const headingLines = new Set(headings.flatMap((h) => layouts[h.page - 1]!.lines.slice(h.line, h.line + (h.lines ?? 1))));

@@ -104,6 +104,7 @@ describe('source titles from the first page', () => {
   const line = (text: string, size: number, y: number): Line => ({ cells: [text], text, x: 72, x2: 72 + text.length * 5, y, size, font: 'f', gapAbove: 1.2 });
   const page = (n: number, lines: Line[]): PageLayout => ({ page: n, width: 612, height: 792, lines, twoColumn: false });
   const titleOf = (first: PageLayout, metaTitle = '', fallbackTitle = 'x') => buildCard({ layouts: [first], metaTitle, fallbackTitle, topTitles: [] }).title;
+  const gap = (l: Line, g: number): Line => ({ ...l, gapAbove: g });
 
   it('a protocol\'s five-line title is read whole, its broken compound joined, and the protocol number that tells it apart is kept after the clipped title', () => {
     const first = page(1, [
@@ -123,7 +124,6 @@ describe('source titles from the first page', () => {
   });
 
   it('a manuscript printed all in one size is titled by its first block: not its running head (furniture) nor the author two lines below (APA sample)', () => {
-    const gap = (l: Line, g: number): Line => ({ ...l, gapAbove: g });
     const first = page(1, [
       gap(line('SAMPLE DOCUMENT 1', 12, 746), Infinity),
       gap(line('Sample APA-Style Document Using the apa7 Package', 12, 585), 13.6),
@@ -148,7 +148,6 @@ describe('source titles from the first page', () => {
   });
 
   it('a headline that is a name alone is read with the title block around it (horoscop\'s cover); a logo glyph or the author below is not part of it', () => {
-    const gap = (l: Line, g: number): Line => ({ ...l, gapAbove: g });
     const first = page(1, [
       gap(line('TYPESETTING', 20, 700), Infinity),
       gap(line('ASTROLOGY', 20, 679), 2.1),

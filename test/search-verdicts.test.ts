@@ -165,6 +165,19 @@ describe('node passages', () => {
     expect(phraseSpan(text, 'mfinit([1,13],1)', 100)).toBeNull();
   });
 
+  it('finds words typed apart that the text writes as one ("web site" in "websites", "set up" in "set-up"), after any place written apart', () => {
+    const text = `${filler}Do not cite entire websites in the reference list; give a footnote. ${filler}Run the set-up script once. ${filler}`;
+    const web = phraseSpan(text, 'web site', 80)!;
+    expect(web.joined).toBe(true);
+    expect(text.slice(web.at)).toMatch(/^websites in the reference/);
+    expect(text.slice(phraseSpan(text, 'set up', 80)!.at)).toMatch(/^set-up script/);
+    const apart = `${text}A web site is a set of pages. ${filler}`;
+    expect(apart.slice(phraseSpan(apart, 'web site', 80)!.at)).toMatch(/^web site is/);
+    // one word is found as written or not at all
+    expect(phraseSpan(text, 'webs', 80)?.joined).toBe(false);
+    expect(phraseSpan(text, 'web sited', 80)).toBeNull();
+  });
+
   it('finds a phrase whose dashes and quotes were typeset as look-alikes ("p-value" in TeX\'s "p−value")', () => {
     const text = `${filler}Figure 24: the p−value of the “step‐down” test is 0.008. ${filler}`;
     expect(text.slice(phraseSpan(text, 'p-value', 60)!.at)).toMatch(/^p−value of/);

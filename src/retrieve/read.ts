@@ -85,10 +85,10 @@ function aroundWindow(root: string, entry: CatalogEntry, tree: TreeFile, answer:
   answer.text = marker + text.slice(from, to).trim();
   answer.chars = answer.text.length;
   answer.note = span
-    ? `--around: characters ${from}-${to} of ${text.length}, ${phrase ? `where "${around}" first occurs as written` : `where the words of "${around}" are densest (it does not occur as written)`}; read without --around for the whole text.`
+    ? `--around: characters ${from}-${to} of ${text.length}, ${phrase ? `where "${around}" first occurs ${phrase.joined ? 'written as one word' : 'as written'}` : `where the words of "${around}" are densest (it does not occur as written)`}; read without --around for the whole text.`
     : `--around: none of "${around}" occurs here; the first ${to} of ${text.length} characters are returned.`;
   if (!phrase) answer.note += phraseElsewhere(root, tree, answer, around);
-  else answer.note += laterOccurrences(text, around, phrase.whole, to, first, chars);
+  else answer.note += laterOccurrences(text, around, phrase, to, first, chars);
   answer.truncated = to < text.length || from > 0 || answer.truncated;
   // a following part of the whole text is not a following part of the window
   answer.next = null;
@@ -105,11 +105,11 @@ export const AROUND_LATER_LISTED = 3;
  * The words' places after the window in the text read, for the --around note: the window shows the
  * first (and any close after it), and the one an agent wanted was often another ("Net cash provided
  * by operating activities" in a heading line before its total). '' when none lies past the window
- * (agents were sent with --offset to a place the window already showed). `whole`: the places where
- * the words stand as words of their own, as the window's first was found.
+ * (agents were sent with --offset to a place the window already showed). `found`: how the window's
+ * first place was matched (words of their own; words written as one), as the later ones are.
  */
-function laterOccurrences(text: string, around: string, whole: boolean, windowEnd: number, firstPage: number | undefined, chars: number): string {
-  const re = phraseRegExp(around, whole);
+function laterOccurrences(text: string, around: string, found: { whole: boolean; joined: boolean }, windowEnd: number, firstPage: number | undefined, chars: number): string {
+  const re = phraseRegExp(around, found.whole, found.joined);
   if (!re) return '';
   const all = [...text.matchAll(new RegExp(re.source, 'giu'))].map((m) => m.index);
   const at = all.filter((i) => i >= windowEnd);

@@ -132,11 +132,15 @@ export function densestSpan(text: string, weights: Map<string, number>, chars: n
  * and the blanks between its words aside): `--around "as.ts"` is about that spelling, which its
  * words taken one by one ("as", "ts") do not find. Null when it does not occur.
  */
-export function phraseSpan(text: string, phrase: string, chars: number, lead = 0.5): { from: number; to: number; at: number; whole: boolean } | null {
-  // as a word of its own first ("adjust", not the "adjust" of "adjustment"), else inside a longer word
-  for (const whole of [true, false]) {
-    const m = phraseRegExp(phrase, whole)?.exec(text);
-    if (m) return { ...spanAround(text, m.index, m.index + m[0].length, chars, lead), whole };
+export function phraseSpan(text: string, phrase: string, chars: number, lead = 0.5): { from: number; to: number; at: number; whole: boolean; joined: boolean } | null {
+  // as a word of its own first ("adjust", not the "adjust" of "adjustment"), else inside a longer
+  // word; then, for words apart, written as one ("web site" → "websites", "set up" → "set-up")
+  for (const joined of [false, true]) {
+    if (joined && !/\s/.test(phrase.trim())) break;
+    for (const whole of [true, false]) {
+      const m = phraseRegExp(phrase, whole, joined)?.exec(text);
+      if (m) return { ...spanAround(text, m.index, m.index + m[0].length, chars, lead), whole, joined };
+    }
   }
   return null;
 }
@@ -159,9 +163,11 @@ const matchChar = (c: string): string => LOOK_ALIKES.find(([re]) => re.test(c))?
  * them, and blanks allowed around its punctuation, so "mfinit([1,12],1)" finds "mfinit([1, 12], 1)"
  * (an agent reported a one-space difference sending --around elsewhere); dashes and quotes match
  * their typeset look-alikes (LOOK_ALIKES: "p-value" finds "p−value"). `whole`: only where it is not
- * part of a longer word. Null when it is empty.
+ * part of a longer word. `joined`: its words also written together or hyphenated ("web site" finds
+ * "websites": an agent's --around found nothing and was given the node's first characters). Null
+ * when it is empty.
  */
-export function phraseRegExp(phrase: string, whole = false): RegExp | null {
+export function phraseRegExp(phrase: string, whole = false, joined = false): RegExp | null {
   const words = phrase.trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) return null;
   const punct = (c: string) => /[^\p{L}\p{N}]/u.test(c);
@@ -169,7 +175,7 @@ export function phraseRegExp(phrase: string, whole = false): RegExp | null {
     const cs = [...w];
     return cs.map((c, i) => (i > 0 && (punct(c) || punct(cs[i - 1]!)) ? '\\s*' : '') + matchChar(c)).join('');
   };
-  const body = words.map(word).join('\\s+');
+  const body = words.map(word).join(joined ? '[\\s\\u00ad\\u2010-]*' : '\\s+');
   // `whole`: not inside a longer word (a letter or digit on neither side)
   return new RegExp(whole ? `(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])` : body, 'iu');
 }

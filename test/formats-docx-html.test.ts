@@ -5,7 +5,8 @@ import { ingest } from '../src/ingest/pipeline.js';
 import { readCatalog } from '../src/store/catalog.js';
 import type { CatalogEntry, FileCard } from '../src/store/schemas.js';
 import { makeCitation } from '../src/retrieve/citation.js';
-import { docxConverter, headingLevelOfStyle } from '../src/ingest/converters/docx.js';
+import { docxConverter, headingLevelOfStyle, silentlyNumberedStyles } from '../src/ingest/converters/docx.js';
+import { makeZip } from '../scripts/make-bad-inputs.mjs';
 import { htmlConverter } from '../src/ingest/converters/html.js';
 import type { ConvertResult, ConvertedNode } from '../src/ingest/converters/types.js';
 import { tempStore, cleanup, FIXTURES } from './helpers/temp-store.js';
@@ -42,6 +43,29 @@ describe('docx (mammoth, LibreOffice-made file)', () => {
     expect(equipment.content).toContain('[image: Ergonomic home desk setup with monitor at eye level]');
     expect(equipment.content).not.toContain('Equipment is returned'); // that is the child's own text
     expect(r.meta).toMatchObject({ headings: '7', tables: '1', images: '1' });
+  });
+
+  it('gives headings no number where their style\'s list numbering prints none (LibreOffice\'s outline numbering, format "none")', async () => {
+    const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+    const lvl = (i: number, style: string, fmt: string, text: string) => `<w:lvl w:ilvl="${i}"><w:start w:val="1"/><w:pStyle w:val="${style}"/><w:numFmt w:val="${fmt}"/><w:lvlText w:val="${text}"/></w:lvl>`;
+    const numbering = (fmt: string, text: string) => `<?xml version="1.0" encoding="UTF-8"?><w:numbering ${W}><w:abstractNum w:abstractNumId="2">${lvl(0, 'Heading1', fmt, text.replace('%2', '%1'))}${lvl(1, 'Heading2', fmt, text)}</w:abstractNum><w:num w:numId="2"><w:abstractNumId w:val="2"/></w:num></w:numbering>`;
+    const style = (id: string, name: string, level: number) => `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${name}"/><w:pPr><w:numPr><w:ilvl w:val="${level}"/><w:numId w:val="2"/></w:numPr><w:outlineLvl w:val="${level}"/></w:pPr></w:style>`;
+    const styles = `<?xml version="1.0" encoding="UTF-8"?><w:styles ${W}>${style('Heading1', 'heading 1', 0)}${style('Heading2', 'heading 2', 1)}</w:styles>`;
+    const para = (text: string, st?: string) => `<w:p>${st ? `<w:pPr><w:pStyle w:val="${st}"/></w:pPr>` : ''}<w:r><w:t>${text}</w:t></w:r></w:p>`;
+    const doc = `<?xml version="1.0" encoding="UTF-8"?><w:document ${W}><w:body>${para('9.10. Backup', 'Heading2')}${para('Making backups is a complex subject.')}${para('9.10.1. Backing Up with rsync', 'Heading2')}${para('Backups go to hard drives.')}</w:body></w:document>`;
+    const docx = (fmt: string, text: string) => makeZip([
+      { name: '[Content_Types].xml', data: '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>' },
+      { name: '_rels/.rels', data: '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>' },
+      { name: 'word/_rels/document.xml.rels', data: '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/></Relationships>' },
+      { name: 'word/document.xml', data: doc }, { name: 'word/styles.xml', data: styles }, { name: 'word/numbering.xml', data: numbering(fmt, text) },
+    ]);
+    const titles = async (bytes: Uint8Array) => outline((await docxConverter.convert({ absPath: 'h.docx', card: card('h.docx', 'docx'), bytes, plan: {} as never, options: { maxLeafPages: 5 } })).root).slice(1).map((t) => t.trim());
+    expect(await titles(docx('none', '%2'))).toEqual(['9.10. Backup', '9.10.1. Backing Up with rsync']);
+    // numbering that prints is kept
+    expect((await titles(docx('decimal', '%1.%2')))[0]).not.toBe('9.10. Backup');
+    expect(silentlyNumberedStyles(numbering('none', '%2'))).toEqual(new Set(['Heading1', 'Heading2']));
+    expect(silentlyNumberedStyles(numbering('decimal', ''))).toEqual(new Set(['Heading1', 'Heading2']));
+    expect(silentlyNumberedStyles(numbering('decimal', '%1.%2')).size).toBe(0);
   });
 
   it('reads custom and numbered heading style names as levels', () => {

@@ -11,6 +11,8 @@ import { ooxmlPartNames } from './zip-sniff.js';
 import { ConvertError } from './types.js';
 import { htmlSections, loadHtml } from './html-tree.js';
 import { DOCUMENT_CAPS, followPlan } from './plan-shape.js';
+import { openZip } from './zip-reader.js';
+import { partText } from './zip-package.js';
 
 /** Style names (case-insensitive) read as heading level N. */
 const HEADING_STYLE_PATTERNS: RegExp[] = [
@@ -31,7 +33,7 @@ interface MammothElement {
   type: string;
   styleName?: string | null;
   styleId?: string | null;
-  numbering?: { level: string | number; isOrdered: boolean } | null;
+  numbering?: { level: string | number; isOrdered: boolean; paragraphStyleId?: string } | null;
   children?: MammothElement[];
 }
 
@@ -41,14 +43,46 @@ interface HeadingInfo {
   number: string | null;
 }
 
-function normalizeHeadings(doc: MammothElement, out: HeadingInfo[]): MammothElement {
+/** A numbering level that prints nothing: format "none", or a level text without a number in it. */
+const SILENT_LEVEL = /<w:numFmt w:val="none"\s*\/>|<w:lvlText w:val="[^"%]*"\s*\/>/;
+
+/**
+ * Paragraph styles whose list numbering prints nothing (numbering.xml): LibreOffice writes its
+ * outline numbering, format "none", into every Word file it saves, tied to the heading styles;
+ * read as numbered, a handbook's "9.10. Backup" became "0.1 9.10. Backup".
+ */
+export function silentlyNumberedStyles(numberingXml: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of numberingXml.matchAll(/<w:lvl\b[^>]*>([\s\S]*?)<\/w:lvl>/g)) {
+    const style = /<w:pStyle w:val="([^"]+)"/.exec(m[1]!)?.[1];
+    if (style && SILENT_LEVEL.test(m[1]!)) out.add(style);
+  }
+  return out;
+}
+
+async function numberingPart(bytes: Uint8Array): Promise<string> {
+  try {
+    const zip = await openZip(bytes);
+    try {
+      return (await partText(zip, 'word/numbering.xml')) ?? '';
+    } finally {
+      zip.close();
+    }
+  } catch {
+    // mammoth reports an unreadable package itself
+    return '';
+  }
+}
+
+function normalizeHeadings(doc: MammothElement, out: HeadingInfo[], silent: ReadonlySet<string>): MammothElement {
   const counters = [0, 0, 0, 0, 0, 0];
   const visit = (el: MammothElement): MammothElement => {
     if (el.type === 'paragraph') {
       const level = headingLevelOfStyle(el.styleName);
       if (level) {
         let number: string | null = null;
-        if (el.numbering && el.numbering.isOrdered) {
+        const style = el.numbering?.paragraphStyleId ?? '';
+        if (el.numbering && el.numbering.isOrdered && !silent.has(style)) {
           counters[level - 1]!++;
           for (let i = level; i < counters.length; i++) counters[i] = 0;
           number = counters.slice(0, level).join('.');
@@ -79,6 +113,7 @@ export async function convertDocxBytes(bytes: Uint8Array, filename: string, opts
   const mammoth = (await import('mammoth')).default;
   const cheerio = await import('cheerio');
   const headings: HeadingInfo[] = [];
+  const silent = silentlyNumberedStyles(await numberingPart(bytes));
   let html: string;
   const warnings: string[] = [];
   try {
@@ -86,7 +121,7 @@ export async function convertDocxBytes(bytes: Uint8Array, filename: string, opts
       { buffer: Buffer.from(bytes) },
       {
         styleMap: STYLE_MAP,
-        transformDocument: (doc: MammothElement) => normalizeHeadings(doc, headings),
+        transformDocument: (doc: MammothElement) => normalizeHeadings(doc, headings, silent),
         convertImage: mammoth.images.imgElement(async () => ({ src: '' })),
         ignoreEmptyParagraphs: true,
       },
@@ -124,7 +159,7 @@ export async function convertDocxBytes(bytes: Uint8Array, filename: string, opts
 
 export const docxConverter: Converter = {
   name: 'docx',
-  version: 13,
+  version: 14,
   async convert({ bytes, card, options }) {
     const result = await convertDocxBytes(bytes, card.filename, { tablesAsRows: options.plan?.tablesAsRows ?? false });
     return followPlan(result, options.plan, DOCUMENT_CAPS, 'a Word document');

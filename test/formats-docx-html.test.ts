@@ -53,16 +53,23 @@ describe('docx (mammoth, LibreOffice-made file)', () => {
     const styles = `<?xml version="1.0" encoding="UTF-8"?><w:styles ${W}>${style('Heading1', 'heading 1', 0)}${style('Heading2', 'heading 2', 1)}</w:styles>`;
     const para = (text: string, st?: string) => `<w:p>${st ? `<w:pPr><w:pStyle w:val="${st}"/></w:pPr>` : ''}<w:r><w:t>${text}</w:t></w:r></w:p>`;
     const doc = `<?xml version="1.0" encoding="UTF-8"?><w:document ${W}><w:body>${para('9.10. Backup', 'Heading2')}${para('Making backups is a complex subject.')}${para('9.10.1. Backing Up with rsync', 'Heading2')}${para('Backups go to hard drives.')}</w:body></w:document>`;
-    const docx = (fmt: string, text: string) => makeZip([
+    const core = (title: string) => ({ name: 'docProps/core.xml', data: `<?xml version="1.0" encoding="UTF-8"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>${title}</dc:title></cp:coreProperties>` });
+    const docx = (fmt: string, text: string, title?: string) => makeZip([
       { name: '[Content_Types].xml', data: '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>' },
       { name: '_rels/.rels', data: '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>' },
       { name: 'word/_rels/document.xml.rels', data: '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/></Relationships>' },
       { name: 'word/document.xml', data: doc }, { name: 'word/styles.xml', data: styles }, { name: 'word/numbering.xml', data: numbering(fmt, text) },
+      ...(title === undefined ? [] : [core(title)]),
     ]);
     const titles = async (bytes: Uint8Array) => outline((await docxConverter.convert({ absPath: 'h.docx', card: card('h.docx', 'docx'), bytes, plan: {} as never, options: { maxLeafPages: 5 } })).root).slice(1).map((t) => t.trim());
     expect(await titles(docx('none', '%2'))).toEqual(['9.10. Backup', '9.10.1. Backing Up with rsync']);
     // numbering that prints is kept
     expect((await titles(docx('decimal', '%1.%2')))[0]).not.toBe('9.10. Backup');
+    // with no Title paragraph, the document properties' title names the document, unless it is a tool's placeholder
+    const titleOf = async (bytes: Uint8Array) => (await docxConverter.convert({ absPath: 'h.docx', card: card('h.docx', 'docx'), bytes, plan: {} as never, options: { maxLeafPages: 5 } })).title;
+    expect(await titleOf(docx('none', '%2', 'The Debian Administrator&apos;s Handbook: Backup'))).toBe("The Debian Administrator's Handbook: Backup");
+    expect(await titleOf(docx('none', '%2', 'Microsoft Word - backup.doc'))).toBe('h');
+    expect(await titleOf(docx('none', '%2'))).toBe('h');
     expect(silentlyNumberedStyles(numbering('none', '%2'))).toEqual(new Set(['Heading1', 'Heading2']));
     expect(silentlyNumberedStyles(numbering('decimal', ''))).toEqual(new Set(['Heading1', 'Heading2']));
     expect(silentlyNumberedStyles(numbering('decimal', '%1.%2')).size).toBe(0);

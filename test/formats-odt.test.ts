@@ -45,6 +45,10 @@ describe('OpenDocument text (.odt)', () => {
     expect(JSON.stringify(r.root)).not.toContain('Footnote text');
   });
 
+  it('a title property that names no document (a tool\'s file name, a placeholder) gives way to the first heading', async () => {
+    for (const junk of ['Microsoft Word - policy.doc', 'Click here to enter text', 'Contents']) expect((await convert(odt(h(1, 'Travel policy') + p('Applies to all staff.'), junk))).title).toBe('Travel policy');
+  });
+
   it('without a title property, a paragraph in the Title style (or one derived from it) titles the document before its first heading', async () => {
     const styles = '<office:automatic-styles><style:style style:name="P80" style:family="paragraph" style:parent-style-name="Title"/></office:automatic-styles>';
     const content = `<?xml version="1.0"?><office:document-content ${NS} xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0">${styles}<office:body><office:text>${h(1, 'Features')}${p('When the font is used in applications…')}<text:p text:style-name="P80">Abyssinica SIL Features</text:p>${p('The script needs little rendering.')}</office:text></office:body></office:document-content>`;

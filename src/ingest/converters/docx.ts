@@ -13,6 +13,8 @@ import { htmlSections, loadHtml } from './html-tree.js';
 import { DOCUMENT_CAPS, followPlan } from './plan-shape.js';
 import { openZip } from './zip-reader.js';
 import { partText } from './zip-package.js';
+import { goodMetaTitle } from './meta-title.js';
+import { decodeEntities } from './text-util.js';
 
 /** Style names (case-insensitive) read as heading level N. */
 const HEADING_STYLE_PATTERNS: RegExp[] = [
@@ -60,17 +62,20 @@ export function silentlyNumberedStyles(numberingXml: string): Set<string> {
   return out;
 }
 
-async function numberingPart(bytes: Uint8Array): Promise<string> {
+/** The parts mammoth does not read for us: the numbering definitions and the document properties' title. */
+async function packageParts(bytes: Uint8Array): Promise<{ numbering: string; title: string }> {
   try {
     const zip = await openZip(bytes);
     try {
-      return (await partText(zip, 'word/numbering.xml')) ?? '';
+      const core = (await partText(zip, 'docProps/core.xml')) ?? '';
+      const title = decodeEntities(/<dc:title>([^<]*)<\/dc:title>/.exec(core)?.[1] ?? '').replace(/\s+/g, ' ').trim();
+      return { numbering: (await partText(zip, 'word/numbering.xml')) ?? '', title };
     } finally {
       zip.close();
     }
   } catch {
     // mammoth reports an unreadable package itself
-    return '';
+    return { numbering: '', title: '' };
   }
 }
 
@@ -113,7 +118,8 @@ export async function convertDocxBytes(bytes: Uint8Array, filename: string, opts
   const mammoth = (await import('mammoth')).default;
   const cheerio = await import('cheerio');
   const headings: HeadingInfo[] = [];
-  const silent = silentlyNumberedStyles(await numberingPart(bytes));
+  const parts = await packageParts(bytes);
+  const silent = silentlyNumberedStyles(parts.numbering);
   let html: string;
   const warnings: string[] = [];
   try {
@@ -142,7 +148,8 @@ export async function convertDocxBytes(bytes: Uint8Array, filename: string, opts
     return n && !text.startsWith(n) ? `${n} ${text}` : text;
   }, opts);
   const single = t.sections.length === 1 && t.sections[0]!.meta?.level === 1 && !t.lead ? t.sections[0]! : null;
-  const title = docTitle || single?.title || basename(filename, extname(filename));
+  // a Title paragraph is printed; the properties' title is the author's own (LibreOffice's from the page it saved), when it names the document
+  const title = docTitle || (goodMetaTitle(parts.title) ? parts.title : '') || single?.title || basename(filename, extname(filename));
   let root: ConvertedNode = { title, kind: 'document', children: t.sections };
   if (t.lead) root.content = t.lead;
   if (single) root = { ...single, title, kind: 'document' };
@@ -159,7 +166,7 @@ export async function convertDocxBytes(bytes: Uint8Array, filename: string, opts
 
 export const docxConverter: Converter = {
   name: 'docx',
-  version: 14,
+  version: 15,
   async convert({ bytes, card, options }) {
     const result = await convertDocxBytes(bytes, card.filename, { tablesAsRows: options.plan?.tablesAsRows ?? false });
     return followPlan(result, options.plan, DOCUMENT_CAPS, 'a Word document');

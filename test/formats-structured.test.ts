@@ -111,7 +111,13 @@ describe('structured data', () => {
     expect(zlib.content).not.toContain('Details.');
     const methods = zlib.children[1]!;
     expect(methods.children.length).toBeGreaterThan(1);
-    expect(methods.children[0]!.summary).toMatch(/^\d+ items; first: object with 2 keys: name, desc$/);
+    // a window of named items is titled by its first and last names and lists them (ISO 4217's currencies, not "items 1–44")
+    const w0 = methods.children[0]!;
+    const n = Number(/^items 1–(\d+)/.exec(w0.title)![1]);
+    expect(w0.title).toBe(`items 1–${n}: zlib.m0() … zlib.m${n - 1}()`);
+    expect(w0.summary).toBe(`${n} items: ${Array.from({ length: n }, (_, i) => `zlib.m${i}()`).join(', ')}`);
+    // items named by numbers only (ids) keep the positions and their first item's shape
+    expect(windows[0]!.summary).toMatch(/items; first: object with 2 keys: id, tags$/);
     expect(r.root.line_range).toEqual([1, lines.length]);
   });
 

@@ -13,6 +13,7 @@ import { ConvertError } from './types.js';
 import { decodeNonEmptyText, splitLines } from './text-util.js';
 import { followPlan, type Capabilities } from './plan-shape.js';
 import { JSON_OUTLINE_DEPTH, jsonOutline, type JsonContainer, type JsonEntry } from './json-outline.js';
+import { cutAtWord } from './titles.js';
 
 /** Array items (or JSONL records, or repeated XML siblings) per node. */
 export const ITEMS_PER_NODE = 50;
@@ -204,15 +205,43 @@ export const SMALL_VALUE_CHARS = 300;
 /** Characters of an item label kept in its node title. */
 const ITEM_LABEL_CHARS = 80;
 
-/** What an array item is called: its name-like key's value, else its position. */
-function itemTitle(text: string, e: JsonEntry, position: number): string {
+/** An array item's name: its name-like key's value (a number only when `numbers`), or null. */
+function itemLabel(text: string, e: JsonEntry, numbers: boolean): string | null {
   const keys = e.container?.kind === 'object' ? e.container.entries : [];
   for (const want of ITEM_LABEL_KEYS) {
     const k = keys.find((x) => x.key?.toLowerCase() === want && !x.container);
     const v = k ? scalarOf(text, k) : undefined;
-    if ((typeof v === 'string' && v.trim()) || typeof v === 'number') return String(v).replace(/\s+/g, ' ').trim().slice(0, ITEM_LABEL_CHARS);
+    if ((typeof v === 'string' && v.trim()) || (numbers && typeof v === 'number')) return String(v).replace(/\s+/g, ' ').trim().slice(0, ITEM_LABEL_CHARS);
   }
-  return `item ${position}`;
+  return null;
+}
+
+/** What an array item is called: its name-like key's value, else its position. */
+function itemTitle(text: string, e: JsonEntry, position: number): string {
+  return itemLabel(text, e, true) ?? `item ${position}`;
+}
+
+/** Characters of the item names a window's summary lists at most. */
+const WINDOW_NAMES_CHARS = 300;
+
+/**
+ * A window of items as a node: titled by its positions and, when its items are named, by its first
+ * and last names ("items 1–44: UAE Dirham … Czech Koruna"), its summary listing the names it holds;
+ * "items 1–44" alone said nothing of ISO 4217's currencies to choose by.
+ */
+function windowNode(ctx: Ctx, text: string, group: JsonEntry[], done: number): ConvertedNode {
+  const first = group[0]!;
+  const line_range = rangeLines(ctx, first.start, group[group.length - 1]!.end);
+  const names = group.map((e) => itemLabel(text, e, false)).filter((n): n is string => n !== null);
+  const named = names.length === group.length;
+  const span = `items ${done + 1}–${done + group.length}`;
+  const listed = cutAtWord(names.join(', '), WINDOW_NAMES_CHARS);
+  return {
+    title: named ? `${span}: ${names[0]} … ${names[names.length - 1]}` : span,
+    kind: 'items',
+    summary: named ? `${group.length} items: ${listed}` : `${group.length} items; first: ${describeEntry(text, first)}`,
+    line_range, content: slice(ctx, line_range[0], line_range[1]), children: [],
+  };
 }
 
 /** Whether a key of a split object stays in its parent's text: a short string, number or literal. */
@@ -272,10 +301,7 @@ function structuredNodes(ctx: Ctx, text: string, box: JsonContainer, depth: numb
   for (const group of itemWindows(box.entries)) {
     const first = group[0]!;
     if (group.length === 1) out.push(valueNode(ctx, text, first, depth, { title: itemTitle(text, first, done + 1), kind: 'item', summary: `item ${done + 1}: ${describeEntry(text, first)}` }));
-    else {
-      const line_range = rangeLines(ctx, first.start, group[group.length - 1]!.end);
-      out.push({ title: `items ${done + 1}–${done + group.length}`, kind: 'items', summary: `${group.length} items; first: ${describeEntry(text, first)}`, line_range, content: slice(ctx, line_range[0], line_range[1]), children: [] });
-    }
+    else out.push(windowNode(ctx, text, group, done));
     done += group.length;
   }
   return out;
@@ -402,7 +428,7 @@ const STRUCTURED_CAPS: Capabilities = {
 
 export const structuredConverter: Converter = {
   name: 'structured',
-  version: 3,
+  version: 4,
   async convert({ bytes, card, options }) {
     const result = await convertStructured(bytes, card);
     return followPlan(result, options.plan, STRUCTURED_CAPS, `${card.type.toUpperCase()} data`);

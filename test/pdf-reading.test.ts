@@ -87,6 +87,31 @@ describe('two columns 10 pt apart, LaTeX\'s default column separation (vegan\'s 
   });
 });
 
+describe('three columns (PARI\'s reference card, a three-column index)', () => {
+  const col = (name: string, x: number, n: number, w = 200) => Array.from({ length: n }, (_, i) => item(`${name} entry number ${i} with its description`, x, 700 - i * 12, 'body', 8, w));
+
+  it('reads each column in turn: a column with a gutter of its own as wide as the page\'s other column is split again', () => {
+    const p = buildPage(1, 842, 595, [...col('first', 20, 14), ...col('second', 300, 14), ...col('third', 580, 14)]);
+    expect(p.twoColumn).toBe(true);
+    const order = p.lines.map((l) => l.text.split(' ')[0]);
+    expect(order).toEqual([...Array(14).fill('first'), ...Array(14).fill('second'), ...Array(14).fill('third')]);
+  });
+
+  it('a column holding a table\'s narrow names beside their wide values is not split (ngspice\'s model tables)', () => {
+    const names = Array.from({ length: 14 }, (_, i) => item(`Parameter_Name${i}:`, 20, 700 - i * 12, 'body', 8, 130));
+    const values = Array.from({ length: 14 }, (_, i) => item(`the value of parameter ${i} and its limits`, 170, 700 - i * 12, 'body', 8, 250));
+    const p = buildPage(1, 842, 595, [...names, ...values, ...col('third', 580, 14, 240)]);
+    expect(p.lines.find((l) => l.text.startsWith('Parameter_Name0:'))!.text).toContain('the value of parameter 0');
+  });
+
+  it('a table\'s columns as wide as text columns but mostly empty are not split (Costco\'s subsidiaries, states and trade names)', () => {
+    const head = [item('State or Other Jurisdiction of Incorporation', 300, 712, 'body', 8, 200)];
+    const states = Array.from({ length: 13 }, (_, i) => item(i % 2 ? 'California' : 'Canadian Federal', 300, 700 - i * 12, 'body', 8, 60));
+    const p = buildPage(1, 842, 595, [...col('subsidiary', 20, 14), ...head, ...states, ...col('trade', 580, 14)]);
+    expect(p.lines.some((l) => l.text.includes('California') && l.text.includes('subsidiary'))).toBe(true);
+  });
+});
+
 describe('two columns around a wide float (acm-sample-sigplan p4, a 10-Q auditor\'s report)', () => {
   const column = (side: 'left' | 'right', from: number, n: number, top: number) =>
     Array.from({ length: n }, (_, i) => item(`${side} column sentence number ${from + i} goes on here`, side === 'left' ? 52 : 320, top - i * 14, 'body', 10, 230));

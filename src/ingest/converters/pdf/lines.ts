@@ -820,6 +820,38 @@ function bandedPage(page: number, width: number, height: number, groups: Item[][
   return { page, width, height, lines: [...withGaps(block), ...cols.lines], twoColumn: true };
 }
 
+/** Times a column may be split again by a gutter of its own: a page of three or four columns at most. */
+export const MAX_COLUMN_SPLITS = 1;
+
+/**
+ * A column's lines, between x0 and x1; a column with a clean gutter of its own (findGutter within
+ * it) parting it into two columns about as wide as the page's other column (`unit`: MIN_BAND_BALANCE
+ * either way) is read left part first: PARI's reference card prints three columns, and its first
+ * two were read row by row across both ("To exit gp, type quit | t INFINITY. ±∞"). A column of
+ * prose has no such gutter (its lines run across any candidate); a table's narrow names beside its
+ * wide values are no columns of the page's width (ngspice's "Vector_Bounds:" beside their values),
+ * nor are a table's columns whose cells leave most of their width empty (MIN_BAND_FILL).
+ */
+function columnLines(its: Item[], x0: number, x1: number, unit: number, splits = 0): Line[] {
+  const groups = groupLines(its);
+  if (splits < MAX_COLUMN_SPLITS && unit > 0 && groups.length >= 2 * MIN_COLUMN_LINES) {
+    const shifted = groups.map((g) => cellsOf(g).map((c) => ({ ...c, x: c.x - x0, x2: c.x2 - x0 })));
+    const g = findGutter(groups, x1 - x0, shifted);
+    const at = g === null ? 0 : g + x0;
+    const leftOf = (it: Item) => (it.x + it.x2) / 2 < at;
+    const a = its.filter(leftOf);
+    const b = its.filter((it) => !leftOf(it));
+    // as wide as the page's other column, its lines filling it as a column's lines do (not a table's cells: Costco's subsidiaries, their states, their trade names)
+    const fits = (part: Item[]) => {
+      const w = Math.max(...part.map((it) => it.x2)) - Math.min(...part.map((it) => it.x));
+      const rows = groupLines(part).map((r) => Math.max(...r.map((it) => it.x2)) - Math.min(...r.map((it) => it.x)));
+      return Math.min(w, unit) >= MIN_BAND_BALANCE * Math.max(w, unit) && median(rows) >= MIN_BAND_FILL * w;
+    };
+    if (g !== null && a.length > 0 && b.length > 0 && fits(a) && fits(b)) return [...columnLines(a, x0, at, unit, splits + 1), ...columnLines(b, at, x1, unit, splits + 1)];
+  }
+  return groups.map((g) => toLine(g)).filter((l): l is Line => l !== null);
+}
+
 /** A two-column page's lines: text across the gutter above the columns, the left column, the right one, text across it below. */
 function columnsPage(page: number, width: number, height: number, items: Item[], groups: Item[][], gutter: number): PageLayout {
   const left: Item[] = [];
@@ -833,8 +865,9 @@ function columnsPage(page: number, width: number, height: number, items: Item[],
     else span.push(it);
   }
   const build = (its: Item[]) => groupLines(its).map((g) => toLine(g)).filter((l): l is Line => l !== null);
-  const l = build(left);
-  const r = build(right);
+  const extent = (its: Item[]) => (its.length ? Math.max(...its.map((it) => it.x2)) - Math.min(...its.map((it) => it.x)) : 0);
+  const l = columnLines(left, 0, gutter, extent(right));
+  const r = columnLines(right, gutter, width, extent(left));
   const s = build(span);
   const lead = leadingSpans(l, r, s);
   const top = Math.max(l[lead.left]?.y ?? -Infinity, r[lead.right]?.y ?? -Infinity);

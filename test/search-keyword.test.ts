@@ -40,12 +40,18 @@ describe('tokenizer', () => {
   });
 
   it('searches a month named in a typed date as its number too, as data write it (2015/03/15)', () => {
-    expect(queryTermGroups('precipitation on 15 March 2015')).toEqual([['precipitation'], ['15'], ['march', '03'], ['2015']]);
+    expect(queryTermGroups('precipitation on 15 March 2015')).toEqual([['precipitation'], ['15'], ['march', '03'], ['2015-03-15'], ['2015']]);
+    expect(queryTermGroups('rain on March 15, 2015').flat()).toContain('2015-03-15');
     expect(queryTermGroups('Sept. 2019 results')).toEqual([['sept', 'september', '09'], ['2019'], ['result']]);
     expect(queryTermGroups('December 3rd')).toEqual([['december', '12'], ['3rd']]);
-    expect(tokenize('2015/03/15')).toEqual(expect.arrayContaining(queryTermGroups('15 March 2015').flat().filter((t) => t !== 'march')));
-    // a date typed in numbers is each of its parts, not any one of them; a code with a joined form stays one word
-    expect(queryTermGroups('rain 2015/03/15')).toEqual([['rain'], ['2015'], ['03'], ['15']]);
+    // a date written in numbers is one token and its year, however it is written, as the typed date's
+    expect(tokenize('2015/03/15')).toEqual(['2015-03-15', '2015']);
+    expect(tokenize('3/15/2015')).toEqual(['2015-03-15', '2015']);
+    expect(tokenize('2015-3-15')).toEqual(['2015-03-15', '2015']);
+    // not its month and day: "Debian 12" is not a row whose dates hold a 12
+    expect(tokenize('version: 1.2; released: 1996-12-12')).not.toContain('12');
+    // a date typed in numbers is the date and its year, not any one of them; a code with a joined form stays one word
+    expect(queryTermGroups('rain 2015/03/15')).toEqual([['rain'], ['2015-03-15'], ['2015']]);
     expect(queryTermGroups('10-K')).toEqual([['10k', '10']]);
     // a month's name with no day or year next to it is a word like any other
     expect(queryTermGroups('march of the penguins')).toEqual([['march'], ['penguin']]);

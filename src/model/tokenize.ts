@@ -7,7 +7,7 @@
  * it ("theta"): formulas in papers of any field write the letter, questions spell it out.
  * Bump TOKENIZER_VERSION whenever output changes: the keyword index records it and is rebuilt.
  */
-export const TOKENIZER_VERSION = 7;
+export const TOKENIZER_VERSION = 8;
 
 /**
  * A word as typed: letters/digits joined by . ' & - / ("10-K", "AT&T", "2018-12-31"). The hyphen's
@@ -18,6 +18,8 @@ export const WORD_RE = /[\p{L}\p{N}]+(?:[.'’&\-/\u2010\u2011\u2212][\p{L}\p{N}
 const JOINERS_RE = /[.'’&\-/\u2010\u2011\u2212]/;
 const DIGITS_RE = /^\p{N}+$/u;
 const DECIMAL_RE = /^\p{N}+\.\p{N}+$/u;
+/** A date written year first ("2018-12-31", "2018/12/31") or last, as in the US ("12/31/2018"). */
+const ISO_DATE_RE = /^(?:1[89]|2\d)\d\d([-/])[01]?\d\1[0-3]?\d$|^[01]?\d\/[0-3]?\d\/(?:1[89]|2\d)\d\d$/;
 const LETTER_THEN_DIGITS_RE = /\p{L}+\p{N}+/gu;
 const LETTER_DIGIT_RE = /(\p{L}+|\p{N}+)/gu;
 /** tokens longer than this are dropped (hashes, base64 noise) */
@@ -43,6 +45,11 @@ const GREEK_FIRST = 0x370;
 const GREEK_LAST = 0x3ff;
 /** A part that is one Greek letter, alone or with digits after it ("θ", "σ2"). */
 const GREEK_SYMBOL_RE = /^([\u0370-\u03ff])\p{N}*$/u;
+
+/** A date's one token, however it was written: "2015-03-15" for 2015/3/15 and 03/15/2015 alike (query.ts builds it for "15 March 2015"). */
+export function dateToken(year: string, month: string | number, day: string | number): string {
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
 
 /** Plural / simple suffix stripping for alphabetic words. */
 export function stem(w: string): string {
@@ -85,9 +92,15 @@ export function tokenize(text: string): string[] {
     const raw = m[0];
     const parts = JOINERS_RE.test(raw) ? raw.split(JOINERS_RE).filter(Boolean) : [raw];
     if (parts.length > 1 && parts.every((p) => DIGITS_RE.test(p))) {
-      // numbers and dates: "234.5" stays whole, "2018-12-31" gives its parts
+      // numbers and dates: "234.5" stays whole; a date ("2018-12-31", "12/31/2018") is its one token
+      // (dateToken) and its year, not its month and day ("Debian 12" found the rows whose dates hold a
+      // 12 before the row of version 12); other runs ("3-5", "1.2.3") give their parts
       if (DECIMAL_RE.test(raw)) emit(out, raw);
-      else for (const p of parts) emit(out, p);
+      else if (ISO_DATE_RE.test(raw)) {
+        const [y, m, d] = parts[0]!.length === 4 ? parts : [parts[2]!, parts[0]!, parts[1]!];
+        emit(out, dateToken(y!, m!, d!));
+        emit(out, y!);
+      } else for (const p of parts) emit(out, p);
       continue;
     }
     if (parts.length > 1) emit(out, parts.join(''));

@@ -8,7 +8,7 @@
  * rcpp): a document about lme4 need not write "lme4's", and the joined spelling would count as a
  * rare word of its own.
  */
-import { WORD_RE, tokenize } from '../model/tokenize.js';
+import { WORD_RE, dateToken, tokenize } from '../model/tokenize.js';
 import { QUERY_STOPWORDS } from './stopwords.js';
 
 const POSSESSIVE_RE = /['’]s$/iu;
@@ -66,6 +66,23 @@ function dateMonth(words: string[], i: number): string[] {
   return nextToIt ? [MONTH_NAMES[m - 1]!, String(m).padStart(2, '0')] : [];
 }
 
+/** A date's token as the tokenizer writes it ("2015-03-15"). */
+const DATE_TOKEN_RE = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_RE = /^(0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?$/i;
+const YEAR_RE = /^(?:1[6-9]|2\d)\d\d$/;
+
+/**
+ * The date typed in words around a month's name ("15 March 2015", "March 15, 2015") as the tokenizer
+ * indexes a date written in numbers ("2015/03/15" → 2015-03-15); null without a day and a year.
+ */
+function typedDate(words: string[], i: number): string | null {
+  const m = MONTHS[words[i]!.toLowerCase().replace(/\.$/, '')];
+  if (!m) return null;
+  const day = [words[i - 1], words[i + 1]].map((w) => (w ? DAY_RE.exec(w)?.[1] : undefined)).find(Boolean);
+  const year = [words[i + 1], words[i + 2]].find((w) => w !== undefined && YEAR_RE.test(w));
+  return day && year ? dateToken(year, m, day) : null;
+}
+
 /**
  * Query terms grouped by the word they came from: "FY2018" → ["fy2018", "2018"]. A group counts
  * as matched when any of its terms is found (for relevance), so expansions do not dilute it.
@@ -88,9 +105,15 @@ export function queryTermGroups(query: string, stopwords?: ReadonlySet<string>, 
       const g = [...typed, ...month].filter((t) => !seen.has(t));
       g.forEach((t) => seen.add(t));
       const terms = [...new Set(g)];
-      // a number written in parts ("2015/03/15", "12:30") is all of its parts, not any one of them
-      if (terms.length > 1 && terms.every((t) => DIGITS_RE.test(t))) groups.push(...terms.map((t) => [t]));
+      // a number written in parts ("12:30") is all of its parts, not any one of them; so is a date
+      // (its token and its year)
+      if (terms.length > 1 && terms.every((t) => DIGITS_RE.test(t) || DATE_TOKEN_RE.test(t))) groups.push(...terms.map((t) => [t]));
       else if (terms.length) groups.push(terms);
+      const date = typedDate(words, i);
+      if (date && !seen.has(date)) {
+        seen.add(date);
+        groups.push([date]);
+      }
     }
     return groups;
   };

@@ -59,6 +59,9 @@ export function splitSentences(clean: string): string[] {
   return clean.split(/(?<=[.!?])\s+(?=["'([A-Z0-9])/).filter((x) => x.length > 0);
 }
 
+/** Characters past a title's length in which the sentence repeating it must end. */
+const TITLE_SENTENCE_SLACK = 40;
+
 /** A title or sentence as compared with another: no section number, no closing punctuation, one case. */
 function titleKey(t: string): string {
   return t.replace(/^\s*(?:\d+(?:\.\d+)*|[A-Z])[.)]?\s+/, '').replace(/[\s.:;!?]+$/, '').replace(/\s+/g, ' ').toLowerCase();
@@ -71,7 +74,8 @@ function titleKey(t: string): string {
  */
 function withoutTitleSentence(clean: string, title: string | undefined): string {
   if (!title) return clean;
-  const first = splitSentences(clean)[0];
+  // (only the opening is split: a node's text may be megabytes, its title a line)
+  const first = splitSentences(clean.slice(0, title.length + TITLE_SENTENCE_SLACK))[0];
   if (!first || titleKey(first) !== titleKey(title)) return clean;
   const rest = clean.slice(first.length).trim();
   return rest || clean;

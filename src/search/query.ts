@@ -49,34 +49,36 @@ const MONTHS: Record<string, number> = {
   ...Object.fromEntries(MONTH_NAMES.map((name, k) => [name, k + 1])),
   jan: 1, feb: 2, mar: 3, apr: 4, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
 };
-/** A day of the month or a year, as typed next to a month's name. */
-const DAY_OR_YEAR_RE = /^(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?$|^(?:1[6-9]|2\d)\d\d$/iu;
+/** A day of the month (its number the first group) and a year, as typed next to a month's name. */
+const DAY_RE = /^(0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?$/i;
+const YEAR_RE = /^(?:1[6-9]|2\d)\d\d$/;
+/** A date's token as the tokenizer writes it ("2015-03-15"). */
+const DATE_TOKEN_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The number of the month a word names ("Sept." → 9), else undefined. */
+const monthOf = (word: string): number | undefined => MONTHS[word.toLowerCase().replace(/\.$/, '')];
 
 /**
  * The other spellings of the month a word names when it is part of a date as typed ("15 March
  * 2015", "Feb 1, 2014", "Sept 2019": a day or a year next to it): its full name (a filing writes
- * "February 1, 2014") and its two-digit number (data and logs write dates in numbers: "2015/03/15"
- * is indexed as 2015, 03, 15). None for a month's name alone ("march", "may"): a word like any other.
+ * "February 1, 2014") and its two-digit number (data write a month in numbers: "2015/03", "03/2015";
+ * a whole date in numbers is one token, which typedDate gives). None for a month's name alone
+ * ("march", "may"): a word like any other.
  */
 function dateMonth(words: string[], i: number): string[] {
-  const m = MONTHS[words[i]!.toLowerCase().replace(/\.$/, '')];
+  const m = monthOf(words[i]!);
   if (!m) return [];
-  const nextToIt = [words[i - 1], words[i + 1]].some((w) => w !== undefined && DAY_OR_YEAR_RE.test(w));
+  const nextToIt = [words[i - 1], words[i + 1]].some((w) => w !== undefined && (DAY_RE.test(w) || YEAR_RE.test(w)));
   // its other spellings too: a filing writes "February 1, 2014" where a user types "Feb 1, 2014"
   return nextToIt ? [MONTH_NAMES[m - 1]!, String(m).padStart(2, '0')] : [];
 }
-
-/** A date's token as the tokenizer writes it ("2015-03-15"). */
-const DATE_TOKEN_RE = /^\d{4}-\d{2}-\d{2}$/;
-const DAY_RE = /^(0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?$/i;
-const YEAR_RE = /^(?:1[6-9]|2\d)\d\d$/;
 
 /**
  * The date typed in words around a month's name ("15 March 2015", "March 15, 2015") as the tokenizer
  * indexes a date written in numbers ("2015/03/15" → 2015-03-15); null without a day and a year.
  */
 function typedDate(words: string[], i: number): string | null {
-  const m = MONTHS[words[i]!.toLowerCase().replace(/\.$/, '')];
+  const m = monthOf(words[i]!);
   if (!m) return null;
   const day = [words[i - 1], words[i + 1]].map((w) => (w ? DAY_RE.exec(w)?.[1] : undefined)).find(Boolean);
   const year = [words[i + 1], words[i + 2]].find((w) => w !== undefined && YEAR_RE.test(w));
@@ -86,9 +88,10 @@ function typedDate(words: string[], i: number): string | null {
 /**
  * Query terms grouped by the word they came from: "FY2018" → ["fy2018", "2018"]. A group counts
  * as matched when any of its terms is found (for relevance), so expansions do not dilute it.
- * A month's name in a typed date is also searched as its number (dateMonth: "March" → march, 03);
- * a number written in parts ("2015/03/15", tokenized 2015, 03, 15, with no joined form) is a group
- * per part: the date is all three, where one group let a row holding any one of them match as well.
+ * A month's name in a typed date is also searched as its number (dateMonth: "March" → march, 03),
+ * and a whole typed date as the one token the tokenizer makes of a date in numbers (typedDate:
+ * "15 March 2015" → 2015-03-15); a number written in parts ("12:30"; a date in numbers: its token
+ * and its year) is a group per part, where one group let a row holding any one of them match as well.
  * `camel` adds the camel-case parts of identifiers (camelParts) — for choosing sources, where a
  * title or body naming what "vcovHAC" does ("HAC covariance") tells one document from another;
  * node ranking leaves them out (inside a document, "ComplexMatrix" is found as written, and

@@ -119,6 +119,43 @@ describe('pdf native reader: words run together', () => {
     expect(pageRunTogether(page([...prose, 'set kMDItemCFBundleIdentifier to the id', 'and PricewaterhouseCoopers again']))).toBe(false);
   });
 
+  it('one run of capitalised words with no blank between them, a heading or column head in an italic or bold face, is enough (MGM Resorts 2015, Corning 2015)', () => {
+    expect(pageRunTogether(page([...prose, 'LiquidityandCapitalResources']))).toBe(true);
+    expect(pageRunTogether(page([...prose, 'YearEndedDecember31,']))).toBe(true);
+    expect(pageRunTogether(page([...prose, '(DisplayTechnologiesSegment)']))).toBe(true);
+    // a firm's name with one inner capital, an identifier opening lower-case, a name in capitals: not
+    expect(pageRunTogether(page([...prose, 'the auditor PricewaterhouseCoopers LLP signed', 'set kMDItemCFBundleIdentifier', 'MGMChina']))).toBe(false);
+    // an identifier printed as code (a typewriter face, or a TeX command) is no reading fault
+    const code = (str: string, fontName: string) => ({ ...page(prose), items: [...page(prose).items, { str, transform: [10, 0, 0, 10, 0, 0], width: 1, fontName }] });
+    for (const font of ['HEFIRG+t1xtt', 'IQYOKY+t1xbtt,b', 'CSKZHY+SFTT1000', 'XUAUEQ+LMMono10', 'Courier', 'BTGKKB+CMTT12']) expect(pageRunTogether(code('ExponentiationBySquaring', font))).toBe(false);
+    expect(pageRunTogether(code('\\AtBeginDocument{\\relax}', 'Times'))).toBe(false);
+    expect(pageRunTogether(code('ExponentiationBySquaring', 'Times,i'))).toBe(true);
+  });
+
+  it('a page read again with pdfjs names its fonts as the native reader named them, so its prose is not taken for emphasis', async () => {
+    const nativeItem = (str: string, x: number, y: number, fontName: string) => ({ str, transform: [10, 0, 0, 10, x, y], width: str.length * 5, fontName });
+    const native = [{ width: 612, height: 792, items: [nativeItem('LiquidityandCapitalResources', 72, 700, 'IBDFEC+Times,b'), nativeItem('In addition to cash on hand we use company-wide cash management procedures.', 72, 680, 'XSOKYN+Times')] }];
+    const doc = {
+      numPages: 1,
+      getPage: async () => ({
+        view: [0, 0, 612, 792],
+        getTextContent: async () => ({ items: [
+          { str: 'Liquidity and Capital Resources', transform: [10, 0, 0, 10, 72, 700.4], width: 150, height: 10, fontName: 'g_d0_f3', hasEOL: true },
+          { str: 'In addition to cash on hand we use company-wide cash management procedures.', transform: [10, 0, 0, 10, 72, 680.3], width: 370, height: 10, fontName: 'g_d0_f1', hasEOL: true },
+          { str: 'A note in the margin', transform: [10, 0, 0, 10, 400, 100], width: 90, height: 10, fontName: 'g_d0_f9', hasEOL: true },
+        ] }),
+        cleanup: () => undefined,
+      }),
+    } as unknown as PdfDocument;
+    const [layout] = await pageLayouts(doc, native);
+    expect(layout!.lines.map((l) => [l.text, l.font])).toEqual([
+      ['Liquidity and Capital Resources', 'IBDFEC+Times,b'],
+      ['In addition to cash on hand we use company-wide cash management procedures.', 'XSOKYN+Times'],
+      // a font no native run lies under keeps pdfjs's name
+      ['A note in the margin', 'g_d0_f9'],
+    ]);
+  });
+
   it('only the pages whose words came out joined are read again with pdfjs', async () => {
     const joined = ['SECURITIESANDEXCHANGECOMMISSION', 'ForthefiscalyearendedDecember31,2015', 'Forthetransitionperiodfromto', '(Stateorotherjurisdictionof'];
     const native = [page(joined), page(prose), page(prose)];

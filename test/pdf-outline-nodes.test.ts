@@ -269,6 +269,16 @@ describe('running heads in a print of their own, their words changing by chapter
     const f = findFurniture(pages);
     expect(pages.map((_, i) => f.lines[i]!.has(0))).toEqual(heads.map(() => true));
   });
+  it('heads at the prose\'s size stay furniture when smaller print (commented code) holds a few more characters than the prose (reledmac)', () => {
+    const heads = ['1 Introduction | 12', '1.2 History | 13', '1 Introduction | 14', '1.2 History | 15', '2 Usage | 16', '2 Usage | 17', '2 Usage | 18'];
+    const pages = heads.map((h, i) => {
+      y = 720;
+      const code = prose(15, 'Code').map((l) => ({ ...l, y: l.y - 300, size: 9, font: 'code' }));
+      return page(i + 1, [line(h, { y: 692, font: 'slanted', size: 10 }), ...prose(14).map((l) => ({ ...l, y: l.y - 30, size: 10 })), ...code]);
+    });
+    const f = findFurniture(pages);
+    expect(pages.map((_, i) => f.lines[i]!.has(0))).toEqual(heads.map(() => true));
+  });
   it('a reference manual\'s topics atop their pages, and slide titles larger than the text, are no running heads', () => {
     const topics = ['mean', 'median', 'quantile', 'range', 'scale', 'sd', 'sum', 'var'].map((t, i) => pageWith(i + 1, `${t} Compute the ${t} of a vector`));
     const f = findFurniture(topics);

@@ -10,6 +10,7 @@ import type { OutlineEntry } from './outline-types.js';
 import { withPdfDocument, type PdfDocument } from './load.js';
 import { NATIVE_ENV, NATIVE_MISSING_WARNING, nativeReadPages, pageRunTogether, readNative, type NativePage, type NativeRead } from './poppler.js';
 import { buildPage, type RawItem } from './lines.js';
+import { withNativeFonts } from './native-fonts.js';
 import { findFurniture, type Furniture } from './furniture.js';
 import { definitionTerms } from './terms.js';
 import { bodyStyle, findHeadings, monospacePrints, withPeerTitles, type Heading } from './headings.js';
@@ -19,6 +20,7 @@ import { dropBuildSteps } from './build-steps.js';
 import { stripLineNumbers } from './line-numbers.js';
 import { withUnlistedNumbered } from './unlisted.js';
 import { unglueCapitals } from './glued.js';
+import { mendSplitWords } from './split-words.js';
 import { joinWrappedCells } from './cells.js';
 import { keepListingSpacing } from './listings.js';
 import { readBookmarks } from './bookmarks.js';
@@ -82,12 +84,13 @@ interface ReadResult {
   warnings: string[];
 }
 
-/** One page's lines read with pdfjs's getTextContent. */
-async function pdfjsLayout(doc: PdfDocument, p: number): Promise<PageLayout> {
+/** One page's lines read with pdfjs's getTextContent; its fonts named as the native reader named them when it read the page too (withNativeFonts). */
+async function pdfjsLayout(doc: PdfDocument, p: number, native: NativePage | null): Promise<PageLayout> {
   const page = await doc.getPage(p);
   const [x0 = 0, y0 = 0, x1 = 612, y1 = 792] = page.view;
   const tc = await page.getTextContent();
-  const layout = buildPage(p, x1 - x0, y1 - y0, tc.items as RawItem[]);
+  const items = tc.items as RawItem[];
+  const layout = buildPage(p, x1 - x0, y1 - y0, native ? withNativeFonts(items, native.items) : items);
   page.cleanup();
   return layout;
 }
@@ -102,7 +105,7 @@ export async function pageLayouts(doc: PdfDocument, native: NativePage[] | null)
   const whole = native !== null && native.length === doc.numPages;
   for (let p = 1; p <= doc.numPages; p++) {
     const page = whole ? native[p - 1]! : null;
-    layouts.push(page && !pageRunTogether(page) ? buildPage(p, page.width, page.height, page.items) : await pdfjsLayout(doc, p));
+    layouts.push(page && !pageRunTogether(page) ? buildPage(p, page.width, page.height, page.items) : await pdfjsLayout(doc, p, page));
   }
   return layouts;
 }
@@ -329,6 +332,7 @@ function convertLayouts(read: ReadResult, opts: PdfConvertOptions, notes: PlanNo
   const n = layouts.length;
   stripLineNumbers(layouts);
   unglueCapitals(layouts);
+  mendSplitWords(layouts);
   joinWrappedCells(layouts);
   const furniture = findFurniture(layouts);
   const body = bodyStyle(layouts, furniture);

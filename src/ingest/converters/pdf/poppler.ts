@@ -251,6 +251,38 @@ const letterCount = (s: string): number => s.replace(/[^A-Za-z]/g, '').length;
 const looksJoined = (part: string): boolean => letterCount(part) >= RUN_TOGETHER_LETTERS && !ADDRESS_CHARS.test(part);
 
 /**
+ * A shorter run of capitalised words with no blank between them ("LiquidityandCapitalResources",
+ * "YearEndedDecember31,") is also a reading fault: pdftohtml loses the gaps of some italic and bold
+ * faces, so a filing's run-in headings and column heads came out joined while its prose did not,
+ * one or two to a page (MGM Resorts 2015, Corning 2015, American Water 2015). A token counts when it
+ * opens with a capitalised word and holds at least this many letters …
+ */
+export const GLUED_TITLE_LETTERS = 15;
+/** … and at least this many places where a lower-case letter meets a capital. */
+export const GLUED_TITLE_JOINS = 2;
+/** A capitalised word, then letters only, as far as the token's first character that is not a letter. */
+const GLUED_TITLE = /^[(“"‘']?([A-Z][a-z][A-Za-z]*)/;
+/**
+ * Typewriter faces (LaTeX's cmtt, txtt, SFTT, Latin Modern Mono, Courier, Consolas): their joined
+ * capitals are identifiers printed as code ("\AtBeginDocument", "ExponentiationBySquaring"), not words
+ * run together, and pdfjs reads them alike.
+ */
+const TYPEWRITER_FONT = /mono|courier|consol|menlo|typewriter|(?:^|\+)[a-z0-9]*tt\d*(?:,|$)/i;
+
+/** True when `str` (one text run, in font `fontName`) holds capitalised words run together. */
+export function gluedTitleWords(str: string, fontName: string): boolean {
+  if (!hasLongRun(str, GLUED_TITLE_LETTERS) || TYPEWRITER_FONT.test(fontName)) return false;
+  for (const tok of str.split(/\s+/)) {
+    const word = GLUED_TITLE.exec(tok)?.[1];
+    if (!word || word.length < GLUED_TITLE_LETTERS) continue;
+    let joins = 0;
+    for (let i = 1; i < word.length; i++) if (word.charCodeAt(i) <= 90 && word.charCodeAt(i - 1) >= 97) joins++;
+    if (joins >= GLUED_TITLE_JOINS) return true;
+  }
+  return false;
+}
+
+/**
  * True when some page's text came out with its words run together: pdftohtml joins words that a
  * PDF places by position without blank characters ("ForthefiscalyearendedDecember31,2015"), where
  * pdfjs (like pdftotext) breaks them at the gaps. Such files are read with pdfjs. Long compounds,
@@ -262,6 +294,7 @@ export function runTogether(pages: NativePage[]): boolean {
 
 /** One page of runTogether: its words came out joined, so the converter reads this page with pdfjs. */
 export function pageRunTogether(page: NativePage): boolean {
+  if (page.items.some((item) => gluedTitleWords(item.str ?? '', item.fontName ?? ''))) return true;
   let joined = 0;
   let joinedLetters = 0;
   for (const item of page.items) {

@@ -98,6 +98,19 @@ describe('docx (mammoth, LibreOffice-made file)', () => {
 });
 
 describe('html (cheerio)', () => {
+  it('a list item\'s blocks keep their own lines under its first line: a term over its description (GNU Go\'s options)', async () => {
+    const page = '<html><head><title>Options</title></head><body><h1>Options</h1><ul><li> &lsquo;<samp>--replay <var>color</var></samp>&rsquo;<blockquote><p>Replay all moves in a game.</p><p>Needs a game record.</p></blockquote></li><li>--quiet<br>No output.</li><li>plain item</li></ul></body></html>';
+    const r = await htmlConverter.convert({ absPath: 'o.html', card: card('o.html', 'html'), bytes: Buffer.from(page), plan: {} as never, options: { maxLeafPages: 5 } });
+    expect(text(r)).toContain('- ‘--replay color’\n  Replay all moves in a game.\n  Needs a game record.\n- --quiet\n  No output.\n- plain item');
+  });
+  it('a formula set as a picture with its TeX as alt text (LaTeX2HTML) reads as its math, not as an image', async () => {
+    const page = '<html><head><title>Units</title></head><body><h1>Units</h1><p>The density of steel in the SI system is 7800 kg<IMG ALT="$ /$" SRC="img1.png">m<IMG ALT="$ ^3$" SRC="img2.png">, or 7.8 <IMG ALT="$\\displaystyle \\times 10^{-9}$" SRC="img3.png"> in mm. <img alt="A steel beam" src="beam.png"></p></body></html>';
+    const r = await htmlConverter.convert({ absPath: 'units.html', card: card('units.html', 'html'), bytes: Buffer.from(page), plan: {} as never, options: { maxLeafPages: 5 } });
+    const t = text(r);
+    expect(t).toContain('7800 kg/m^3, or 7.8 \\times 10^{-9} in mm.');
+    expect(t).toContain('[image: A steel beam]');
+    expect(t).not.toContain('[image: $');
+  });
   it('keeps the main content only: nav, header, cookie banner, aside, footer, scripts and styles are dropped', async () => {
     const r = await htmlConverter.convert({ absPath: F('release-notes.html'), card: card('release-notes.html', 'html'), bytes: readFileSync(F('release-notes.html')), plan: {} as never, options: { maxLeafPages: 5 } });
     expect(r.title).toBe('Orbit 4.2 Release Notes');

@@ -14,6 +14,21 @@ const card = (filename: string): FileCard => ({ id: 'src_0000abcd', filename, or
 const outline = (n: ConvertedNode, d = 0): string[] => [`${'  '.repeat(d)}${n.title} ${JSON.stringify(n.line_range)}`, ...n.children.flatMap((c) => outline(c, d + 1))];
 
 describe('manual pages', () => {
+  it('a tbl table reads as rows of cells, one to a line: no options, formats or rules in the text', async () => {
+    const roff = [
+      '.TH MEDCON 1', '.SH NAME', 'medcon \\- convert medical images', '.SH DESCRIPTION', 'The supported formats are:', '.TS', 'center,tab(@);', 'c c s', 'l l l.',
+      'Format@Explanation@Notation', '------@-----------@--------', 'Ascii@Raw ascii arrays@\\fB\'ascii\'\\fR', '_', 'DICOM@T{', 'uses the', 'VT-DICOM library', 'T}@\'dicom\'', '.TE', 'Formats are read by their extension.',
+      '.SH FILES', '.TS', 'l l.', '/etc/medcon\tthe rc files', '.TE',
+      '.SH SPECIFIERS', '.TS', 'allbox tab(:);', 'lB lB.', 'T{', 'Specifier', 'T}:T{', 'Meaning', 'T}', '.T&', 'l l.', '"%a":T{', 'Architecture', 'T}', '.TE',
+    ].join('\n');
+    const r = await manConverter.convert({ absPath: 'medcon.1', card: card('medcon.1'), bytes: Buffer.from(roff), plan: {} as never, options: { maxLeafPages: 5 } });
+    const [, desc, files] = r.root.children;
+    expect(desc!.content).toBe("The supported formats are:\n\nFormat | Explanation | Notation\nAscii | Raw ascii arrays | 'ascii'\nDICOM | uses the VT-DICOM library | 'dicom'\n\nFormats are read by their extension.");
+    expect(files!.content).toBe('/etc/medcon | the rc files');
+    // cells set as text blocks (`T{` … `T}`), one after another on a row (systemd's pages)
+    expect(r.root.children[3]!.content).toBe('Specifier | Meaning\n"%a" | Architecture');
+  });
+
   it('is detected by content, plain or gzipped, and a rotated log named .1 is not', () => {
     expect(detectType('tidy.1', page).type).toBe('man');
     expect(detectType('tidy.1.gz', gzipSync(page)).type).toBe('man');

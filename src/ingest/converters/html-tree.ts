@@ -183,7 +183,14 @@ function boldSubHeadingPage($: CheerioAPI, root: Cheerio<AnyNode>): boolean {
   return enoughParagraphs(root, (el) => boldOverIndent($, el));
 }
 
-/** Inline text of an element: links as their text, images as `[image: alt]`, <br> as a newline. */
+/**
+ * An image whose alt text is TeX math between dollars is a formula set as a picture (LaTeX2HTML's
+ * pages: "kg [image: $ /$] m [image: $ ^3$]"): its math is the text ("kg/m^3"), not an image.
+ */
+const TEX_MATH_ALT = /^\$([^$]+)\$$/;
+const DISPLAY_STYLE = /^\s*\\displaystyle\b/;
+
+/** Inline text of an element: links as their text, images as `[image: alt]` (formulas as their TeX), <br> as a newline. */
 function inlineText(ctx: Ctx, nodes: AnyNode[]): string {
   let out = '';
   for (const n of nodes) {
@@ -195,6 +202,11 @@ function inlineText(ctx: Ctx, nodes: AnyNode[]): string {
       if (tag === 'br') out += '\n';
       else if (tag === 'img') {
         const alt = collapse(el.attribs.alt ?? '');
+        const math = TEX_MATH_ALT.exec(alt);
+        if (math) {
+          out += math[1]!.replace(DISPLAY_STYLE, '').trim();
+          continue;
+        }
         ctx.imageAlts.push(alt);
         out += alt ? ` [image: ${alt}] ` : ' [image] ';
       } else {
@@ -318,8 +330,11 @@ function listText(ctx: Ctx, list: Element, depth: number): string {
     if (li.type !== 'tag' || (li as Element).tagName.toLowerCase() !== 'li') continue;
     const el = li as Element;
     const own = el.children.filter((c) => !(c.type === 'tag' && ['ul', 'ol'].includes((c as Element).tagName.toLowerCase())));
-    const text = collapse(inlineText(ctx, own));
-    out.push(`${'  '.repeat(depth)}${ordered ? `${i++}.` : '-'} ${text}`);
+    // the item's first line, then its blocks and <br> lines under it, indented: a term over its
+    // description (GNU Go's "‘--replay color’" over a quoted paragraph) had run into one line
+    const [first = '', ...more] = inlineText(ctx, own).split('\n').map(collapse).filter(Boolean);
+    out.push(`${'  '.repeat(depth)}${ordered ? `${i++}.` : '-'} ${first}`);
+    for (const line of more) out.push(`${'  '.repeat(depth + 1)}${line}`);
     for (const c of el.children) {
       if (c.type === 'tag' && ['ul', 'ol'].includes((c as Element).tagName.toLowerCase())) out.push(listText(ctx, c as Element, depth + 1));
     }

@@ -8,6 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { PRIORITY_GENERIC, ConvertError, type ConvertedNode, type Converter, type ConverterRegistration } from './types.js';
 import { decodeText, splitLines } from './text-util.js';
 import { followPlan, type Capabilities } from './plan-shape.js';
+import { TblReader } from './man-tbl.js';
 
 /** A section becomes one node per tagged paragraph from this many tags. */
 export const MIN_TAGGED_ITEMS = 4;
@@ -135,6 +136,8 @@ class ManParser {
   private depth = 0;
   /** the page's own macro being defined (`.de NAME` … `..`): its name and body requests */
   private defining: { name: string; body: string[]; end: string } | null = null;
+  /** the tbl table being read (`.TS` … `.TE`) */
+  private table: TblReader | null = null;
   /** macros the page defines as subheadings: a bold line after spacing (tcpdump's `.HD`) */
   private readonly headingMacros = new Set<string>();
   /** a heading macro was called without text: the next text line is the subheading */
@@ -145,6 +148,19 @@ class ManParser {
   private pendingAlias = false;
 
   line(raw: string, ln: number): void {
+    if (this.table) {
+      if (/^[.']\s*TE\b/.test(raw)) this.table = null;
+      else {
+        const cells = this.table.line(raw);
+        const text = cells?.map((c) => roffText(c)).join(' | ');
+        if (text && /[^\s|]/.test(text)) this.tableRow(text, ln);
+      }
+      return;
+    }
+    if (/^[.']\s*TS\b/.test(raw)) {
+      this.table = new TblReader();
+      return;
+    }
     if (this.defining) {
       if (/^[.']/.test(raw) && raw.slice(1).trim() === this.defining.end) this.endDefinition(); // `..`, `.  .` or `.END`
       else this.defining.body.push(raw);
@@ -210,6 +226,16 @@ class ManParser {
       this.lone.text = text;
       this.lone.font = font;
     }
+  }
+
+  /** A table's row: a line of its own in the current item or block (joinText keeps TABLE_ROW lines apart). */
+  private tableRow(text: string, ln: number): void {
+    this.pendingHeading = false;
+    this.pendingTag = null;
+    if (!this.cur) this.cur = { title: '', level: 1, start: ln, end: ln, lines: [], items: [] };
+    (this.item ? this.item.lines : this.cur.lines).push(`${TABLE_ROW}${text}`);
+    if (this.item) this.item.end = ln;
+    this.cur.end = ln;
   }
 
   /**
@@ -351,15 +377,28 @@ function parse(lines: string[]): Page {
 }
 
 /** Source lines of a paragraph joined with spaces (roff fills them); paragraphs apart by a blank line. */
+/** A line that is a table's row (man-tbl.ts) starts with this mark: it keeps a line of its own. */
+const TABLE_ROW = '\u001e';
+
+/** Lines as paragraphs (filled text joined, a blank line between), a table's rows one to a line. */
 function joinText(lines: string[]): string {
   const paras: string[] = [];
   let cur: string[] = [];
+  let rows: string[] = [];
+  const flush = () => {
+    if (cur.length) paras.push(cur.join(' ').replace(/\s+([,.;:)])/g, '$1'));
+    if (rows.length) paras.push(rows.join('\n'));
+    cur = [];
+    rows = [];
+  };
   for (const l of [...lines, '']) {
-    if (l) cur.push(l);
-    else if (cur.length) {
-      paras.push(cur.join(' ').replace(/\s+([,.;:)])/g, '$1'));
-      cur = [];
-    }
+    if (l.startsWith(TABLE_ROW)) {
+      if (cur.length) flush();
+      rows.push(l.slice(TABLE_ROW.length));
+    } else if (l) {
+      if (rows.length) flush();
+      cur.push(l);
+    } else flush();
   }
   return paras.join('\n\n');
 }
@@ -492,7 +531,7 @@ const MAN_CAPS: Capabilities = {
 
 export const manConverter: Converter = {
   name: 'man',
-  version: 5,
+  version: 6,
   async convert({ bytes, card, options }) {
     let raw = bytes;
     if (isGzip(bytes)) {

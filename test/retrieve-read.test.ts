@@ -128,6 +128,18 @@ describe('read a node', () => {
     expect(all.text).toContain('port 9464');
   });
 
+  it('a node read to its end names the section after it, the next part of its parent\'s when it is the last of its siblings', () => {
+    const mig = findNode(root, 'release-runbook.md', byTitle('Database migrations'));
+    const a = readSource(root, 'release-runbook.md', { nodeId: mig.node_id });
+    expect(a.following?.title).toBe('Monitoring and rollback');
+    const last = findNode(root, 'release-runbook.md', byTitle('After the release'));
+    expect(readSource(root, 'release-runbook.md', { nodeId: last.node_id }).following).toBeNull();
+    // a window that stops inside the node says where to continue instead
+    const part = readSource(root, 'release-runbook.md', { nodeId: mig.node_id, maxChars: 40 });
+    expect(part.next).toContain('--offset');
+    expect(part.following).toBeUndefined();
+  });
+
   it('accepts node ids without leading zeros and rejects unknown ones', () => {
     const pdf = entryOf(root, 'harbor-report.pdf');
     const dredging = findNode(root, 'harbor-report.pdf', byTitle('Dredging and Infrastructure')).node_id;

@@ -36,6 +36,29 @@ export interface NodeInfo {
   meta_omitted?: string[];
 }
 
+/** The node that follows a node's whole part in reading order: the section to read on to. */
+export interface FollowingNode {
+  node_id: string;
+  title: string;
+  page_range?: [number, number];
+  line_range?: [number, number];
+}
+
+/**
+ * The node after `path`'s last node and all below it: its next sibling, else its nearest ancestor's
+ * next sibling; null at the document's end. Agents read a section's introduction ("Balance
+ * assertions (introduction)") and missed the subsection after it that held the answer.
+ */
+export function followingNode(path: TreeNode[]): FollowingNode | null {
+  for (let i = path.length - 1; i > 0; i--) {
+    const siblings = path[i - 1]!.children;
+    const next = siblings[siblings.indexOf(path[i]!) + 1];
+    if (!next) continue;
+    return { node_id: next.node_id, title: next.title, ...(next.page_range ? { page_range: next.page_range } : {}), ...(next.line_range ? { line_range: next.line_range } : {}) };
+  }
+  return null;
+}
+
 export interface ReadAnswer {
   id: string;
   file: string;
@@ -43,6 +66,8 @@ export interface ReadAnswer {
   type: string;
   mode: 'node' | 'pages' | 'rows' | 'lines' | 'stats';
   node?: NodeInfo;
+  /** a node read to its end: the node after it in reading order (null at the document's end) */
+  following?: FollowingNode | null;
   text?: string;
   sheet?: string;
   sheets?: string[];

@@ -15,7 +15,7 @@ import { sheetNames } from './read-rows.js';
 import { densestSpan, pageAtPos, phraseRegExp, phraseSpan, termWeights } from './snippets.js';
 import { readContent } from './store-read.js';
 import { makeCitation } from './citation.js';
-import { base, findPath, nodeById, nodeInfo, rangeArg, type ReadAnswer, type ReadRequest } from './read-info.js';
+import { base, findPath, followingNode, nodeById, nodeInfo, rangeArg, type ReadAnswer, type ReadRequest } from './read-info.js';
 import { readSheetRows, readSheetStats } from './read-sheet.js';
 
 export type { ReadAnswer, ReadRequest, NodeInfo } from './read-info.js';
@@ -195,6 +195,8 @@ function readNode(ctx: ReadContext, offset: number): ReadAnswer {
     chars: got.text.length,
     truncated: got.truncated,
     next: got.next_offset !== null ? `${entry.id} ${node.node_id} --offset ${got.next_offset}${req.children === false ? ' --no-children' : ''}` : null,
+    // read to the node's end: the section after it, to read on to
+    ...(got.next_offset === null && path ? { following: followingNode(nodePath) } : {}),
     citation: makeCitation(entry, {
       node_id: node.node_id,
       node_title: node.title,

@@ -49,6 +49,7 @@ export function renderReadText(a: ReadAnswer): string {
   if (a.node?.meta && a.mode === 'node') lines.push('', `meta: ${JSON.stringify(a.node.meta)}`);
   lines.push('', `cite: ${a.citation.text}`);
   if (a.next) lines.push(`more: ${a.next}`);
+  if (a.following) lines.push(`next section: ${a.id} ${a.following.node_id} "${a.following.title}"${rangeText(a.following) ? ` (${rangeText(a.following)})` : ''}`);
   for (const w of a.warnings ?? []) lines.push(`warning: ${w}`);
   lines.push(renderFreshness(a.freshness));
   return lines.join('\n');

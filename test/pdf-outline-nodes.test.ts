@@ -63,6 +63,16 @@ describe('a paragraph is no heading', () => {
   });
 });
 
+describe('a table keyed by number is no run of headings', () => {
+  it('a numbered line over rows that open with numbers, in its print and column, is a row (Elk\'s space groups); over its text, or one sub-heading, a heading', () => {
+    const row = (t: string) => line(t, { x2: 300 });
+    const rows = [page(1, [...prose(4), row('53 D 72h Pmna -P 2ac 2'), row('53:ba-c D 72h Pnmb -P 2bc 2bc'), row('54 D 82h Pcca -P 2a 2ac'), row('54:cab D 82h Pbaa -P 2a 2b'), ...prose(4)])];
+    expect(findHeadings(rows, findFurniture(rows), BODY, new Set()).map((h) => h.title)).not.toContain('53 D 72h Pmna -P 2ac 2');
+    const sections = [page(1, [...prose(4), row('3 Methods'), row('3.1 Data sources'), ...prose(4)])];
+    expect(findHeadings(sections, findFurniture(sections), BODY, new Set()).map((h) => h.title)).toEqual(['3 Methods', '3.1 Data sources']);
+  });
+});
+
 describe('lettering inside a figure is no heading', () => {
   it('a large line among a figure\'s tiny labels, right over its caption, titles nothing; the same line over text does', () => {
     const big = (t: string) => line(t, { size: 21, font: 'fig', gapAbove: 1.2, x: 237, x2: 339 });

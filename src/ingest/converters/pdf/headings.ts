@@ -608,6 +608,7 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
       // a large line opening the page in the deck's title place is a title wherever it starts (a slide's title left of its bullets)
       const opensPage = bodyLine === 0 && titlePlaces.has(titlePlace(l, body) ?? '');
       if (!h || (h.kind === 'style' && !opensPage && !alignedLikeTitle(l, frame, body))) return;
+      if (h.number && !runIn && keyedTableRow(p.lines, i, furn)) return;
       if (titlesTable) h.table = true;
       // a title hyphenated at its line's end ("… deviance expres-" / "sion") lost the hyphen in tidying
       const hyphenated = HYPHEN_END.test(l.text.trim()) && l.text.trim().slice(0, -1).endsWith(h.title.slice(-HYPHEN_CHECK_CHARS));
@@ -645,6 +646,27 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
   });
   liftPeers(out, pages);
   return out;
+}
+
+/**
+ * A numbered line over this many lines in its print, at its left edge, each opening with a number and
+ * set at the text's pitch, is a row of a table keyed by number (Elk's space groups: "53 D 72h Pmna
+ * -P 2ac 2" over "53:ba-c D 72h Pnmb …", "54 D 82h Pcca …"), not a numbered heading: a heading has
+ * its text below it, or one sub-heading.
+ */
+export const KEYED_ROWS_BELOW = 2;
+/** Left edges within this many PDF units are one column. */
+const KEYED_ROW_X_TOLERANCE = 2;
+const OPENS_WITH_NUMBER = /^\(?\d/;
+
+function keyedTableRow(lines: Line[], i: number, furn: Set<number>): boolean {
+  const l = lines[i]!;
+  for (let k = 1; k <= KEYED_ROWS_BELOW; k++) {
+    const n = lines[i + k];
+    if (!n || furn.has(i + k) || n.font !== l.font || n.size !== l.size || Math.abs(n.x - l.x) > KEYED_ROW_X_TOLERANCE) return false;
+    if (n.gapAbove >= WRAPPED_TITLE_GAP || !OPENS_WITH_NUMBER.test(n.text.trim())) return false;
+  }
+  return true;
 }
 
 /** Score from which a style-only heading counts as a document heading (sections split on it: SPLIT_MIN_SCORE). */

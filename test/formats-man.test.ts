@@ -14,6 +14,13 @@ const card = (filename: string): FileCard => ({ id: 'src_0000abcd', filename, or
 const outline = (n: ConvertedNode, d = 0): string[] => [`${'  '.repeat(d)}${n.title} ${JSON.stringify(n.line_range)}`, ...n.children.flatMap((c) => outline(c, d + 1))];
 
 describe('manual pages', () => {
+  it('a no-fill block (.nf/.fi, .EX/.EE) keeps its lines; filled text around it is still one paragraph', async () => {
+    const roff = ['.TH PROC 5', '.SH NAME', 'proc \\- process information', '.SH EXAMPLES', 'Run', 'this:', '.nf', '$ echo test | cat', '$ ls /proc/self', '.fi', 'It prints', 'the files.', '.EX', 'a = 1', 'b = 2', '.EE', '.SH FILES', '/proc'].join('\n');
+    const r = await manConverter.convert({ absPath: 'proc.5', card: card('proc.5'), bytes: Buffer.from(roff), plan: {} as never, options: { maxLeafPages: 5 } });
+    expect(r.root.children[1]!.content).toBe('Run this:\n\n$ echo test | cat\n$ ls /proc/self\n\nIt prints the files.\n\na = 1\nb = 2');
+    expect(r.root.children[2]!.content).toBe('/proc');
+  });
+
   it('a tbl table reads as rows of cells, one to a line: no options, formats or rules in the text', async () => {
     const roff = [
       '.TH MEDCON 1', '.SH NAME', 'medcon \\- convert medical images', '.SH DESCRIPTION', 'The supported formats are:', '.TS', 'center,tab(@);', 'c c s', 'l l l.',

@@ -136,6 +136,12 @@ class ManParser {
   private depth = 0;
   /** the page's own macro being defined (`.de NAME` … `..`): its name and body requests */
   private defining: { name: string; body: string[]; end: string } | null = null;
+  /**
+   * No-fill mode (`.nf` … `.fi`, `.EX` … `.EE`, mdoc's `.Bd -literal` … `.Ed`): each text line is a
+   * line of its own. Filled into one paragraph, proc(5)'s shell sessions read "$ echo test | sudo -u
+   * nobody cat test $ echo test | …".
+   */
+  private noFill = false;
   /** the tbl table being read (`.TS` … `.TE`) */
   private table: TblReader | null = null;
   /** macros the page defines as subheadings: a bold line after spacing (tcpdump's `.HD`) */
@@ -219,7 +225,7 @@ class ManParser {
       this.cur.items.push(this.item);
       this.pendingTag = null;
     }
-    (this.item ? this.item.lines : this.cur.lines).push(text);
+    (this.item ? this.item.lines : this.cur.lines).push(this.noFill ? `${KEPT_LINE}${text}` : text);
     if (this.item) this.item.end = ln;
     this.cur.end = ln;
     if (this.lone && ++this.lone.texts === 1) {
@@ -228,12 +234,12 @@ class ManParser {
     }
   }
 
-  /** A table's row: a line of its own in the current item or block (joinText keeps TABLE_ROW lines apart). */
+  /** A table's row: a line of its own in the current item or block (joinText keeps KEPT_LINE lines apart). */
   private tableRow(text: string, ln: number): void {
     this.pendingHeading = false;
     this.pendingTag = null;
     if (!this.cur) this.cur = { title: '', level: 1, start: ln, end: ln, lines: [], items: [] };
-    (this.item ? this.item.lines : this.cur.lines).push(`${TABLE_ROW}${text}`);
+    (this.item ? this.item.lines : this.cur.lines).push(`${KEPT_LINE}${text}`);
     if (this.item) this.item.end = ln;
     this.cur.end = ln;
   }
@@ -272,6 +278,7 @@ class ManParser {
 
   /** A new block; `rest` is the request's arguments, or (raw false) a title already rendered. */
   private section(rest: string, level: number, ln: number, raw = true): void {
+    this.noFill = false; // a heading macro restores filling
     this.cur = { title: raw ? roffText(args(rest).join(' ')) : rest, level, start: ln, end: ln, lines: [], items: [] };
     this.page.blocks.push(this.cur);
     this.item = null;
@@ -311,7 +318,13 @@ class ManParser {
         return true;
       }
       case 'Pp': this.paragraph(); return true;
-      case 'Dd': case 'Os': case 'Bl': case 'El': case 'Bd': case 'Ed': case 'Ex': case 'Rv':
+      case 'Bd':
+        if (/-(?:literal|unfilled|code)\b/.test(rest)) this.noFill = true;
+        return true;
+      case 'Ed':
+        this.noFill = false;
+        return true;
+      case 'Dd': case 'Os': case 'Bl': case 'El': case 'Ex': case 'Rv':
         return true;
       default: {
         if (!/^[A-Z][a-z]$/.test(name)) return false;
@@ -364,6 +377,12 @@ class ManParser {
       case 'br': case 'sp':
         if (this.cur) (this.item ? this.item.lines : this.cur.lines).push('');
         return;
+      case 'nf': case 'EX':
+        this.noFill = true;
+        return;
+      case 'fi': case 'EE':
+        this.noFill = false;
+        return;
       default:
         return;
     }
@@ -377,10 +396,10 @@ function parse(lines: string[]): Page {
 }
 
 /** Source lines of a paragraph joined with spaces (roff fills them); paragraphs apart by a blank line. */
-/** A line that is a table's row (man-tbl.ts) starts with this mark: it keeps a line of its own. */
-const TABLE_ROW = '\u001e';
+/** A line kept as a line of its own (a table's row, man-tbl.ts; a line of a no-fill block) starts with this mark. */
+const KEPT_LINE = '\u001e';
 
-/** Lines as paragraphs (filled text joined, a blank line between), a table's rows one to a line. */
+/** Lines as paragraphs (filled text joined, a blank line between), kept lines (table rows, no-fill blocks) one to a line. */
 function joinText(lines: string[]): string {
   const paras: string[] = [];
   let cur: string[] = [];
@@ -392,9 +411,9 @@ function joinText(lines: string[]): string {
     rows = [];
   };
   for (const l of [...lines, '']) {
-    if (l.startsWith(TABLE_ROW)) {
+    if (l.startsWith(KEPT_LINE)) {
       if (cur.length) flush();
-      rows.push(l.slice(TABLE_ROW.length));
+      rows.push(l.slice(KEPT_LINE.length));
     } else if (l) {
       if (rows.length) flush();
       cur.push(l);
@@ -531,7 +550,7 @@ const MAN_CAPS: Capabilities = {
 
 export const manConverter: Converter = {
   name: 'man',
-  version: 6,
+  version: 7,
   async convert({ bytes, card, options }) {
     let raw = bytes;
     if (isGzip(bytes)) {

@@ -225,23 +225,26 @@ class ManParser {
       this.cur.items.push(this.item);
       this.pendingTag = null;
     }
-    (this.item ? this.item.lines : this.cur.lines).push(this.noFill ? `${KEPT_LINE}${text}` : text);
-    if (this.item) this.item.end = ln;
-    this.cur.end = ln;
+    this.append(this.noFill ? `${KEPT_LINE}${text}` : text, ln);
     if (this.lone && ++this.lone.texts === 1) {
       this.lone.text = text;
       this.lone.font = font;
     }
   }
 
-  /** A table's row: a line of its own in the current item or block (joinText keeps KEPT_LINE lines apart). */
+  /** A line of text at the end of the current item, else of the current block. */
+  private append(line: string, ln: number): void {
+    if (!this.cur) this.cur = { title: '', level: 1, start: ln, end: ln, lines: [], items: [] };
+    (this.item ? this.item.lines : this.cur.lines).push(line);
+    if (this.item) this.item.end = ln;
+    this.cur.end = ln;
+  }
+
+  /** A table's row: a line of its own (joinText keeps KEPT_LINE lines apart), never a heading or a term. */
   private tableRow(text: string, ln: number): void {
     this.pendingHeading = false;
     this.pendingTag = null;
-    if (!this.cur) this.cur = { title: '', level: 1, start: ln, end: ln, lines: [], items: [] };
-    (this.item ? this.item.lines : this.cur.lines).push(`${KEPT_LINE}${text}`);
-    if (this.item) this.item.end = ln;
-    this.cur.end = ln;
+    this.append(`${KEPT_LINE}${text}`, ln);
   }
 
   /**
@@ -395,7 +398,6 @@ function parse(lines: string[]): Page {
   return p.page;
 }
 
-/** Source lines of a paragraph joined with spaces (roff fills them); paragraphs apart by a blank line. */
 /** A line kept as a line of its own (a table's row, man-tbl.ts; a line of a no-fill block) starts with this mark. */
 const KEPT_LINE = '\u001e';
 

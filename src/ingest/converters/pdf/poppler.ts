@@ -269,9 +269,9 @@ const GLUED_TITLE = /^[(“"‘']?([A-Z][a-z][A-Za-z]*)/;
  */
 const TYPEWRITER_FONT = /mono|courier|consol|menlo|typewriter|(?:^|\+)[a-z0-9]*tt\d*(?:,|$)/i;
 
-/** True when `str` (one text run, in font `fontName`) holds capitalised words run together. */
-export function gluedTitleWords(str: string, fontName: string): boolean {
-  if (!hasLongRun(str, GLUED_TITLE_LETTERS) || TYPEWRITER_FONT.test(fontName)) return false;
+/** True when `str` (one text run, in font `fontName`, with GLUED_TITLE_LETTERS characters between blanks somewhere) holds capitalised words run together. */
+function gluedTitleWords(str: string, fontName: string): boolean {
+  if (TYPEWRITER_FONT.test(fontName)) return false;
   for (const tok of str.split(/\s+/)) {
     const word = GLUED_TITLE.exec(tok)?.[1];
     if (!word || word.length < GLUED_TITLE_LETTERS) continue;
@@ -294,12 +294,13 @@ export function runTogether(pages: NativePage[]): boolean {
 
 /** One page of runTogether: its words came out joined, so the converter reads this page with pdfjs. */
 export function pageRunTogether(page: NativePage): boolean {
-  if (page.items.some((item) => gluedTitleWords(item.str ?? '', item.fontName ?? ''))) return true;
   let joined = 0;
   let joinedLetters = 0;
   for (const item of page.items) {
     const str = item.str ?? '';
-    // a token of RUN_TOGETHER_LETTERS letters needs as many characters between blanks: most runs have none
+    // a token of GLUED_TITLE_LETTERS (≤ RUN_TOGETHER_LETTERS) letters needs as many characters between blanks: most runs have none
+    if (!hasLongRun(str, GLUED_TITLE_LETTERS)) continue;
+    if (gluedTitleWords(str, item.fontName ?? '')) return true;
     if (!hasLongRun(str, RUN_TOGETHER_LETTERS)) continue;
     for (const tok of str.split(/\s+/)) {
       const parts = tok.split(/[-\u2013\u2014]/).filter(looksJoined);

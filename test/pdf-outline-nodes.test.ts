@@ -11,18 +11,19 @@ import type { Line, PageLayout } from '../src/ingest/converters/pdf/layout-types
 import type { Heading } from '../src/ingest/converters/pdf/headings.js';
 import { findHeadings } from '../src/ingest/converters/pdf/headings.js';
 import { findFurniture } from '../src/ingest/converters/pdf/furniture.js';
-import { buildSections, leaves, plainTitle, pos, type Section } from '../src/ingest/converters/pdf/sections.js';
+import { buildSections, leaves, plainTitle, pos, posLine, posPage, type Section } from '../src/ingest/converters/pdf/sections.js';
 import { abstractTitle, findBackMatter } from '../src/ingest/converters/pdf/matter-headings.js';
 import { outlineStyles } from '../src/ingest/converters/pdf/outline-styles.js';
 import { laterContentsPages } from '../src/ingest/converters/pdf/printed-toc.js';
 import { buildPage } from '../src/ingest/converters/pdf/lines.js';
 import { buildCard, docType } from '../src/ingest/converters/pdf/card.js';
-import { stripLineNumbers } from '../src/ingest/converters/pdf/line-numbers.js';
+import { stripLineNumbers, stripMarginCounters } from '../src/ingest/converters/pdf/line-numbers.js';
 import { withUnlistedNumbered } from '../src/ingest/converters/pdf/unlisted.js';
 import { leadOnSummary, pointerText } from '../src/ingest/converters/pdf/convert.js';
 import { numbering, scoreLine } from '../src/ingest/converters/pdf/headings.js';
 import { compileOutline } from '../src/model/outline-vocabulary.js';
 import { readFileSync } from 'node:fs';
+import { keyedRowRange } from '../src/ingest/converters/pdf/row-keys.js';
 
 const BODY = { size: 10, font: 'body' };
 let y = 700;
@@ -49,6 +50,19 @@ describe('headings in the document\'s heading style', () => {
     const short = hs.find((h) => h.title === 'Regional Sales')!;
     expect(long.score).toBeGreaterThanOrEqual(0.45);
     expect(long.score).toBeLessThanOrEqual(short.score);
+  });
+});
+
+describe('a title centred over its column', () => {
+  it('on a page of two columns, a capitalised title centred over one column is a heading (JACoW\'s "STYLES", "TEMPLATES")', () => {
+    const col = (x: number, n: number): Line[] => Array.from({ length: n }, (_, i) => line(`Column text line ${i} with enough words to read as prose.`, { x, x2: x + 235 }));
+    // the left column runs 57–292, the right one 305–540: "STYLES" (151–197) is centred on the left one, not on the page (57–540)
+    const two = (t: string): PageLayout => ({ page: 1, width: 595, height: 842, twoColumn: true, lines: [...col(57, 8), line(t, { x: 151, x2: 197, font: 'bold', size: 12, gapAbove: 2 }), ...col(57, 8), ...col(305, 16)] });
+    const pages = [two('STYLES')];
+    expect(findHeadings(pages, findFurniture(pages), BODY, new Set()).map((h) => h.title)).toContain('STYLES');
+    // read as one column, the same line floats off the page's centre and edges: a label, not a title
+    const one = [{ ...two('STYLES'), twoColumn: false }];
+    expect(findHeadings(one, findFurniture(one), BODY, new Set()).map((h) => h.title)).not.toContain('STYLES');
   });
 });
 
@@ -160,6 +174,44 @@ describe('node text runs from heading to heading', () => {
     expect(titles).toContain('3. Types (beginning)');
     expect(titles).toContain('3. Types (continued)');
     expect(titles.filter((t) => /\(pages? \d/.test(t))).toEqual([]);
+  });
+
+  it('a window is a keyed table when most of its lines open with ordered numbers; prose, section numbers and unordered figures are not', () => {
+    const elk = ['3 Table of space group symbols', 'We acknowledge the following table which associates', 'Number Schoenflies Hermann-Mauguin Hall', ...Array.from({ length: 29 }, (_, i) => `${i + 1} C 11 P1 P 1`), '30:cab C 62v P2na P -2ac 2', '30:-cba C 62v P2an P -2ab 2'];
+    expect(keyedRowRange(elk)).toBe('1–30');
+    expect(keyedRowRange(prose(20).map((l) => l.text))).toBeNull();
+    // subsections of one chapter open with one number; a few numbered steps are too few
+    expect(keyedRowRange(Array.from({ length: 12 }, (_, i) => `3.${i + 1} Option number ${i}`))).toBeNull();
+    expect(keyedRowRange(['1. Install', '2. Configure', '3. Run'])).toBeNull();
+    // numbers that do not run in order (amounts, years) key nothing
+    expect(keyedRowRange(Array.from({ length: 12 }, (_, i) => `${(i * 7919) % 97} units shipped`))).toBeNull();
+    // line numbers of a few quoted lines far apart, and amounts, key nothing
+    expect(keyedRowRange(Array.from({ length: 12 }, (_, i) => `${22 + i * 130} \\def\\x{}`))).toBeNull();
+    expect(keyedRowRange(Array.from({ length: 12 }, (_, i) => `${i + 1},250 shares`))).toBeNull();
+    // a hexadecimal code is no whole number
+    expect(keyedRowRange(Array.from({ length: 12 }, (_, i) => `0x${i + 10} register`))).toBeNull();
+  });
+
+  it('the page windows of a long keyed table are named by the keys of their rows (Elk\'s space groups), prose windows stay "(continued)"', () => {
+    // pages 1–12: a table keyed 1…240 (20 rows a page) under the numbered heading "3 Table of space group symbols"; 13–18: prose
+    const rows = (p: number): string[] => Array.from({ length: 20 }, (_, i) => `${(p - 1) * 20 + i + 1}:cab C 62v P2na P -2ac 2`);
+    const pageTexts = (p: number): string[] => (p === 1 ? ['3 Table of space group symbols', ...rows(p)] : p <= 12 ? rows(p) : prose(20).map((l) => l.text));
+    const rowKeys = (from: number, to: number): string | null => {
+      const out: string[] = [];
+      for (let p = posPage(from); p <= posPage(to - 1); p++) {
+        const t = pageTexts(p);
+        out.push(...t.slice(p === posPage(from) ? posLine(from) : 0, p === posPage(to) ? posLine(to) : t.length));
+      }
+      return keyedRowRange(out);
+    };
+    const ctx = { pageCount: 18, maxLeafPages: 4, lineChars: lineChars(18), headings: [], rowKeys };
+    const top = buildSections([{ title: '3 Table of space group symbols', level: 1, page: 1, line: 0 }, { title: '4 Usage', level: 1, page: 13, line: 0 }], ctx);
+    expect(leaves(top).map((s) => s.title)).toEqual([
+      '3 Table of space group symbols (entries 1–80)', '3 Table of space group symbols (entries 81–160)', '3 Table of space group symbols (entries 161–240)',
+      '4 Usage (beginning)', '4 Usage (continued)',
+    ]);
+    // without the key reader the windows say only where they are
+    expect(leaves(buildSections([{ title: '3 Table of space group symbols', level: 1, page: 1, line: 0 }], { ...ctx, pageCount: 12, rowKeys: undefined })).map((s) => s.title)[1]).toMatch(/\(continued\)/);
   });
 
   it('back matter the bookmarks leave out (References, Acknowledgments, Appendix A) is a top-level section; a section titled so already, one inside a part, and a heading mid-section are left alone', () => {
@@ -341,6 +393,24 @@ describe('line numbers in the margin (a manuscript set for review)', () => {
     expect(pages[0]!.lines[0]).toMatchObject({ cells: ['Text line 1 of the manuscript with words enough to be prose.'], x: 72 });
     expect(pages[0]!.lines[0]!.spans).toBeUndefined();
   });
+  it('counters every five lines in the right margin (a bill) are left out, alone on their line or ending one; a contents page\'s page numbers stay', () => {
+    const text = (t: string) => line(t, { x: 110, x2: 486 });
+    const counted = (t: string, n: number) => line(`${t} ${n}`, { cells: [t, String(n)], x: 110, x2: 547, spans: [110, 486, 537, 547] });
+    const alone = (n: number) => line(String(n), { cells: [String(n)], x: 537, x2: 547, size: 9.5 });
+    const bill = () => [1, 2, 3].map((k) => {
+      y = 740;
+      return page(k, [text('8 Disapplication'), ...[5, 10, 15, 20].flatMap((n) => [text('(1) Other than as expressly provided for in the provisions of this Act, a'), text('public authority may not disapply section 3 of this Act, save as follows.'), n % 10 === 0 ? counted('where a citizen of a designated Realm committed an offence', n) : alone(n)])]);
+    });
+    const pages = bill();
+    expect(stripMarginCounters(pages)).toBe(12);
+    expect(pages[0]!.lines.map((l) => l.text).filter((t) => /\d$/.test(t))).toEqual([]);
+    expect(pages[0]!.lines.filter((l) => l.text.startsWith('where a citizen'))[0]).toMatchObject({ cells: ['where a citizen of a designated Realm committed an offence'], x2: 486 });
+    // page numbers of a contents listing rise, but not by one step, and most pages have none
+    y = 740;
+    const toc = [page(1, [3, 7, 12, 20, 31].map((n) => counted(`Chapter ${n}`, n))), page(2, prose(8)), page(3, prose(8))];
+    expect(stripMarginCounters(toc)).toBe(0);
+  });
+
   it('a numbered list, or numbers that do not count up, are text', () => {
     y = 740;
     const list = [page(1, [numbered(3, 'Third step.'), numbered(1, 'First step.'), numbered(2, 'Second step.'), ...prose(6)]), page(2, prose(8))];

@@ -1,13 +1,18 @@
 /**
  * Labels a converter adds to a node's title to say where the node sits in its section, not what
  * it is about: the text before a section's first sub-section ("Close Book (introduction)") and the
- * first page window of a section too long for one node ("2.2 Examples (beginning)"). Indexes read
+ * first page window of a section too long for one node ("2.2 Examples (beginning)"), the entries a window
+ * of a long keyed table or list holds ("(entries 30–84)"). Indexes read
  * the heading without them (its words are the document's; the label's are not).
  */
 export const INTRO_SUFFIX = ' (introduction)';
 export const BEGINNING_SUFFIX = ' (beginning)';
+/** A later page window of a long section, with no heading of its own. */
+export const CONTINUED_SUFFIX = ' (continued)';
+/** A page window of a long table or list ordered by number: the keys it holds ("Table of space group symbols (entries 30–84)"). */
+export const entriesLabel = (range: string): string => ` (entries ${range})`;
 
-const PLACE_LABEL = / \((?:introduction|beginning)\)$/;
+const PLACE_LABEL = / \((?:introduction|beginning|entries \d+–\d+)\)$/;
 
 /** The heading a node title was made from, without a place label. */
 export function headingOf(title: string): string {

@@ -4,6 +4,7 @@
  * sections with page-granular leaves → node text with page markers, summaries and the card.
  */
 import { headingOf } from '../../../model/place-labels.js';
+import { keyedRowRange } from './row-keys.js';
 import type { ConvertedNode, ConvertResult } from '../types.js';
 import { styleKey, type Line, type PageLayout } from './layout-types.js';
 import type { OutlineEntry } from './outline-types.js';
@@ -17,7 +18,7 @@ import { bodyStyle, findHeadings, monospacePrints, withPeerTitles, type Heading 
 import { outlineStyles } from './outline-styles.js';
 import { mendHyphenation } from './hyphens.js';
 import { dropBuildSteps } from './build-steps.js';
-import { stripLineNumbers } from './line-numbers.js';
+import { stripLineNumbers, stripMarginCounters } from './line-numbers.js';
 import { withUnlistedNumbered } from './unlisted.js';
 import { unglueCapitals } from './glued.js';
 import { mendSplitWords } from './split-words.js';
@@ -218,7 +219,7 @@ function toNode(s: Section, ctx: NodeContext, above: Set<string> = new Set(), ne
 /** Kinds of the children that hold a section's own text (its opening, its page windows). */
 const OWN_TEXT_KINDS = new Set(['intro', 'page_group']);
 /** A window's title that only says it goes on ("… (continued)") or where it is ("… (pages 10–14)", "Pages 1–5"). */
-const PLACE_TITLE = /\((?:continued|introduction|beginning|pages? \d[^)]*)\)$|^pages? \d/i;
+const PLACE_TITLE = /\((?:continued|introduction|beginning|entries \d[^)]*|pages? \d[^)]*)\)$|^pages? \d/i;
 
 /**
  * The summary of a section with text of its own (an opening before its first sub-section, page
@@ -331,6 +332,7 @@ function convertLayouts(read: ReadResult, opts: PdfConvertOptions, notes: PlanNo
   const { layouts, bookmarks, metaTitle, warnings } = read;
   const n = layouts.length;
   stripLineNumbers(layouts);
+  stripMarginCounters(layouts);
   unglueCapitals(layouts);
   mendSplitWords(layouts);
   joinWrappedCells(layouts);
@@ -378,7 +380,8 @@ function convertLayouts(read: ReadResult, opts: PdfConvertOptions, notes: PlanNo
   const backMatter = planned.flat ? [] : unlisted(positioned(findBackMatter(lines, body.size, styles)), entries);
   const abstracts = planned.flat ? [] : positioned(findAbstracts(lines));
   const terms = planned.flat ? [] : definitionTerms(lines, body);
-  const build = (maxLeafPages: number) => buildSections(entries, { pageCount: n, maxLeafPages, lineChars, headings: planned.flat ? [] : headings, isContainer, contentsPages: tocPages, ...(opening && tocPages.has(opening.page) ? { contentsStart: pos(opening.page, opening.line) } : {}), laterContentsPages: laterToc, isPointer, abstracts, backMatter, terms, ...(isOutlineStyled ? { isOutlineStyled } : {}) });
+  const rowKeys = (from: number, to: number) => keyedRowRange(linesIn(lines, from, to).flatMap((p) => p.lines.map((l) => l.text)));
+  const build = (maxLeafPages: number) => buildSections(entries, { pageCount: n, maxLeafPages, lineChars, rowKeys, headings: planned.flat ? [] : headings, isContainer, contentsPages: tocPages, ...(opening && tocPages.has(opening.page) ? { contentsStart: pos(opening.page, opening.line) } : {}), laterContentsPages: laterToc, isPointer, abstracts, backMatter, terms, ...(isOutlineStyled ? { isOutlineStyled } : {}) });
   let sections = sectionsToEstimate(build, n, opts.plan?.targetNodes ?? null, opts.maxLeafPages);
   // one section spanning the whole document (a headline) says what the root says: show its parts
   if (sections.length === 1 && sections[0]!.children.length > 0 && sections[0]!.start === 1 && sections[0]!.end === n) sections = sections[0]!.children;

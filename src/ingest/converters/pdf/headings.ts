@@ -433,6 +433,8 @@ interface PageFrame {
   edges: number[];
   left: number;
   right: number;
+  /** on a page read as two columns, each column's left and right edge (body-font lines starting in it) */
+  columns?: Array<[number, number]>;
 }
 
 /** Where the page's text (body-font lines) starts and ends; null when it has too few such lines to tell. */
@@ -445,7 +447,15 @@ function pageFrame(page: PageLayout, body: BodyStyle): PageFrame | null {
   // a page of centred lines (a cover, a title page) has no edges to tell
   if (edgeCounts.reduce((a, [, n]) => a + n, 0) < bodyLines.length * MIN_EDGE_SHARE) return null;
   const edges = edgeCounts.map(([x]) => x);
-  return { edges, left: Math.min(...bodyLines.map((l) => l.x)), right: Math.max(...bodyLines.map((l) => l.x2)) };
+  const frame: PageFrame = { edges, left: Math.min(...bodyLines.map((l) => l.x)), right: Math.max(...bodyLines.map((l) => l.x2)) };
+  if (page.twoColumn) frame.columns = columnEdges(bodyLines, page.width / 2);
+  return frame;
+}
+
+/** The left and right edges of the body lines starting left of `middle` and of those starting right of it (a column with none is left out). */
+function columnEdges(bodyLines: Line[], middle: number): Array<[number, number]> {
+  const sides = [bodyLines.filter((l) => l.x < middle), bodyLines.filter((l) => l.x >= middle)];
+  return sides.filter((ls) => ls.length > 0).map((ls) => [Math.min(...ls.map((l) => l.x)), Math.max(...ls.map((l) => l.x2))]);
 }
 
 /**
@@ -477,15 +487,18 @@ function deckTitlePlaces(pages: PageLayout[], furniture: Furniture, body: BodySt
 }
 
 /**
- * A title set by style alone sits where titles sit: at a left edge of the page's text, centred on it,
- * or ending at its right edge. Labels inside figures and music examples ("Illness", "Trio") float
+ * A title set by style alone sits where titles sit: at a left edge of the page's text, centred on it
+ * (or on its column, on a page of two), or ending at its right edge. Labels inside figures and music examples ("Illness", "Trio") float
  * elsewhere.
  */
 function alignedLikeTitle(line: Line, frame: PageFrame | null, body: BodyStyle): boolean {
   if (!frame) return true;
   const tol = ALIGN_TOLERANCE_EMS * body.size * 2;
   if (frame.edges.some((x) => Math.abs(line.x - x) <= tol)) return true;
-  if (Math.abs((line.x + line.x2) / 2 - (frame.left + frame.right) / 2) <= tol * 2) return true;
+  const centre = (line.x + line.x2) / 2;
+  if (Math.abs(centre - (frame.left + frame.right) / 2) <= tol * 2) return true;
+  // a paper's section title centred over its column
+  if (frame.columns?.some(([a, b]) => Math.abs(centre - (a + b) / 2) <= tol * 2)) return true;
   return Math.abs(line.x2 - frame.right) <= tol;
 }
 

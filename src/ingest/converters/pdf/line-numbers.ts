@@ -77,3 +77,80 @@ export function stripLineNumbers(pages: PageLayout[]): number {
   }
   return stripped;
 }
+
+/**
+ * Counters printed in the right margin every few lines (a bill's "5", "10", "15" … beside its
+ * lines, restarting on each page) are no text either. Left in, "8 Disapplication 10" read as a
+ * contents entry and seven pages of a bill became a table of contents. A page counts its lines so
+ * when at least MARGIN_COUNTER_MIN_PER_PAGE numbers stand right of its text, at one margin position,
+ * rising by one step down the page; a document does when this share of its pages with text do.
+ */
+export const MARGIN_COUNTER_MIN_PER_PAGE = 3;
+/** Share of a document's pages with text that count their lines in the margin (two pages at least). */
+export const MARGIN_COUNTER_PAGE_SHARE = 0.5;
+/** A counter stands at least this far right of the right edge of most of the page's lines. */
+export const MARGIN_COUNTER_GAP = 12;
+
+interface Counter {
+  line: number;
+  n: number;
+  x: number;
+  /** the number is all the line holds (else it is the line's last cell) */
+  whole: boolean;
+}
+
+/** Numbers ending a line (a cell of their own) or making it up, right of the page's usual right edge. */
+function rightCounters(p: PageLayout): Counter[] {
+  const edges = p.lines.filter((l) => !NUMBER.test(l.text.trim())).map((l) => l.x2);
+  if (edges.length === 0) return [];
+  const edge = median(edges);
+  const out: Counter[] = [];
+  p.lines.forEach((l, i) => {
+    const last = l.cells[l.cells.length - 1]!;
+    if (l.cells.length === 1 && NUMBER.test(last.trim())) out.push({ line: i, n: Number(last), x: l.x, whole: true });
+    else if (l.cells.length > 1 && l.spans && NUMBER.test(last)) out.push({ line: i, n: Number(last), x: l.spans[l.spans.length - 2]!, whole: false });
+  });
+  return out.filter((c) => c.x >= edge + MARGIN_COUNTER_GAP);
+}
+
+/** The step a page's counters rise by down the page (every one the same), or null when they do not. */
+function counterStep(cs: Counter[]): number | null {
+  if (cs.length < MARGIN_COUNTER_MIN_PER_PAGE) return null;
+  const step = cs[1]!.n - cs[0]!.n;
+  if (step <= 0) return null;
+  for (let i = 2; i < cs.length; i++) if (cs[i]!.n - cs[i - 1]!.n !== step) return null;
+  return step;
+}
+
+/** Removes the right-margin line counters of a document that prints them; returns how many it removed. */
+export function stripMarginCounters(pages: PageLayout[]): number {
+  const withText = pages.filter((p) => p.lines.length > 0);
+  const found = withText.map((p) => ({ p, cs: rightCounters(p) })).map((e) => ({ ...e, step: counterStep(e.cs) }));
+  const counting = found.filter((e) => e.step !== null);
+  if (counting.length < 2 || counting.length < MARGIN_COUNTER_PAGE_SHARE * withText.length) return 0;
+  const margin = median(counting.map((e) => median(e.cs.map((c) => c.x))));
+  const step = median(counting.map((e) => e.step!));
+  let removed = 0;
+  for (const { p, cs } of found) {
+    // on a page too short to show the rise (a last page's one or two counters), the margin and the step tell them
+    const drop = new Map(cs.filter((c) => Math.abs(c.x - margin) <= LINE_NUMBER_X_TOLERANCE && c.n % step === 0).map((c) => [c.line, c]));
+    if (drop.size === 0) continue;
+    removed += drop.size;
+    p.lines = p.lines.flatMap((l, i) => {
+      const c = drop.get(i);
+      if (!c) return [l];
+      return c.whole ? [] : [withoutLast(l)];
+    });
+  }
+  return removed;
+}
+
+/** The line without its last cell. */
+function withoutLast(l: Line): Line {
+  const cells = l.cells.slice(0, -1);
+  const spans = l.spans!.slice(0, -2);
+  const out: Line = { ...l, cells, text: cells.join(' '), x2: spans[spans.length - 1]! };
+  if (cells.length > 1) out.spans = spans;
+  else delete out.spans;
+  return out;
+}

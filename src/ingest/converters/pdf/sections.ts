@@ -9,7 +9,7 @@
  * whole text is short keep their sub-sections folded in (listed as `subsections`).
  * Invariant: every body line is in exactly one leaf, and every page in at least one.
  */
-import { BEGINNING_SUFFIX, INTRO_SUFFIX } from '../../../model/place-labels.js';
+import { BEGINNING_SUFFIX, CONTINUED_SUFFIX, INTRO_SUFFIX, entriesLabel } from '../../../model/place-labels.js';
 import type { OutlineEntry } from './outline-types.js';
 import { OPEN_ENDING, type Heading } from './headings.js';
 import { normTitle } from './printed-toc.js';
@@ -84,6 +84,8 @@ export interface SectionContext {
   backMatter?: Array<{ at: number; title: string }>;
   /** term lines of definition lists (terms.ts), at their positions: a long section of them is split into its entries; absent: none */
   terms?: Array<{ at: number; title: string }>;
+  /** the key range ("30–84") of the rows of a keyed table filling [from, to) (row-keys.ts), else null; absent: never */
+  rowKeys?: (from: number, to: number) => string | null;
 }
 
 function section(title: string, kind: string, level: number, from: number, to: number, children: Section[] = []): Section {
@@ -234,14 +236,17 @@ function windows(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>
       b++;
       c += pageChars(ctx, b);
     }
+    const from = a === s.start ? s.from : pos(a);
+    const to = b === s.end ? s.to : pos(b + 1);
     let name = s.title;
     if (s.kind === NO_OUTLINE_KIND) name = 'Pages';
     else if (a > s.start) name = windowName(s, a, b, byPage, s.kind === 'preface' ? undefined : ctx.isOutlineStyled);
+    // a window of a long keyed table is named by the keys it holds, not "(beginning)" / "(continued)"
+    const keys = s.kind !== NO_OUTLINE_KIND && s.kind !== 'contents' && (name === s.title || name === `${s.title}${CONTINUED_SUFFIX}`) ? ctx.rowKeys?.(from, to) : null;
+    if (keys) name = `${s.title}${entriesLabel(keys)}`;
     const span = a === b ? `page ${a}` : `pages ${a}–${b}`;
     // a window is titled as a reader sees it (its pages are its range); windows of one name are told apart by distinguishSiblings
     const title = s.kind === NO_OUTLINE_KIND ? span.charAt(0).toUpperCase() + span.slice(1) : name;
-    const from = a === s.start ? s.from : pos(a);
-    const to = b === s.end ? s.to : pos(b + 1);
     out.push(section(title, 'page_group', s.level + 1, from, to));
     a = b + 1;
   }
@@ -263,7 +268,7 @@ function windowName(s: Section, a: number, b: number, byPage: Map<number, Headin
     // an index entry in bold ("EPSILON_COCIRCULAR, 196") names nothing
     return at >= from && at < to && h.top && h.score >= SPLIT_MIN_SCORE && !TOP_LEVEL_KINDS.has(h.kind) && normTitle(h.title) !== normTitle(s.title) && !/,\s*\d+\b/.test(h.title);
   });
-  return opening ? opening.title : `${s.title} (continued)`;
+  return opening ? opening.title : `${s.title}${CONTINUED_SUFFIX}`;
 }
 
 /** One sub-heading per page inside the section: a statement title, else a numbered heading, else the first strong one. */
@@ -691,7 +696,7 @@ function isolateContents(s: Section, pages: Map<number, number>, byPage: Map<num
     if (a > at) parts.push(section(name, kind, s.level + 1, at, a));
     parts.push(section(CONTENTS_TITLE, 'contents', s.level + 1, a, b));
     at = b;
-    name = posPage(b) <= s.end && posLine(b) === 0 ? windowName(s, posPage(b), posPage(b), byPage) : `${s.title} (continued)`;
+    name = posPage(b) <= s.end && posLine(b) === 0 ? windowName(s, posPage(b), posPage(b), byPage) : `${s.title}${CONTINUED_SUFFIX}`;
     kind = 'section';
   }
   if (at < s.to) parts.push(section(name, kind, s.level + 1, at, s.to));

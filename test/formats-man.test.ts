@@ -110,6 +110,23 @@ describe('terms of DocBook, asciidoc and ronn pages (a one-line paragraph before
     expect(o.content).toContain('Text after the options.');
   });
 
+  it('asciidoctor\'s .sp term .RS body .RE entries are option nodes; their own options stay inside; an indented block after .RE .sp goes on with the entry (chrony.conf(5))', async () => {
+    // `.sp` opens the paragraph a term stands in, as `.PP` does; a synopsis ending in "..." is a term
+    const directive = (name: string) => ['.sp', `\\fB${name}\\fP \\fIhostname\\fP [\\fIoption\\fP]...`, '.RS 4', `The ${name} directive.`, '.sp', '\\fBminpoll\\fP \\fIpoll\\fP', '.RS 4', `Minimum interval of ${name}.`, '.RE', '.RE'];
+    const r = await conv(['.SH DIRECTIVES', '.SS "Time sources"', ...directive('server'), ...directive('pool'), ...directive('peer'),
+      ...directive('refclock'), '.sp', '', '.RS 4', 'The refclock directive supports the following options:', '.sp', '\\fBpoll\\fP \\fIpoll\\fP', '.RS 4', 'Polling interval of refclock.', '.RE', '.RE',
+      '.sp', '\\fBmanual\\fP', '.RS 4', 'The manual directive.', '.RE']);
+    const ts = r.root.children.find((c) => c.title === 'DIRECTIVES')!.children[0]!;
+    expect(ts.children.map((c) => c.title)).toEqual(['server hostname [option]...', 'pool hostname [option]...', 'peer hostname [option]...', 'refclock hostname [option]...', 'manual']);
+    expect(ts.children[1]!.content).toContain('Minimum interval of pool.');
+    expect(ts.children[3]!.content).toContain('Polling interval of refclock.');
+  });
+
+  it('text printed after a short list of terms stays after it (a section not split into its terms)', async () => {
+    const r = await conv(['.SH DESCRIPTION', '.PP', 'Three modes:', '.PP', '\\fBcolumns first\\fP', '.RS 4', 'The default mode.', '.RE', '.PP', '\\fBtable\\fP', '.RS 4', 'A table.', '.RE', '.PP', 'Input is read from a file.']);
+    expect(r.root.children.find((c) => c.title === 'DESCRIPTION')!.content).toBe('Three modes:\n\ncolumns first The default mode.\n\ntable A table.\n\nInput is read from a file.');
+  });
+
   it('a bulleted .IP whose one line is followed by an .IP body (ronn) is a term; plain bullets are not', async () => {
     const r = await conv(['.SH OPTIONS', ...ronn('slurp'), ...ronn('tab'), ...ronn('seq'), ...ronn('raw'), '.SH NOTES', '.IP "\\(bu" 4', 'a plain bullet line.', '.IP "\\(bu" 4', 'another one.', '.IP "\\(bu" 4', 'and a third.', '.IP "\\(bu" 4', 'a fourth.']);
     expect(r.root.children.find((c) => c.title === 'OPTIONS')!.children.map((c) => c.title)).toEqual(['--slurp', '--tab', '--seq', '--raw']);

@@ -81,6 +81,10 @@ export interface Item {
   lines: string[];
   /** another spelling of the term before it (set under it by `.TQ`, or `.TP` after `.PD 0`, before any text) */
   alias?: boolean;
+  /** the body is an indented block of its own (`.RS` … `.RE` under a lone term line), not a tagged paragraph's */
+  indented?: boolean;
+  /** how many of its block's own lines come before it (the block's text is read in order around its items) */
+  at?: number;
 }
 
 interface Page {
@@ -93,6 +97,8 @@ interface Page {
 const BULLET = /^(\\\(bu|\\\(ci|\\\[(bu|ci|sq)\]|[•◦○*o—–-]|\d+[.)]?|[a-z][.)])$/;
 /** Longest lone paragraph line read as a term. */
 const LONE_TERM_MAX_CHARS = 80;
+/** A lone line ending a sentence is no term; a synopsis ending in an ellipsis ("server hostname [option]...") is. */
+const SENTENCE_END = /(?<!\.\.)\.$/;
 /**
  * A lone line ending on a function word ("The general format of a TCP line is:", "… are printed as")
  * is a sentence leading into the indented example under it, not a term.
@@ -134,6 +140,12 @@ class ManParser {
   private lone: { start: number; texts: number; text: string; font: string } | null = null;
   /** .RS depth inside the current item */
   private depth = 0;
+  /**
+   * The item whose indented body closed just before the paragraph break being read: an indented
+   * block opening right after the break (Asciidoctor's list continuation: `.RE` `.sp` `.RS 4`
+   * "The refclock directive supports the following options:") goes on with it, as it is printed.
+   */
+  private resumable: Item | null = null;
   /** the page's own macro being defined (`.de NAME` … `..`): its name and body requests */
   private defining: { name: string; body: string[]; end: string } | null = null;
   /**
@@ -220,7 +232,7 @@ class ManParser {
     }
     if (!this.cur) this.cur = { title: '', level: 1, start: ln, end: ln, lines: [], items: [] };
     if (this.pendingTag !== null) {
-      this.item = { term: text, font, start: this.pendingTag, end: ln, lines: [], ...(this.pendingAlias ? { alias: true } : {}) };
+      this.item = { term: text, font, start: this.pendingTag, end: ln, lines: [], at: this.cur.lines.length, ...(this.pendingAlias ? { alias: true } : {}) };
       this.pendingAlias = false;
       this.cur.items.push(this.item);
       this.pendingTag = null;
@@ -235,6 +247,7 @@ class ManParser {
   /** A line of text at the end of the current item, else of the current block. */
   private append(line: string, ln: number): void {
     if (!this.cur) this.cur = { title: '', level: 1, start: ln, end: ln, lines: [], items: [] };
+    if (!this.item) this.resumable = null; // the section's own text came between: an indented block after it is its own
     (this.item ? this.item.lines : this.cur.lines).push(line);
     if (this.item) this.item.end = ln;
     this.cur.end = ln;
@@ -254,12 +267,24 @@ class ManParser {
   private promoteLone(ln: number): boolean {
     const l = this.lone;
     this.lone = null;
-    if (!l || l.texts !== 1 || this.item || !this.cur || l.text.length > LONE_TERM_MAX_CHARS || /\.$/.test(l.text) || LEAD_IN_END.test(l.text)) return false;
+    if (!l || l.texts !== 1 || this.item || !this.cur || l.text.length > LONE_TERM_MAX_CHARS || SENTENCE_END.test(l.text) || LEAD_IN_END.test(l.text)) return false;
     if (this.cur.lines[this.cur.lines.length - 1] !== l.text) return false;
     this.cur.lines.pop();
-    this.item = { term: l.text.replace(/:$/, ''), font: l.font, start: l.start, end: ln, lines: [l.text] };
+    this.item = { term: l.text.replace(/:$/, ''), font: l.font, start: l.start, end: ln, lines: [l.text], indented: true, at: this.cur.lines.length };
     this.cur.items.push(this.item);
     this.depth = 0;
+    return true;
+  }
+
+  /** An indented block right after a paragraph break that closed an item's body: the item goes on (see `resumable`). */
+  private resumeItem(): boolean {
+    const it = this.resumable;
+    this.resumable = null;
+    if (!it || !this.lone || this.lone.texts !== 0 || this.cur?.items[this.cur.items.length - 1] !== it) return false;
+    this.lone = null;
+    this.item = it;
+    this.item.lines.push('');
+    this.depth = 1;
     return true;
   }
 
@@ -361,11 +386,14 @@ class ManParser {
         return;
       }
       case 'RS':
+        if (this.resumeItem()) return;
         if (!this.promoteLone(ln) && this.item) this.depth++;
         else if (this.item) this.depth = 1;
         return;
       case 'RE':
         this.depth = Math.max(0, this.depth - 1);
+        // an indented body closed: after a paragraph break an indented block may still continue the item (resumeItem)
+        if (this.depth === 0 && this.item?.indented) this.resumable = this.item;
         return;
       case 'PD':
         this.noSpace = /^\s*0\s*$/.test(rest);
@@ -377,7 +405,12 @@ class ManParser {
         if (t) this.emit(t, ln, termFont(rest, name));
         return;
       }
-      case 'br': case 'sp':
+      // Asciidoctor writes `.sp` where DocBook writes `.PP`: between items, outside a no-fill block, it opens a paragraph (which may be a term)
+      case 'sp':
+        if ((!this.item || (this.item.indented && this.depth === 0)) && !this.noFill) this.newParagraph(ln);
+        else if (this.cur) (this.item ? this.item.lines : this.cur.lines).push('');
+        return;
+      case 'br':
         if (this.cur) (this.item ? this.item.lines : this.cur.lines).push('');
         return;
       case 'nf': case 'EX':
@@ -515,8 +548,20 @@ function blockNode(b: Block): ConvertedNode {
     const children = items.map((it) => ({ title: clipTerm(it.term), kind: 'term', line_range: [it.start, it.end] as [number, number], content: joinText(it.lines), children: [] }));
     return { title: b.title, kind: 'section', line_range: [b.start, b.end], ...(own ? { content: own } : {}), children };
   }
-  const all = joinText([...b.lines, ...items.flatMap((it) => ['', ...it.lines])]);
-  return { title: b.title, kind: 'section', line_range: [b.start, b.end], content: all, children: [] };
+  return { title: b.title, kind: 'section', line_range: [b.start, b.end], content: joinText(inReadingOrder(b.lines, items)), children: [] };
+}
+
+/** A block's own lines and its items' lines in the order they are printed (text after a list stays after it). */
+function inReadingOrder(lines: string[], items: Item[]): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (const it of items) {
+    const at = Math.min(lines.length, Math.max(from, it.at ?? lines.length));
+    out.push(...lines.slice(from, at), '', ...it.lines);
+    from = at;
+  }
+  out.push(...lines.slice(from));
+  return out;
 }
 
 /** Nests .SS blocks under the .SH before them. */
@@ -552,7 +597,7 @@ const MAN_CAPS: Capabilities = {
 
 export const manConverter: Converter = {
   name: 'man',
-  version: 7,
+  version: 8,
   async convert({ bytes, card, options }) {
     let raw = bytes;
     if (isGzip(bytes)) {

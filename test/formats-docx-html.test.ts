@@ -253,6 +253,21 @@ describe('html outlines (issue 14)', () => {
     expect(short.content).toContain('**a**\nfirst');
   });
 
+  it('a section holding only a list of links to places in the page (Doxygen\'s "FAQ Index") is its contents, never suggested; a list of links elsewhere is text', async () => {
+    const qs = ['volatile', 'libm', 'regbind', 'startup', 'reset'];
+    const index = `<ol>${qs.map((q) => `<li><a class="el" href="FAQ.html#faq_${q}">Question about ${q}</a></li>`).join('')}</ol>`;
+    const away = `<ul>${qs.map((q) => `<li><a href="other.html#${q}">Page on ${q}</a></li>`).join('')}</ul>`;
+    const html = `<html><body><h1><a class="anchor" id="faq_index"></a>FAQ Index</h1><p><a name="a0_FAQ"></a></p>${index}
+      ${qs.map((q) => `<h1><a class="anchor" id="faq_${q}"></a>Question about ${q}</h1><p>The answer about ${q}.</p>`).join('')}
+      <h1>Related pages</h1>${away}<h1>Mixed</h1><p>Some text first.</p>${index}</body></html>`;
+    const r = await htmlConverter.convert({ absPath: 'FAQ.html', card: card('FAQ.html', 'html'), bytes: new TextEncoder().encode(html), plan: {} as never, options: { maxLeafPages: 5 } });
+    const kinds = Object.fromEntries(all(r.root).map((n) => [n.title, n.kind]));
+    expect(kinds['FAQ Index']).toBe('contents');
+    expect(kinds['Question about libm']).toBe('section');
+    expect(kinds['Related pages']).toBe('section');
+    expect(kinds['Mixed']).toBe('section');
+  });
+
   it('a DocBook title page\'s author set as a heading is text of the title page, not a section', async () => {
     const html = `<HTML><BODY><DIV CLASS="BOOK"><DIV CLASS="TITLEPAGE"><H1 CLASS="title">LifeLines Documentation</H1><H2 CLASS="subtitle">LifeLines Version 3.0.61</H2>
       <H3 CLASS="author">Thomas T. Wetmore , IV</H3><HR></DIV><H1>Chapter 1. Users' Manual</H1><P>Text of the manual.</P><H2>1.1. INTRODUCTION</H2><P>LifeLines is a genealogy program.</P></DIV></BODY></HTML>`;

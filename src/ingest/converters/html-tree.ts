@@ -482,6 +482,36 @@ interface Open {
   entry?: true;
   /** opened by a bold paragraph, not a heading tag (boldSubHeading) */
   bold?: true;
+  /** its text so far is a list of links to places in this page (an in-page contents list), and only that */
+  contentsOnly?: boolean;
+}
+
+/** A list is the page's own contents when it has this many items… */
+export const CONTENTS_MIN_LINKS = 5;
+/** …and this share of them are each one link to an id in the page ("FAQ.html#faq_libm" on FAQ.html). */
+export const CONTENTS_LINK_SHARE = 0.8;
+
+/** The ids a link's fragment may name in the page (`id`, `<a name>`). */
+function pageIds($: CheerioAPI): Set<string> {
+  const ids = new Set<string>();
+  $('[id]').each((_, e) => void ids.add((e as Element).attribs.id!));
+  $('a[name]').each((_, e) => void ids.add((e as Element).attribs.name!));
+  return ids;
+}
+
+/**
+ * A list whose items are links to places in the page itself (Doxygen's "FAQ Index", a local table of
+ * contents): it lists the page's sections, it holds none of them.
+ */
+function inPageContents($: CheerioAPI, list: Element, ids: () => Set<string>): boolean {
+  const items = $(list).children('li').toArray();
+  if (items.length < CONTENTS_MIN_LINKS) return false;
+  const linked = items.filter((li) => {
+    const a = $(li).children('a[href*="#"]');
+    if (a.length !== 1 || collapse($(li).text()) !== collapse(a.text())) return false;
+    return ids().has(a.attr('href')!.split('#')[1] ?? '');
+  });
+  return linked.length >= CONTENTS_LINK_SHARE * items.length;
 }
 
 type HeadingTitle = (text: string, level: number, index: number) => string;
@@ -496,16 +526,21 @@ class SectionBuilder {
   private levelShift = 0;
   private pendingTerms: Array<{ term: string; text: string; anchor?: string }> = [];
   private inline: AnyNode[] = [];
+  /** the page's ids, read once when a list may link into the page */
+  private ids: Set<string> | undefined;
 
   constructor(
     private readonly ctx: Ctx,
     private readonly headingTitle?: HeadingTitle,
   ) {}
 
-  private emit(text: string): void {
+  /** Text into the innermost open section (or the lead); `contents`: it is a list of links into the page. */
+  private emit(text: string, contents = false): void {
     if (!text.trim()) return;
     this.flushTerms();
-    (this.stack.length ? this.stack[this.stack.length - 1]!.parts : this.lead).push(text);
+    const open = this.stack[this.stack.length - 1];
+    if (open) open.contentsOnly = contents && (open.contentsOnly ?? open.parts.length === 1);
+    (open ? open.parts : this.lead).push(text);
   }
 
   private children(): ConvertedNode[] {
@@ -516,6 +551,7 @@ class SectionBuilder {
     this.flushTerms();
     while (this.stack.length && this.stack[this.stack.length - 1]!.level >= level) {
       const o = this.stack.pop()!;
+      if (o.contentsOnly && o.node.children.length === 0) o.node.kind = 'contents';
       const folded = foldHeadingRuns(o.node.children);
       o.node.children = folded.children;
       o.parts.push(...folded.text);
@@ -612,6 +648,12 @@ class SectionBuilder {
     return true;
   }
 
+  /** A list as lines; a section holding nothing but a list of links into the page is its contents (kind `contents`, never suggested). */
+  private list(el: Element): void {
+    const contents = this.stack.length > 0 && inPageContents(this.ctx.$, el, () => (this.ids ??= pageIds(this.ctx.$)));
+    this.emit(listText(this.ctx, el, 0), contents);
+  }
+
   /** A table as rows, or, on a web page laid out in it, its cells' blocks as the page. */
   private table(el: Element): void {
     const cells = this.ctx.webPage ? layoutCells(this.ctx.$, el) : null;
@@ -628,7 +670,7 @@ class SectionBuilder {
     else if (tag === 'p' && ctx.boldHeadings && boldParagraphText(ctx.$, el)) this.heading(el, 2 + this.levelShift);
     else if (tag === 'p' && ctx.boldSubHeadings && boldOverIndent(ctx.$, el)) this.boldSubHeading(el);
     else if (tag === 'table') this.table(el);
-    else if ((tag === 'ul' || tag === 'ol') && !looseList(el)) this.emit(listText(ctx, el, 0));
+    else if ((tag === 'ul' || tag === 'ol') && !looseList(el)) this.list(el);
     else if (tag === 'ul' || tag === 'ol') this.walk(el.children);
     else if (tag === 'pre') this.emit('```\n' + ctx.$(el).text().replace(/^(?:[ \t]*\r?\n)+/, '').replace(/\n+$/, '') + '\n```');
     else if (tag === 'blockquote') this.emit(lineText(ctx, el).split('\n').map((l) => `> ${l}`).join('\n'));

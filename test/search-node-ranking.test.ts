@@ -6,7 +6,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { fuseNodeScores, NODE_VECTOR_WEIGHT } from '../src/search/fusion.js';
 import { nodeVerdict, NODE_SURE_LEAD, NODE_TIE_LEAD, NODE_WEAK_SHARE } from '../src/search/node-confidence.js';
-import { distinctPlaces, rankNodes } from '../src/search/nodes.js';
+import { coversParts, distinctPlaces, rankNodes } from '../src/search/nodes.js';
 import { readCatalog } from '../src/store/catalog.js';
 import { searchStoreFixture } from './helpers/search-store.js';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -152,6 +152,15 @@ describe('rankNodes verdicts in an ingested store', () => {
   });
 });
 
+describe('coversParts', () => {
+  it('a page range holds its parts; a page-less section does when it and its parts are short, not when read whole it is long', () => {
+    // 0 root; 1 › 2, 3 (a long page-less section: 300 + 1,500 + 900 words); 4 › 5 (short); 6 › 7 (pages)
+    const nodes = [['0000', 'Doc', 'l', 1, 90], ['0001', 'Rules', 'l', 1, 60], ['0002', 'Moves', 'l', 2, 30], ['0003', 'Drops', 'l', 31, 60], ['0004', 'Notes', 'l', 61, 80], ['0005', 'Tips', 'l', 70, 80], ['0006', 'Part', 'p', 1, 3], ['0007', 'Part 1', 'p', 2, 3]] as Array<[string, string, string, number, number]>;
+    const covers = coversParts({ nodes, header: { parent: [-1, 0, 1, 1, 0, 4, 0, 6], len: [50, 300, 1500, 900, 100, 200, 3000, 3000] } } as never);
+    expect([1, 4, 6].map(covers)).toEqual([false, true, true]);
+  });
+});
+
 describe('distinctPlaces', () => {
   it('keeps the ranking, leaving out a node whose ancestor or descendant is ranked above it', () => {
     // 0 root; 1 › 2, 3 (children of 1); 4 › 5
@@ -161,5 +170,7 @@ describe('distinctPlaces', () => {
     expect(distinctPlaces([[1, 1], [2, 0.9], [4, 0.5]], parent, 3).map(([i]) => i)).toEqual([1, 4]);
     // an index without parents: the ranking as it is
     expect(distinctPlaces(order, undefined, 2)).toEqual(order.slice(0, 2));
+    // an ancestor whose place does not hold its parts (a page-less section read whole: GNU Shogi's rules) leaves them listed
+    expect(distinctPlaces([[1, 1], [2, 0.9], [4, 0.5]], parent, 3, (a) => a !== 1).map(([i]) => i)).toEqual([1, 2, 4]);
   });
 });

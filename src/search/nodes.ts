@@ -367,9 +367,13 @@ function firstLead(order: Array<[number, number]>, kw: Map<number, number>): num
  * it: a section and its own introduction (or a part of it) point to the same place, with the same
  * passage, and took two of the three places a suggestion list has (agent runs: gnuplot's "Set style
  * fill" beside "Set style fill (introduction)", a PepsiCo 8-K's "Item 8.01" beside its introduction).
- * `parent` is the node index's (keyword-format.ts); without it the list is the ranking's.
+ * `parent` is the node index's (keyword-format.ts); without it the list is the ranking's. A part is
+ * left out under a listed ancestor only when `covers` says that ancestor's place holds it (default:
+ * every ancestor; rankNodesIn: coversParts). A section of a document without pages (HTML, Markdown,
+ * a man page) may be the whole document read whole: GNU Shogi's "2.1 The rules of shogi" ranked
+ * first had left no room for "2.1.4 Drops", and the list had one entry.
  */
-export function distinctPlaces(order: Array<[number, number]>, parent: readonly number[] | undefined, k: number): Array<[number, number]> {
+export function distinctPlaces(order: Array<[number, number]>, parent: readonly number[] | undefined, k: number, covers: (ancestor: number) => boolean = () => true): Array<[number, number]> {
   if (!parent) return order.slice(0, k);
   const kept: Array<[number, number]> = [];
   const listed = new Set<number>();
@@ -379,7 +383,7 @@ export function distinctPlaces(order: Array<[number, number]>, parent: readonly 
     const i = entry[0];
     if (ancestorsOfListed.has(i) || hasListedAncestor(i, parent, listed)) continue;
     kept.push(entry);
-    listed.add(i);
+    if (covers(i)) listed.add(i);
     for (let a = parent[i] ?? -1; a >= 0; a = parent[a] ?? -1) ancestorsOfListed.add(a);
   }
   return kept;
@@ -388,6 +392,23 @@ export function distinctPlaces(order: Array<[number, number]>, parent: readonly 
 function hasListedAncestor(i: number, parent: readonly number[], listed: ReadonlySet<number>): boolean {
   for (let a = parent[i] ?? -1; a >= 0; a = parent[a] ?? -1) if (listed.has(a)) return true;
   return false;
+}
+
+/** Node rows placed by pages (keyword-format.ts). */
+const PAGE_KIND = 'p';
+/**
+ * A section of a document without pages holds its parts as one suggestion when its text and theirs
+ * come to at most this many words (about what max_leaf_pages pages of a PDF hold); a longer one,
+ * read whole, is too much to stand for them.
+ */
+export const NODE_COVER_MAX_TOKENS = 2000;
+
+/** Whether a listed node's place holds its parts (distinctPlaces): a page range, or a short page-less section. */
+export function coversParts(ix: Pick<NodeKeywords, 'header' | 'nodes'>): (a: number) => boolean {
+  const parent = ix.header.parent ?? [];
+  const total = [...ix.header.len];
+  for (let i = total.length - 1; i > 0; i--) if ((parent[i] ?? -1) >= 0) total[parent[i]!]! += total[i]!;
+  return (a) => ix.nodes[a]![2] === PAGE_KIND || total[a]! <= NODE_COVER_MAX_TOKENS;
 }
 
 /** Rank nodes of an already loaded node index (shared by rankNodes and searchStore). */
@@ -399,7 +420,7 @@ export function rankNodesIn(ix: NodeKeywords, input: NodeRankInput): NodeHit[] {
   const fused = fuseNodeScores(kw, vec, sectionBonus(ix, input, eligible));
   if (input.nodeText) addNodeProximity(fused, proximityScores(ix, groups, ranked(fused).slice(0, PROXIMITY_CANDIDATES).map(([i]) => i), input.nodeText));
   // two places at least: the first suggestion's lead is over the next place, not over its own introduction
-  const order = distinctPlaces(ranked(fused), ix.header.parent, Math.max(input.k, 2));
+  const order = distinctPlaces(ranked(fused), ix.header.parent, Math.max(input.k, 2), coversParts(ix));
   const shown = distinctiveGroups(ix, input.groups ?? input.terms.map((t) => [t]), input.terms);
   const thresholds = input.thresholds ?? DEFAULT_THRESHOLDS;
   const lead = firstLead(order, kw);

@@ -123,6 +123,22 @@ describe('source titles from the first page', () => {
     expect(title).toMatch(/ — HLX-207-201$/);
   });
 
+  it('an author\'s name set largest over their e-mail address is no title, nor a line of music glyphs; a title over an address is', () => {
+    const first = page(1, [
+      line('Repository of music-notation mistakes', 17, 792),
+      line('Essay on the true art of music engraving', 14.5, 710),
+      line('Jean-Pierre Coulon', 25, 663),
+      line('coulon@obs-nic .fr', 12, 636),
+      line('intended for users of music-typesetting software packages and developers of such packages.', 12, 514),
+      line('G ˇ ˇ ˇˇ G > ˇ ˇ ˇˇ', 20, 113),
+      line('ĽĽ ĽĽ', 20, 129),
+    ]);
+    const letters = new Set('abcdefghijklmnopqrstuvwxyzˇ');
+    expect(buildCard({ layouts: [first], metaTitle: 'sottieng.dvi', fallbackTitle: 'x', topTitles: [], letters }).title).toBe('Repository of music-notation mistakes');
+    const rubik = page(1, [line('The rubikcube package', 17, 615), line('RWD Nickalls (dick@nickalls.org)', 12, 587), line('Body text of the package documentation goes here.', 9, 400)]);
+    expect(titleOf(rubik)).toBe('The rubikcube package');
+  });
+
   it('a manuscript printed all in one size is titled by its first block: not its running head (furniture) nor the author two lines below (APA sample)', () => {
     const first = page(1, [
       gap(line('SAMPLE DOCUMENT 1', 12, 746), Infinity),

@@ -24,6 +24,7 @@ import { numbering, scoreLine } from '../src/ingest/converters/pdf/headings.js';
 import { compileOutline } from '../src/model/outline-vocabulary.js';
 import { readFileSync } from 'node:fs';
 import { keyedRowRange } from '../src/ingest/converters/pdf/row-keys.js';
+import { inBodyLetters } from '../src/ingest/converters/pdf/letters.js';
 
 const BODY = { size: 10, font: 'body' };
 let y = 700;
@@ -63,6 +64,17 @@ describe('a title centred over its column', () => {
     // read as one column, the same line floats off the page's centre and edges: a label, not a title
     const one = [{ ...two('STYLES'), twoColumn: false }];
     expect(findHeadings(one, findFurniture(one), BODY, new Set()).map((h) => h.title)).not.toContain('STYLES');
+  });
+});
+
+describe('titles in the document\'s letters', () => {
+  it('a line of a music or symbol font is no title; a word in the body\'s letters is, in any script the body writes', () => {
+    const english = new Set('abcdefghijklmnopqrstuvwxyzˇ');
+    expect(inBodyLetters('ŰŰˇ', english)).toBe(false);
+    expect(inBodyLetters('G ˇ ˇ ˇˇ G > ˇ ˇ ˇˇ', english)).toBe(false);
+    expect(inBodyLetters('4 Accidentals', english)).toBe(true);
+    expect(inBodyLetters('Ősi Űrlap', new Set('aábcdeéilnoőprsuűz'))).toBe(true);
+    expect(inBodyLetters('ŰŰŰŰ', new Set())).toBe(true);
   });
 });
 

@@ -3,6 +3,7 @@
  * the largest text on the first page), doc type (10-K, 10-Q, 8-K, earnings release, annual report,
  * manual, paper, contract…), the period and date printed in the text, and a sections overview.
  */
+import { inBodyLetters } from './letters.js';
 import type { DocCard } from '../../../store/schemas.js';
 import type { Line, PageLayout } from './layout-types.js';
 import { goodMetaTitle, isPartName } from '../meta-title.js';
@@ -239,8 +240,10 @@ function largestLines(page: PageLayout | undefined, firstBlock = false): string 
   const max = Math.max(...page.lines.map((l) => l.size));
   const out: string[] = [];
   const largest = page.lines.filter((x) => x.size >= max * 0.95 && /\p{L}{2}/u.test(x.text));
-  // a logo set as text ("symptote" eleven times over, the A drawn) is not the headline: the next size down is
-  if (largest.length > 0 && largest.every((x) => repeatedUnit(x.text))) return largestLines({ ...page, lines: page.lines.filter((x) => !repeatedUnit(x.text)) }, firstBlock);
+  // a logo set as text ("symptote" eleven times over, the A drawn) is not the headline, nor an author's
+  // name over their e-mail address ("Jean-Pierre Coulon" in 25 pt under a 17 pt title): the next size down is
+  const notHeadline = (x: Line) => repeatedUnit(x.text) || byline(page, x);
+  if (largest.length > 0 && largest.every(notHeadline)) return largestLines({ ...page, lines: page.lines.filter((x) => !notHeadline(x)) }, firstBlock);
   for (const [i, l] of largest.slice(0, HEADLINE_MAX_LINES).entries()) {
     // a long title's lines follow each other (a protocol's five-line title); a larger line further down is something else
     if ((i >= HEADLINE_LINES || (firstBlock && i > 0)) && l.gapAbove > HEADLINE_LINE_GAP) break;
@@ -257,6 +260,18 @@ function largestLines(page: PageLayout | undefined, firstBlock = false): string 
   }
   const headline = out.reduce((a, t) => (a ? joinWrapped(a, t) : t), '').slice(0, HEADLINE_MAX_CHARS);
   return out.length === 1 && headline.length < HEADLINE_MIN_CHARS ? titleBlock(page, largest[0]!) || headline : headline;
+}
+
+/** An e-mail address ("coulon@obs-nic.fr", as a PDF may space it: "coulon@obs-nic .fr"). */
+const EMAIL = /[\w.+-]+@[\w-]+\s?\.\s?[a-z]{2,}/i;
+
+/** A person's name: two to four capitalised words, no digits ("Jean-Pierre Coulon", "R. W. D. Nickalls"). */
+const PERSON_NAME = /^\p{Lu}[\p{L}.'’-]*(?:\s+\p{Lu}[\p{L}.'’-]*){1,3}$/u;
+
+/** A name printed right over an e-mail address: the author's byline ("The rubikcube package" over one is a title). */
+function byline(page: PageLayout, l: Line): boolean {
+  const next = page.lines[page.lines.indexOf(l) + 1];
+  return !!next && EMAIL.test(next.text) && PERSON_NAME.test(l.text.trim());
 }
 
 /** Lines next to a one-word headline that are part of its title block print at least this share of its size… */
@@ -356,6 +371,13 @@ export interface CardInput {
   metaTitle: string | undefined;
   fallbackTitle: string;
   topTitles: string[];
+  /** the letters the body text writes (letters.ts): a first-page line in other letters (a symbol font's) is no headline; absent: any */
+  letters?: ReadonlySet<string>;
+}
+
+/** The page without the lines written in other letters than the document's (letters.ts). */
+function inDocumentLetters(page: PageLayout | undefined, letters: ReadonlySet<string> | undefined): PageLayout | undefined {
+  return page && letters ? { ...page, lines: page.lines.filter((l) => inBodyLetters(l.text, letters)) } : page;
 }
 
 /** The doc type read from the first pages (what the card will say), before the outline is built. */
@@ -381,7 +403,7 @@ export function buildCard(input: CardInput): { title: string; card: Partial<DocC
   const cover = per.split(';')[0]!;
   if (company && sec) title = `${titleCase(company)} — Form ${type}${cover ? ` (${cover})` : date && type === '8-K' ? ` (${date})` : ''}`;
   else {
-    const first = withoutFurniture(input.layouts[0], input.firstPageFurniture);
+    const first = inDocumentLetters(withoutFurniture(input.layouts[0], input.firstPageFurniture), input.letters);
     const allText = () => input.layouts.map((p) => p.lines.map((l) => l.text).join('\n')).join('\n');
     const printed = splitJoinedInitial(largestLines(first), allText);
     const headline = isPartName(printed) ? '' : printed;

@@ -5,6 +5,7 @@
  */
 import { headingOf } from '../../../model/place-labels.js';
 import { keyedRowRange } from './row-keys.js';
+import { bodyLetters } from './letters.js';
 import type { ConvertedNode, ConvertResult } from '../types.js';
 import { styleKey, type Line, type PageLayout } from './layout-types.js';
 import type { OutlineEntry } from './outline-types.js';
@@ -349,7 +350,8 @@ function convertLayouts(read: ReadResult, opts: PdfConvertOptions, notes: PlanNo
   const vocab = compileOutline(opts.vocabularies, cardDocType(layouts));
   // an exhibit's own contents pages: no headings there, and each becomes a "Contents" node of its own
   const laterToc = laterContentsPages(layouts, furniture, tocPages);
-  const headings = findHeadings(layouts, furniture, body, tocPages, vocab).filter((h) => (h.bodyLine ?? 0) < (laterToc.get(h.page) ?? Infinity));
+  const letters = bodyLetters(layouts, furniture, body);
+  const headings = findHeadings(layouts, furniture, body, tocPages, vocab, letters).filter((h) => (h.bodyLine ?? 0) < (laterToc.get(h.page) ?? Infinity));
   let entries: OutlineEntry[] = [];
   let toc_source: ConvertResult['toc_source'] = 'pages';
   if (bookmarks.length) {
@@ -385,7 +387,7 @@ function convertLayouts(read: ReadResult, opts: PdfConvertOptions, notes: PlanNo
   let sections = sectionsToEstimate(build, n, opts.plan?.targetNodes ?? null, opts.maxLeafPages);
   // one section spanning the whole document (a headline) says what the root says: show its parts
   if (sections.length === 1 && sections[0]!.children.length > 0 && sections[0]!.start === 1 && sections[0]!.end === n) sections = sections[0]!.children;
-  const { title, card, company } = buildCard({ layouts, firstPageFurniture: furniture.lines[0], metaTitle, fallbackTitle: opts.fallbackTitle, topTitles: overview(sections) });
+  const { title, card, company } = buildCard({ layouts, firstPageFurniture: furniture.lines[0], metaTitle, fallbackTitle: opts.fallbackTitle, topTitles: overview(sections), letters });
   const headingTitles = new Map(headings.filter(listable).map((h) => [layouts[h.page - 1]!.lines[h.line]!, h.title] as const));
   // every line a title is printed over: a wrapped title's second line is no sentence of the summary
   const headingLines = new Set(headings.flatMap((h) => layouts[h.page - 1]!.lines.slice(h.line, h.line + (h.lines ?? 1))));

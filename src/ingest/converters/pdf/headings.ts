@@ -6,6 +6,7 @@
  * `statement`). Each candidate gets a level (from its numbering, else its size) and a score.
  */
 import { styleKey, type Line, type PageLayout } from './layout-types.js';
+import { bodyLetters, inBodyLetters } from './letters.js';
 import type { Furniture } from './furniture.js';
 import { lineKey } from './furniture.js';
 import { isNumericCell, isTableRow } from './tables.js';
@@ -588,7 +589,7 @@ function figureLabel(line: Line, above: Line | undefined, below: Line[], body: B
 }
 
 /** All heading candidates of the document, in reading order. `skipPages` (e.g. TOC pages) yield none. */
-export function findHeadings(pages: PageLayout[], furniture: Furniture, body: BodyStyle, skipPages: Set<number>, vocab: OutlineVocabulary = NO_OUTLINE_VOCABULARY): Heading[] {
+export function findHeadings(pages: PageLayout[], furniture: Furniture, body: BodyStyle, skipPages: Set<number>, vocab: OutlineVocabulary = NO_OUTLINE_VOCABULARY, letters: ReadonlySet<string> = bodyLetters(pages, furniture, body)): Heading[] {
   const out: Heading[] = [];
   const code = codeFonts(pages, body);
   const mono = monospacePrints(pages, body);
@@ -617,7 +618,7 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
       const listing = code.has(l.font) || i <= joined || inFixedWidthBlock(p.lines, i, mono);
       const runIn = listing ? null : runInHeading(l, body, opts);
       const h = listing ? null : (runIn ?? scoreLine(l, body, opts));
-      if (h && h.kind === 'style' && (inTable || axisLabel(l, above) || figureLabel(l, above, below, body))) return;
+      if (h && h.kind === 'style' && (inTable || axisLabel(l, above) || figureLabel(l, above, below, body) || !inBodyLetters(h.title, letters))) return;
       // a large line opening the page in the deck's title place is a title wherever it starts (a slide's title left of its bullets)
       const opensPage = bodyLine === 0 && titlePlaces.has(titlePlace(l, body) ?? '');
       if (!h || (h.kind === 'style' && !opensPage && !alignedLikeTitle(l, frame, body))) return;

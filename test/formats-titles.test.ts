@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { clipAtWord, groupTitle, headingLines, isCodeLine, GROUP_TITLE_CHARS } from '../src/ingest/converters/titles.js';
+import { clipAtWord, groupTitle, headingLines, isCodeLine, leadTitle, GROUP_TITLE_CHARS } from '../src/ingest/converters/titles.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { foldHeadingRuns, paragraphGroups } from '../src/ingest/converters/html-tree.js';
@@ -13,6 +13,16 @@ import { detectType } from '../src/ingest/detect.js';
 
 const EXAMPLE_INBOX = join(import.meta.dirname, '..', 'examples', 'library', 'inbox');
 const LONG = 'The first thing we do is to initialize the zlib state for compression using deflateInit() and friends.';
+
+describe('a text\'s first line as its title', () => {
+  it('a comment\'s opening mark alone is no title and its marks are no part of one; a banner keeps its frame', () => {
+    expect(leadTitle(['/*', ' * History', ' *', ' * $FreeBSD: calendar.history $', ' */'])).toBe('History');
+    expect(leadTitle(['# Copyright (C) 2000-2018 Free Software Foundation, Inc.'])).toBe('Copyright (C) 2000-2018 Free Software Foundation, Inc.');
+    expect(leadTitle(['*        *', '*  TODO  *'])).toBe('*  TODO  *');
+    expect(leadTitle(['*** IMPORTANT ***'])).toBe('*** IMPORTANT ***');
+    expect(convertPlainText('/*\n * History\n */\n\n01/01\tCastro expels Cuban President Batista, 1959\n01/11\tMilk delivered in bottles for first time, 1878\n', 'calendar.history').title).toBe('History');
+  });
+});
 
 describe('titles of headingless stretches (titles.ts)', () => {
   it('cuts a long line at a word boundary, never mid-word', () => {

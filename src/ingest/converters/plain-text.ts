@@ -125,7 +125,7 @@ export function convertTextByPlan(source: string, filename: string, plan: PlanDi
 
 export const plainTextConverter: Converter = {
   name: 'text',
-  version: 28,
+  version: 29,
   async convert({ bytes, card, options }) {
     const text = decodeNonEmptyText(bytes);
     return convertTextByPlan(text, card.filename, options.plan);

@@ -195,6 +195,16 @@ export function tableHeaderTitle(lines: readonly string[], base: string, max = G
 
 /** A document's title from its first lines: the first that is not blank or an adornment line; '' when none fits. */
 export function leadTitle(lines: readonly string[], max = GROUP_TITLE_CHARS): string {
-  const first = lines.find((l) => l.trim() && !ADORNMENT.test(l.trim()) && !COMMENT_LINE.test(l.trim()))?.trim() ?? '';
+  const line = lines.find((l) => WORDY.test(l) && !ADORNMENT.test(l.trim()) && !COMMENT_LINE.test(l.trim()))?.trim() ?? '';
+  // a banner framed in marks ("*** IMPORTANT ***", "*  TODO  *") keeps them
+  const first = BANNER_END.test(line) ? line : line.replace(COMMENT_LEAD, '');
   return first.length <= max ? first : '';
 }
+
+/** A line closing with the marks a banner is framed in. */
+const BANNER_END = /[*#]\s*$/;
+
+/** A line with a letter or digit: a comment's opening "/*" alone titles nothing. */
+const WORDY = /[\p{L}\p{N}]/u;
+/** A comment's marks before its words (" * History" under "/*", "# Title", "// Title", "; Title"): not part of the title. */
+const COMMENT_LEAD = /^(?:\/\/+|\/?\*+|#+|;+|--+|%+)\s+(?=\S)/;

@@ -269,6 +269,17 @@ describe('--around windows', () => {
     expect(wide.note).not.toMatch(/past this window/);
   });
 
+  it('cite a Markdown window by its own file lines, not the whole node\'s', () => {
+    const rollback = findNode(root, 'release-runbook.md', byTitle('Monitoring and rollback'));
+    const a = readSource(root, 'release-runbook.md', { nodeId: rollback.node_id, around: 'make rollback', maxChars: 60 });
+    const file = readFileSync(join(SKILL_FIXTURES, 'release-runbook.md'), 'utf8').split('\n');
+    const at = file.findIndex((l) => l.includes('make rollback')) + 1;
+    const [from, to] = a.citation.lines!;
+    expect(from).toBeLessThanOrEqual(at);
+    expect(to).toBeGreaterThanOrEqual(at);
+    expect(to - from).toBeLessThan(rollback.line_range![1] - rollback.line_range![0]);
+  });
+
   it('find the words as a word of their own before finding them inside a longer word ("roll", not the "roll" of "rollback")', () => {
     const a = readSource(root, 'release-runbook.md', { around: 'roll', maxChars: 40 });
     expect(a.text).toContain('Roll back');

@@ -10,9 +10,9 @@ import { sourceFreshness, type Freshness } from '../search/freshness.js';
 import type { CatalogEntry, TreeFile, TreeNode } from '../store/schemas.js';
 import { requireNode } from './tree-view.js';
 import { DEFAULT_READ_CHARS, MAX_READ_CHARS, parseRange } from './bounded.js';
-import { readNodeText, readPages, readLines } from './read-text.js';
+import { readNodeText, readPages, readLines, type NodeRead } from './read-text.js';
 import { sheetNames } from './read-rows.js';
-import { densestSpan, pageAtPos, phraseRegExp, phraseSpan, termWeights } from './snippets.js';
+import { densestSpan, fileLines, pageAtPos, phraseRegExp, phraseSpan, termWeights } from './snippets.js';
 import { readContent } from './store-read.js';
 import { makeCitation } from './citation.js';
 import { base, findPath, followingNode, nodeById, nodeInfo, rangeArg, type ReadAnswer, type ReadRequest } from './read-info.js';
@@ -92,11 +92,16 @@ function aroundWindow(root: string, entry: CatalogEntry, tree: TreeFile, answer:
   answer.truncated = to < text.length || from > 0 || answer.truncated;
   // a following part of the whole text is not a following part of the window
   answer.next = null;
-  if (p0 !== undefined && p1 !== undefined && answer.citation.pages) {
-    const { node_id, node_title } = answer.citation;
-    answer.citation = makeCitation(entry, { ...(node_id ? { node_id } : {}), ...(node_title ? { node_title } : {}), pages: [p0, p1] });
-  }
+  const { node_id, node_title } = answer.citation;
+  const named = { ...(node_id ? { node_id } : {}), ...(node_title ? { node_title } : {}) };
+  if (p0 !== undefined && p1 !== undefined && answer.citation.pages) answer.citation = makeCitation(entry, { ...named, pages: [p0, p1] });
+  // a text or Markdown node's window is cited by its own file lines, not the whole node's (a 56-line section for 6 lines read)
+  const lines = !answer.citation.pages ? fileLines(text, LINE_STARTS.get(answer), from, to) : undefined;
+  if (lines) answer.citation = makeCitation(entry, { ...named, lines });
 }
+
+/** Where each node's own file lines start in a node answer's text (read-text.ts line_starts), for --around's citation. */
+const LINE_STARTS = new WeakMap<ReadAnswer, NodeRead['line_starts']>();
 
 /** Later places the --around note names when the words occur as written more than once. */
 export const AROUND_LATER_LISTED = 3;
@@ -207,6 +212,7 @@ function readNode(ctx: ReadContext, offset: number): ReadAnswer {
     }),
     freshness,
   };
+  if (got.line_starts && got.offset === 0) LINE_STARTS.set(answer, got.line_starts);
   if (!got.text && got.offset === 0) {
     answer.note = node.children.length > 0 ? 'This node has no text of its own or below it.' : 'This node has no text; its title, summary and meta are all there is.';
     if (sheetNames(tree).length > 0) answer.note += ' For spreadsheet data ask for rows (--rows A-B) or column stats (--stats).';

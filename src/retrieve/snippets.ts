@@ -413,7 +413,7 @@ function passageIn(text: string, weights: Map<string, number>, firstPage: number
 }
 
 /** The file lines of text[from, to) when both ends lie in the text of nodes that are their file's lines (read-text.ts line_starts). */
-function fileLines(text: string, starts: NodeRead['line_starts'], from: number, to: number): [number, number] | undefined {
+export function fileLines(text: string, starts: NodeRead['line_starts'], from: number, to: number): [number, number] | undefined {
   const lineAt = (pos: number) => {
     const s = starts?.find((x) => x.at <= pos && pos <= x.end);
     if (!s) return undefined;

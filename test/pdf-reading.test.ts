@@ -278,6 +278,24 @@ describe('words broken at a line\'s end', () => {
   });
 });
 
+describe('bookmark titles the document cut short (elsarticle)', () => {
+  const prose = (t: string) => line(`${t} text of the page, long enough to be read as prose and nothing else.`);
+  it('take the rest of their printed heading; a title printed as it is, or a sentence it opens, stays as it is', () => {
+    const heading = (t: string) => line(t, { size: 14.5, x2: 72 + t.length * 7 });
+    const body = [
+      [heading('10. Mathematical symbols and formulae'), prose('Maths'), prose('More')],
+      [heading('Installation'), prose('Install'), prose('More')],
+      [line('Usage of the class is simple: load it first.'), prose('Use'), prose('More')],
+      // a paragraph's first line opening with the title fills the measure; a label after it is no part of it
+      [line('Species accumulation models are similar to rarefaction', { size: 14.5 }), prose('Models'), prose('More')],
+      [heading('Symbols B'), prose('Symbols'), prose('More')],
+    ];
+    const out = locateEntries([{ title: 'Mathematical', level: 1, page: 1 }, { title: 'Installation', level: 1, page: 2 }, { title: 'Usage', level: 1, page: 3 },
+      { title: 'Species accumulation models', level: 1, page: 4 }, { title: 'Symbols', level: 1, page: 5 }], body);
+    expect(out.map((e) => e.title)).toEqual(['Mathematical symbols and formulae', 'Installation', 'Usage', 'Species accumulation models', 'Symbols']);
+  });
+});
+
 describe('bookmarks pointing pages before their headings (4ti2 manual)', () => {
   const prose = (t: string) => line(`${t} text of the page, long enough to be read as prose and nothing else.`);
   it('moves an entry to the later page, up to the next entry\'s, where its title is printed; a misread title stays', () => {

@@ -191,7 +191,39 @@ export function locateEntries(entries: OutlineEntry[], body: Line[][]): OutlineE
     const heading = findHeading(e, lines, startAt);
     const found = heading >= 0 ? withLabelAbove(lines, heading, startAt) : heading;
     const line = found >= 0 ? found : samePage ? (prev.line ?? 0) : 0;
-    out.push({ ...e, line });
+    const whole = heading >= 0 ? printedTitle(e.title, lines[heading]!, lines) : null;
+    out.push({ ...e, ...(whole ? { title: whole } : {}), line });
   }
   return out;
+}
+
+/** A heading printed longer than this is a title's start in a sentence, not the title. */
+export const PRINTED_TITLE_MAX_CHARS = 80;
+
+/**
+ * The heading as printed, when the entry's title is its start cut short by the document ("Mathematical"
+ * and "Theorem and" in elsarticle's bookmarks, for "10. Mathematical symbols and formulae" and "7.
+ * Theorem and theorem like environments"): the title's words and the rest of the line, in a print at
+ * least the page's usual size; null when the line says no more, or reads as a sentence.
+ */
+function printedTitle(title: string, line: Line, lines: Line[]): string | null {
+  const t = title.trim();
+  const printed = line.text.trim().replace(HEADING_NUMBER, '');
+  if (printed.length > PRINTED_TITLE_MAX_CHARS || /[.,;:!?]$/.test(printed) || !printed.toLowerCase().startsWith(t.toLowerCase())) return null;
+  const rest = printed.slice(t.length).trim().split(/\s+/);
+  // the rest of a title: words ("symbols and formulae", "for Fiscal 2022"), not a label or a command's values ("B", "solid 0.5 border -1")
+  if (rest.length < PRINTED_REST_MIN_WORDS || !rest.every((w) => /^\p{L}/u.test(w) || /^(?:19|20)\d\d$/.test(w))) return null;
+  // in a heading's print, on a line that does not fill the measure (a paragraph's first line opening with the title does)
+  if (line.size < medianSize(lines) || line.x2 >= Math.max(...lines.map((l) => l.x2)) - FILLED_LINE_EMS * line.size) return null;
+  return `${t} ${rest.join(' ')}`;
+}
+
+/** Words a cut title's printed rest has at least. */
+export const PRINTED_REST_MIN_WORDS = 2;
+/** A line ending within this many ems of the page's right edge fills the measure. */
+export const FILLED_LINE_EMS = 2;
+
+function medianSize(lines: Line[]): number {
+  const sizes = lines.map((l) => l.size).sort((a, b) => a - b);
+  return sizes[Math.floor(sizes.length / 2)] ?? 0;
 }

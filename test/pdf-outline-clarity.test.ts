@@ -177,6 +177,9 @@ describe('source titles from the first page', () => {
     // a name alone with nothing of its size around it stays the name
     const alone = page(1, [line('horoscop', 22.5, 640), gap(line('Body text of the manual starts here and goes on for a while.', 10, 300), 20)]);
     expect(titleOf(alone)).toBe('horoscop');
+    // a section label set apart under it (a refentry's "Name", indented) is not part of its block
+    const refentry = page(1, [{ ...line('fonts-conf', 13.5, 756), x: 96, x2: 160 }, gap({ ...line('Name', 12, 727), x: 143, x2: 176 }, 2.1), line('fonts.conf — Font configuration files', 10, 710)]);
+    expect(titleOf(refentry)).toBe('fonts-conf');
   });
 
   it('end where a contents listing run together with them begins', () => {

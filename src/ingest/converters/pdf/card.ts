@@ -286,7 +286,9 @@ export const TITLE_BLOCK_GAP = 2.5;
  */
 function titleBlock(page: PageLayout, head: Line): string {
   const at = page.lines.indexOf(head);
-  const fits = (l: Line | undefined): l is Line => !!l && l.size >= head.size * TITLE_BLOCK_SIZE_SHARE && /\p{L}{2}/u.test(l.text) && !repeatedUnit(l.text);
+  // set in line with it (its left edge or its centre): a refentry's "Name" label indented under "fonts-conf" is the next section's
+  const aligned = (l: Line) => Math.abs(l.x - head.x) <= head.size || Math.abs((l.x + l.x2) / 2 - (head.x + head.x2) / 2) <= head.size;
+  const fits = (l: Line | undefined): l is Line => !!l && l.size >= head.size * TITLE_BLOCK_SIZE_SHARE && /\p{L}{2}/u.test(l.text) && !repeatedUnit(l.text) && aligned(l);
   let a = at;
   while (a > 0 && page.lines[a]!.gapAbove <= TITLE_BLOCK_GAP && fits(page.lines[a - 1])) a--;
   let b = at;

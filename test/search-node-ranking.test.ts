@@ -150,6 +150,20 @@ describe('rankNodes verdicts in an ingested store', () => {
     const titles = nodes.map((n) => n.title);
     expect(titles.filter((t) => t === 'Feeders' || t === 'Nest boxes')).toHaveLength(1);
   });
+
+  it('suggests the window of a keyed table whose entries take in a number the query names', async () => {
+    const e = readCatalog(root).sources[0]!;
+    const tree = TreeFile.parse(JSON.parse(readFileSync(join(root, e.tree_path!), 'utf8')));
+    const ctx = { root, loadTree: () => tree } as unknown as IndexBuildContext;
+    const [a, b] = tree.root.children;
+    a!.title = 'Sightings (entries 1–30)';
+    b!.title = 'Sightings (entries 31–60)';
+    writeFileSync(join(root, keywordNodesFile(e.id)), serializeNodesIndex(buildNodesIndex(ctx, e, 'sha')));
+    resetKeywordCache();
+    // neither window prints 42: only its keys take it in
+    expect((await rankNodes(root, id, 'sighting 42', { k: 3, vectors: false }))[0]!.title).toBe('Sightings (entries 31–60)');
+    expect((await rankNodes(root, id, 'sighting 7', { k: 3, vectors: false }))[0]!.title).toBe('Sightings (entries 1–30)');
+  });
 });
 
 describe('coversParts', () => {

@@ -14,6 +14,14 @@ export const entriesLabel = (range: string): string => ` (entries ${range})`;
 
 const PLACE_LABEL = / \((?:introduction|beginning|entries \d+–\d+)\)$/;
 
+const ENTRIES_LABEL = / \(entries (\d+)–(\d+)\)$/;
+
+/** The keys a node titled with an entries label holds ([first, last]), else null. */
+export function entriesRange(title: string): [number, number] | null {
+  const m = ENTRIES_LABEL.exec(title);
+  return m ? [Number(m[1]), Number(m[2])] : null;
+}
+
 /** The heading a node title was made from, without a place label. */
 export function headingOf(title: string): string {
   return title.replace(PLACE_LABEL, '');

@@ -112,7 +112,7 @@ function byMax(scores: Map<number, number>): Map<number, number> {
  * Tier 2: the nodes of one source scored by
  *   score(n) = bm25(n) / max bm25 + 0.2·cos~(n) + bonus(n) [+ 0.4·proximity(n)]
  * where cos~ is the node-vector cosine min-max scaled over the nodes that have one, bonus is a
- * vocabulary pack's section bonus (nodes.ts), and proximity, added afterwards to the first nodes
+ * vocabulary pack's section bonus or a keyed table window's entries bonus (nodes.ts), and proximity, added afterwards to the first nodes
  * of this ranking (addNodeProximity), the share of the query one span of the node's text holds.
  * Scores, not ranks, are fused, so a node that holds
  * the query's words clearly better than the others keeps its lead, and the lead of the first

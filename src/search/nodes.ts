@@ -9,7 +9,7 @@
  * Only nodes spanning at most `maxPages`
  * pages (ingest.max_leaf_pages), so a suggestion points somewhere specific.
  */
-import { headingOf } from '../model/place-labels.js';
+import { entriesRange, headingOf } from '../model/place-labels.js';
 import { nodeVectorsWarning } from './index-health.js';
 import { loadConfig } from '../store/config.js';
 import { readCatalogForQuery } from '../store/catalog.js';
@@ -305,6 +305,26 @@ function vectorNodeScores(ix: NodeKeywords, input: NodeRankInput, eligible: Uint
   return out;
 }
 
+/**
+ * Bonus for a window of a long keyed table whose entries include a number the query names (PDF
+ * windows titled "(entries 1–30)", row-keys.ts): the numbers fall between its keys, and BM25 sees
+ * only those printed ("space group 19" ranked the table's window third, under two sections that
+ * mention "space group"; audit 12 and its rewording +1 each, the 14 other sets unchanged).
+ */
+export const NODE_ENTRIES_BONUS = 0.5;
+
+/** Bonus of a table's windows holding an entry numbered as a number of the query. */
+function entriesBonus(ix: NodeKeywords, input: NodeRankInput, eligible: Uint8Array, into: Map<number, number>): void {
+  const numbers = input.terms.filter((t) => WHOLE_NUMBER.test(t)).map(Number);
+  if (numbers.length === 0) return;
+  ix.nodes.forEach(([, title], i) => {
+    const range = eligible[i] ? entriesRange(title) : null;
+    if (range && numbers.some((n) => n >= range[0] && n <= range[1])) into.set(i, (into.get(i) ?? 0) + NODE_ENTRIES_BONUS);
+  });
+}
+
+const WHOLE_NUMBER = /^\d{1,6}$/;
+
 /** Bonus of nodes titled as a section kind the query calls for (vocabulary packs, sections.ts). */
 function sectionBonus(ix: NodeKeywords, input: NodeRankInput, eligible: Uint8Array): Map<number, number> {
   const out = new Map<number, number>();
@@ -417,7 +437,9 @@ export function rankNodesIn(ix: NodeKeywords, input: NodeRankInput): NodeHit[] {
   const groups = scoringGroups(ix, input);
   const kw = keywordNodeScores(ix, groups, eligible);
   const vec = vectorNodeScores(ix, input, eligible, kw);
-  const fused = fuseNodeScores(kw, vec, sectionBonus(ix, input, eligible));
+  const bonus = sectionBonus(ix, input, eligible);
+  entriesBonus(ix, input, eligible, bonus);
+  const fused = fuseNodeScores(kw, vec, bonus);
   if (input.nodeText) addNodeProximity(fused, proximityScores(ix, groups, ranked(fused).slice(0, PROXIMITY_CANDIDATES).map(([i]) => i), input.nodeText));
   // two places at least: the first suggestion's lead is over the next place, not over its own introduction
   const order = distinctPlaces(ranked(fused), ix.header.parent, Math.max(input.k, 2), coversParts(ix));

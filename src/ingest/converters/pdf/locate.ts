@@ -18,6 +18,7 @@
 import type { Line } from './layout-types.js';
 import type { OutlineEntry } from './outline-types.js';
 import { normTitle } from './printed-toc.js';
+import { median } from './lines.js';
 
 /** Normalised characters compared between an entry's title and a line. */
 export const LOCATE_KEY_CHARS = 40;
@@ -214,7 +215,7 @@ function printedTitle(title: string, line: Line, lines: Line[]): string | null {
   // the rest of a title: words ("symbols and formulae", "for Fiscal 2022"), not a label or a command's values ("B", "solid 0.5 border -1")
   if (rest.length < PRINTED_REST_MIN_WORDS || !rest.every((w) => /^\p{L}/u.test(w) || /^(?:19|20)\d\d$/.test(w))) return null;
   // in a heading's print, on a line that does not fill the measure (a paragraph's first line opening with the title does)
-  if (line.size < medianSize(lines) || line.x2 >= Math.max(...lines.map((l) => l.x2)) - FILLED_LINE_EMS * line.size) return null;
+  if (line.size < median(lines.map((l) => l.size)) || line.x2 >= Math.max(...lines.map((l) => l.x2)) - FILLED_LINE_EMS * line.size) return null;
   return `${t} ${rest.join(' ')}`;
 }
 
@@ -223,7 +224,3 @@ export const PRINTED_REST_MIN_WORDS = 2;
 /** A line ending within this many ems of the page's right edge fills the measure. */
 export const FILLED_LINE_EMS = 2;
 
-function medianSize(lines: Line[]): number {
-  const sizes = lines.map((l) => l.size).sort((a, b) => a - b);
-  return sizes[Math.floor(sizes.length / 2)] ?? 0;
-}

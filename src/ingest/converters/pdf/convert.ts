@@ -10,9 +10,10 @@ import type { ConvertedNode, ConvertResult } from '../types.js';
 import { styleKey, type Line, type PageLayout } from './layout-types.js';
 import type { OutlineEntry } from './outline-types.js';
 import { withPdfDocument, type PdfDocument } from './load.js';
-import { NATIVE_ENV, NATIVE_MISSING_WARNING, nativeReadPages, pageRunTogether, readNative, type NativePage, type NativeRead } from './poppler.js';
+import { NATIVE_ENV, NATIVE_MISSING_WARNING, nativeReadPages, pageRunTogether, readNative, readNativePagesAnyFonts, type NativePage, type NativeRead } from './poppler.js';
 import { buildPage, type RawItem } from './lines.js';
 import { withNativeFonts } from './native-fonts.js';
+import { fontsShowingRawCodes, learnRawCodeFonts, nativeKeepsLigatures, withTexCodes, type RawCodeFonts } from './tex-codes.js';
 import { findFurniture, type Furniture } from './furniture.js';
 import { definitionTerms } from './terms.js';
 import { bodyStyle, findHeadings, monospacePrints, withPeerTitles, type Heading } from './headings.js';
@@ -86,28 +87,80 @@ interface ReadResult {
   warnings: string[];
 }
 
-/** One page's lines read with pdfjs's getTextContent; its fonts named as the native reader named them when it read the page too (withNativeFonts). */
-async function pdfjsLayout(doc: PdfDocument, p: number, native: NativePage | null): Promise<PageLayout> {
+/** One page's text runs as pdfjs reads them (codes of TeX fonts as read: tex-codes.ts), with the page's size. */
+interface PdfjsPage {
+  items: RawItem[];
+  width: number;
+  height: number;
+}
+
+/**
+ * One page read with pdfjs's getTextContent. Fonts whose runs hold raw codes are named from the
+ * page's font objects and recorded in `rawFonts` (tex-codes.ts), which carries them to later pages.
+ */
+async function pdfjsPage(doc: PdfDocument, p: number, rawFonts: RawCodeFonts): Promise<PdfjsPage> {
   const page = await doc.getPage(p);
   const [x0 = 0, y0 = 0, x1 = 612, y1 = 792] = page.view;
   const tc = await page.getTextContent();
   const items = tc.items as RawItem[];
-  const layout = buildPage(p, x1 - x0, y1 - y0, native ? withNativeFonts(items, native.items) : items);
+  const unknown = fontsShowingRawCodes(items, rawFonts);
+  if (unknown.size > 0) {
+    // font objects (with their names) reach this thread only with the page's operator list
+    await page.getOperatorList();
+    learnRawCodeFonts(unknown, (id) => fontObjectName(page, id), rawFonts);
+  }
   page.cleanup();
-  return layout;
+  return { items, width: x1 - x0, height: y1 - y0 };
+}
+
+/** The font name (PDF BaseFont) of one of a page's pdfjs font ids, once its operator list was read. */
+function fontObjectName(page: Awaited<ReturnType<PdfDocument['getPage']>>, id: string): string | undefined {
+  try {
+    return (page.commonObjs.get(id) as { name?: string } | undefined)?.name;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The better reading of a page pdfjs read: the native reader's (read for this, `later`) when the
+ * page holds runs of a TeX font pdfjs read as raw codes and the native reading keeps more of its
+ * ligatures (nativeKeepsLigatures). pdfjs turns such a font's ligature codes (ff, fi, fl) into
+ * blanks it does not report, which no table can put back: GLPK's manual read "rst", "le", "eld";
+ * pdftohtml, mapping the font's glyph names, read them whole. Otherwise pdfjs's runs, their TeX codes put back (withTexCodes) and
+ * fonts named as the native reader named them when it read the page too (withNativeFonts).
+ */
+async function pdfjsLayout(p: number, read: PdfjsPage, rawFonts: RawCodeFonts, native: NativePage | null, later: () => Promise<NativePage[] | null>): Promise<PageLayout> {
+  const items = withTexCodes(read.items, rawFonts);
+  if (!native && read.items.some((it) => it.fontName && rawFonts.get(it.fontName))) {
+    const other = (await later())?.[p - 1];
+    if (other && nativeKeepsLigatures(items, other.items)) return buildPage(p, other.width, other.height, other.items);
+  }
+  return buildPage(p, read.width, read.height, native ? withNativeFonts(items, native.items) : items);
 }
 
 /**
  * Every page's lines: from the native reader's pages where it read every page, each page whose
  * words it ran together read again with pdfjs; else all with pdfjs (native reader missing, risky
- * fonts, failed, or another page count).
+ * fonts, failed, or another page count). pdfjs's pages are read first and laid out after, so a TeX
+ * font seen raw on any page is known on all (pdfjsLayout); `nativeLater` reads the file natively
+ * when a page needs it (the fonts were risky, so the first read stopped).
  */
-export async function pageLayouts(doc: PdfDocument, native: NativePage[] | null): Promise<PageLayout[]> {
-  const layouts: PageLayout[] = [];
+export async function pageLayouts(doc: PdfDocument, native: NativePage[] | null, nativeLater: () => Promise<NativePage[] | null> = async () => null): Promise<PageLayout[]> {
   const whole = native !== null && native.length === doc.numPages;
+  const rawFonts: RawCodeFonts = new Map();
+  const reads: Array<PdfjsPage | null> = [];
   for (let p = 1; p <= doc.numPages; p++) {
     const page = whole ? native[p - 1]! : null;
-    layouts.push(page && !pageRunTogether(page) ? buildPage(p, page.width, page.height, page.items) : await pdfjsLayout(doc, p, page));
+    reads.push(page && !pageRunTogether(page) ? null : await pdfjsPage(doc, p, rawFonts));
+  }
+  let other: Promise<NativePage[] | null> | null = null;
+  const later = () => (other ??= nativeLater().then((r) => (r?.length === doc.numPages ? r : null)));
+  const layouts: PageLayout[] = [];
+  for (let p = 1; p <= doc.numPages; p++) {
+    const page = whole ? native[p - 1]! : null;
+    const read = reads[p - 1];
+    layouts.push(read ? await pdfjsLayout(p, read, rawFonts, page, later) : buildPage(p, page!.width, page!.height, page!.items));
   }
   return layouts;
 }
@@ -122,7 +175,7 @@ async function readLayouts(bytes: Uint8Array, read?: NativeRead): Promise<ReadRe
   const native = nativeReadPages(got);
   const missing = got.status === 'missing';
   return withPdfDocument(bytes, async (doc) => {
-    const layouts = await pageLayouts(doc, native);
+    const layouts = await pageLayouts(doc, native, got.status === 'risky' ? () => readNativePagesAnyFonts(bytes) : undefined);
     const bm = await readBookmarks(doc);
     const meta = await doc.getMetadata().catch(() => null);
     const metaTitle = ((meta?.info as Record<string, unknown> | undefined)?.['Title'] as string | undefined)?.trim();

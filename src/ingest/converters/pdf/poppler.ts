@@ -361,6 +361,20 @@ export async function readNativePages(bytes: Uint8Array, lastPage?: number): Pro
 }
 
 /**
+ * Every page's text runs read by pdftohtml whatever the fonts (riskyFonts not asked): for a file
+ * read with pdfjs whose pages need a second reading (convert.ts pdfjsLayout). Null when the tool is
+ * missing or fails.
+ */
+export async function readNativePagesAnyFonts(bytes: Uint8Array): Promise<NativePage[] | null> {
+  if (!(await nativeAvailable())) return null;
+  try {
+    return await withTempPdf(bytes, async (file) => parseNativeXml(await runTool(NATIVE_TOOL, nativeArgs(file), timeoutFor(bytes))));
+  } catch {
+    return null;
+  }
+}
+
+/**
  * What the native reader made of a whole file: pdftohtml's XML (UTF-8), or why there is none —
  * the tool is missing, the fonts are ones poppler reads worse than pdfjs (riskyFonts), or it failed.
  * Plain data, so it can be handed to a worker thread.

@@ -124,6 +124,42 @@ describe('manual pages behind a long licence comment', () => {
     expect(detectType('tcpdump.8', new TextEncoder().encode(page)).type).toBe('man');
   });
 
+  it('are roff when the page defines its own macros before .TH (SoX\'s sox.1)', () => {
+    const macros = `'\\" t\n'\\" Separate paragraphs\n.de SP\n.if t .sp .5\n.if n .sp\n..\n.ie n .ds m " - \n.el .ds m \\(em\n.ds RA \\(->\n.de EX\n.SP\n.nf\n.ft CW\n..\n`.repeat(4);
+    const sox = `${macros}.TH SoX 1 "December 31, 2014"\n.SH NAME\nSoX \\- Sound eXchange\n`;
+    expect(isRoff(sox.slice(0, 512))).toBe(true);
+    expect(detectType('sox.1', new TextEncoder().encode(sox)).type).toBe('man');
+    // a list of dot-files is no roff: it opens with no roff comment
+    expect(isRoff('.bashrc\n.profile\n.vimrc\n.gitconfig\n')).toBe(false);
+  });
+
+  it('a page an earlier version read as plain text is read again as a manual page, once', async () => {
+    const { tempStore, cleanup } = await import('./helpers/temp-store.js');
+    const { ingest } = await import('../src/ingest/pipeline.js');
+    const { converterTagFor } = await import('../src/ingest/converters/index.js');
+    const { writeFileSync } = await import('node:fs');
+    const macros = `'\\" t\n.de SP\n.if t .sp .5\n.if n .sp\n..\n.de EX\n.SP\n.nf\n.ft CW\n..\n`.repeat(8);
+    const root = tempStore();
+    try {
+      writeFileSync(join(root, 'inbox', 'sox.1'), `${macros}.TH SoX 1\n.SH NAME\nSoX \\- Sound eXchange\n.SH DESCRIPTION\nSoX reads audio.\n`);
+      await ingest(root, { paths: [join(root, 'inbox')] });
+      const catalogFile = join(root, 'catalog.json');
+      const read = () => JSON.parse(readFileSync(catalogFile, 'utf8')) as { sources: Array<{ filename: string; type: string; converter: string }> };
+      expect(read().sources.find((e) => e.filename === 'sox.1')!.type).toBe('man');
+      // as an earlier version left it: read as text
+      const before = read();
+      const entry = before.sources.find((e) => e.filename === 'sox.1')!;
+      Object.assign(entry, { type: 'text', converter: converterTagFor('text') });
+      writeFileSync(catalogFile, JSON.stringify(before));
+      const again = await ingest(root, { paths: [join(root, 'inbox')] });
+      expect(again.counts.updated).toBe(1);
+      expect(read().sources.find((e) => e.filename === 'sox.1')!.type).toBe('man');
+      expect((await ingest(root, { paths: [join(root, 'inbox')] })).counts.unchanged).toBe(1);
+    } finally {
+      cleanup(root);
+    }
+  });
+
   it('plain text that merely mentions a roff comment is not roff', () => {
     expect(isRoff('Some notes\n.\\" looks like roff\nmore text\n')).toBe(false);
     expect(detectType('notes.8', new TextEncoder().encode('Release notes for 8\n\nNothing here.\n')).type).toBe('text');

@@ -597,7 +597,7 @@ const MAN_CAPS: Capabilities = {
 
 export const manConverter: Converter = {
   name: 'man',
-  version: 8,
+  version: 9,
   async convert({ bytes, card, options }) {
     let raw = bytes;
     if (isGzip(bytes)) {
@@ -631,14 +631,19 @@ const ROFF_HEAD = /^(?:\.\\"|'\\"|\.TH\s|\.Dd\s)/m;
 /** A roff comment line (`.\"`, `'\"`, `\"`) or an empty request (`.`). */
 const ROFF_COMMENT = /^(?:[.']\s*\\"|\\"|[.']\s*$)/;
 
+/** A roff control line: a request or macro call (`.de SP`, `.if t .sp .5`, `..`, `'br`). */
+const ROFF_CONTROL = /^[.'][A-Za-z.\\]/;
+
 /**
  * Roff text: a comment or .TH/.Dd line and a section request (.TH/.SH/.Dt/.Sh) in the head, or a head
- * that is nothing but roff comments (a long licence comment puts .TH past the bytes sniffed).
+ * that opens with a roff comment and holds nothing but comments and requests: a long licence
+ * comment, or the macros a page defines for itself, put .TH past the bytes sniffed (SoX's sox.1
+ * defines .SP, .EX and .EE first, and was read as plain text, its requests as words).
  */
 export function isRoff(head: string): boolean {
   if (ROFF_HEAD.test(head.slice(0, 2000)) && /^\.(?:TH|SH|Dt|Sh)\s/m.test(head)) return true;
   const whole = head.split('\n').slice(0, -1); // the last line may be cut short
-  return whole.length > 0 && ROFF_COMMENT.test(whole[0]!) && whole.every((l) => ROFF_COMMENT.test(l));
+  return whole.length > 0 && ROFF_COMMENT.test(whole[0]!) && whole.every((l) => ROFF_COMMENT.test(l) || ROFF_CONTROL.test(l));
 }
 
 /** Gzip holding a roff page (`ls.1.gz`, as manual pages are installed). */

@@ -2,10 +2,10 @@
  * Detect stage: is the source unchanged (stat cache, then hash)? If not, read and classify it and
  * open its catalog entry. Files that cannot be read or are broken are settled as failed here.
  */
-import { statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { CatalogEntry, type FileCard } from '../../store/schemas.js';
 import { errorMessage } from '../../store/errors.js';
-import { detectFile, formatByName, readErrorMessage, VanishedError } from '../detect.js';
+import { detectFile, detectType, formatByName, readErrorMessage, SNIFF_BYTES, VanishedError } from '../detect.js';
 import { detectMember } from '../archive-members.js';
 import { converterTagFor, formatOf } from '../converters/index.js';
 import { settle, type SourceJob, type SourceStage } from './types.js';
@@ -24,6 +24,26 @@ function newlyNamedFormat(prev: CatalogEntry): boolean {
   // read as plain text (or not at all): any format its name now names (.rtf, whose header is its magic)
   if (prev.type === 'text' || prev.type === 'unknown') return true;
   return !named.format.magic && !formatOf(prev.type)?.magic;
+}
+
+/**
+ * A file read as plain text whose leading bytes a format's content test now claims: a test was
+ * added or widened since it was indexed (SoX's sox.1 defines its own macros before .TH, and was
+ * read as text until man pages were told by those too). Only text sources' first SNIFF_BYTES are read.
+ */
+function newlySniffedFormat(prev: CatalogEntry, abs: string): boolean {
+  if (prev.type !== 'text') return false;
+  let fd: number | undefined;
+  try {
+    fd = openSync(abs, 'r');
+    const head = new Uint8Array(SNIFF_BYTES);
+    const n = readSync(fd, head, 0, SNIFF_BYTES, 0);
+    return detectType(prev.filename, head.subarray(0, n)).type !== 'text';
+  } catch {
+    return false; // unreadable: detection says why
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /** The catalog entry is current for this content and converter. */
@@ -59,7 +79,7 @@ function statUnchanged(job: SourceJob, run: IngestRun): boolean {
   } catch {
     return false; // vanished or unreadable: detection says which
   }
-  return cached.size === st.size && cached.mtime_ms === st.mtimeMs && isUnchanged(job.prev, cached.sha256, false);
+  return cached.size === st.size && cached.mtime_ms === st.mtimeMs && isUnchanged(job.prev, cached.sha256, false) && (!!job.file.member || !newlySniffedFormat(job.prev, job.file.abs));
 }
 
 /** The hash recorded for a file that could not be read (its content is unknown). */
@@ -137,7 +157,7 @@ export const detectStage: SourceStage = {
     }
     const det = job.det;
     run.statCache.files[job.file.rel] = { size: det.size, mtime_ms: det.mtimeMs, sha256: det.card.sha256 };
-    if (isUnchanged(job.prev, det.card.sha256, !!run.opts.force)) return settle(job, job.prev!, 0, 'unchanged');
+    if (isUnchanged(job.prev, det.card.sha256, !!run.opts.force) && job.prev!.type === det.card.type) return settle(job, job.prev!, 0, 'unchanged');
     job.entry = baseEntry(det.card, run.nowIso());
     if (det.broken) settle(job, { ...job.entry, status: 'failed', error: det.broken });
   },

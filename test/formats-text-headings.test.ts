@@ -107,6 +107,23 @@ describe('plain-text headings Markdown does not see (text-headings.ts)', () => {
   });
 });
 
+  it('YAML and TOML front matter is metadata, not a section; its title stands in when there is no H1', () => {
+    const rmd = convertMarkdownText('---\n:xtitle: Programming Interface\ndate: 27-aug-2022\noutput:\n  html_document:\n   toc: true\n---\n\n# Programming interface\n\nCopyright.\n\n## Steps\n\ncall\n\n## Files\n\nopen\n', 'swephprg.md');
+    expect(rmd.root.title).toBe('Programming interface');
+    expect(outline(rmd.root)).toEqual(['Programming interface 1-19', '  Steps 13-16', '  Files 17-19']);
+    expect(rmd.root.content).toContain('date: 27-aug-2022');
+    const hugo = convertMarkdownText('+++\ntitle = "Porting Guide"\nweight = 3\n+++\n\n## Before you start\n\nread\n\n## Steps\n\ndo\n', 'porting.md');
+    expect(hugo.root.title).toBe('Porting Guide');
+    expect(hugo.root.children.map((c) => c.title)).toEqual(['Before you start', 'Steps']);
+    // R Markdown (CRLF lines): the front matter's title and subtitle outrank a first H1 that is a section; Pandoc's {#id} is no part of a title
+    const rmdVignette = convertMarkdownText('---\r\noutput: rmarkdown::html_vignette\r\ntitle: \'Panel data econometrics in R:\'\r\nsubtitle: \'the plm package\'\r\n---\r\n\r\n# Introduction\r\n\r\nPanel data.\r\n\r\n# The linear panel model{#linear-panel-model}\r\n\r\nModels.\r\n', 'plm.md');
+    expect(rmdVignette.root.title).toBe('Panel data econometrics in R: the plm package');
+    expect(rmdVignette.root.children.map((c) => c.title)).toEqual(['Introduction', 'The linear panel model']);
+    // a rule, then a paragraph and a setext underline: no front matter (no "key:" line after the opening rule)
+    const ruled = convertMarkdownText('---\nIntro text here\n---\n\nmore\n', 'ruled.md');
+    expect(ruled.root.children.map((c) => c.title)).toEqual(['Intro text here']);
+  });
+
 const ADOC = `= Harbour Crane Operations Guide
 Port Authority <ops@example.org>
 

@@ -24,10 +24,13 @@ export const PROSE_MIN_WORDS = 8;
 /** Inline HTML in a heading (a logo `<a><img></a>`, a `<sup>`) is markup, not words of its title. */
 const INLINE_TAG = /<\/?[a-z][^>]*>/gi;
 
-/** A heading's title as a reader sees it: its text without inline HTML or adornment lines. */
+/** Pandoc's attributes after a heading ("{#linear-panel-model}", "{.unnumbered}", "{-}"): markup, not words of its title. */
+const HEADING_ATTRIBUTES = /\s*\{(?:[#.][^{}]*|-)\}\s*$/;
+
+/** A heading's title as a reader sees it: its text without inline HTML, attributes or adornment lines. */
 function headingTitle(h: Heading): string {
   const text = h.children.filter((c) => c.type !== 'html').map((c) => mdToString(c)).join('');
-  return headingLines(text.replace(INLINE_TAG, '')).replace(/\s+/g, ' ').trim();
+  return headingLines(text.replace(INLINE_TAG, '')).replace(/\s+/g, ' ').trim().replace(HEADING_ATTRIBUTES, '');
 }
 
 /**
@@ -104,6 +107,48 @@ export function headingSkeleton(text: string): string {
   return lines.map((l, i) => (keep[i] ? l : '')).join('\n');
 }
 
+/** Front matter is looked for within this many lines of the top. */
+export const FRONT_MATTER_MAX_LINES = 200;
+const FRONT_MATTER_CLOSE: Record<string, string[]> = { '---': ['---', '...'], '+++': ['+++'] };
+/** A metadata line: a key, then a colon and a blank or the end ("title: …", "output:"), or TOML's "key = …". */
+const FRONT_MATTER_KEY = /^[^\s#][^:=]*(?::(?:\s|$)|\s*=)/;
+
+/**
+ * The last line of YAML (---) or TOML (+++) front matter opening the file, or 0: metadata for a
+ * site generator or R Markdown, not text. Parsed as Markdown its closing "---" underlines the
+ * block as one setext heading, and Swiss Ephemeris's programmer's guide opened with a section
+ * titled ":xtitle: Programming Interface … output: html_document: toc: true toc_depth: 3".
+ */
+export function frontMatterEnd(lines: readonly string[]): number {
+  const closes = FRONT_MATTER_CLOSE[lines[0]?.trimEnd() ?? ''];
+  if (!closes || !FRONT_MATTER_KEY.test(lines[1] ?? '')) return 0;
+  const last = Math.min(lines.length, FRONT_MATTER_MAX_LINES);
+  for (let i = 2; i < last; i++) if (closes.includes(lines[i]!.trimEnd())) return i + 1;
+  return 0;
+}
+
+/** A top-level front matter value on one line ("title: …" / "title = …"), unquoted, or undefined. */
+function frontMatterValue(lines: readonly string[], end: number, key: string): string | undefined {
+  const field = new RegExp(`^${key}\\s*[:=]\\s*(.+)$`, 'i');
+  for (const l of lines.slice(1, end - 1)) {
+    const t = field.exec(l.trimEnd())?.[1]!.trim().replace(/^(["'])(.*)\1$/, '$2').trim();
+    if (t) return t;
+  }
+  return undefined;
+}
+
+/**
+ * The front matter's title, with its subtitle when it has one: what the page is published under.
+ * It outranks the first H1, which then is a section: plm's R Markdown vignette, titled "Panel data
+ * econometrics in R: the plm package" there, was titled by its first section, "Introduction".
+ */
+function frontMatterTitle(lines: readonly string[], end: number): string | undefined {
+  const title = frontMatterValue(lines, end, 'title');
+  const sub = title && frontMatterValue(lines, end, 'subtitle');
+  if (!title || !sub) return title;
+  return /[:—–-]$/.test(title) ? `${title} ${sub}` : `${title}: ${sub}`;
+}
+
 interface Open {
   depth: number;
   node: ConvertedNode;
@@ -116,6 +161,9 @@ interface Open {
  */
 export function convertMarkdownText(text: string, filename: string, source = text): ConvertResult {
   const lines = splitLines(source);
+  const front = frontMatterEnd(lines);
+  // the front matter's lines parsed as blank ones, so line numbers stay the file's
+  if (front > 0) text = [...new Array<string>(front).fill(''), ...splitLines(text).slice(front)].join('\n');
   const big = text.length > FULL_PARSE_MAX_CHARS;
   const tree = fromMarkdown(big ? headingSkeleton(text) : text);
   const lead = big ? fromMarkdown(text.slice(0, LEAD_PARSE_CHARS)).children : tree.children;
@@ -127,7 +175,7 @@ export function convertMarkdownText(text: string, filename: string, source = tex
   const h1s = headings.filter((h) => h.depth === 1);
   const firstH1 = h1s[0];
   const titleH1 = firstH1 && !releaseSeries(h1s.slice(0, 2).map(headingTitle)) ? firstH1 : undefined;
-  const root: ConvertedNode = { title: (titleH1 && headingTitle(titleH1)) || fallbackTitle, kind: 'document', children: [], line_range: [1, Math.max(1, lineCount)] };
+  const root: ConvertedNode = { title: (front > 0 ? frontMatterTitle(lines, front) : undefined) || (titleH1 && headingTitle(titleH1)) || fallbackTitle, kind: 'document', children: [], line_range: [1, Math.max(1, lineCount)] };
   const firstLine = headings[0]?.position?.start.line ?? lineCount + 1;
   if (firstLine > 1) {
     const pre = slice(1, firstLine - 1);
@@ -153,7 +201,8 @@ export function convertMarkdownText(text: string, filename: string, source = tex
     stack.push({ depth: h.depth, node, startLine: start });
   });
   // A single H1 that wraps everything: its children become the document's sections.
-  if (root.children.length === 1 && firstH1 && root.children[0]!.title === root.title && (root.content ?? '').length <= FOLD_LEAD_CHARS) {
+  const frontChars = front > 0 ? slice(1, front).length : 0;
+  if (root.children.length === 1 && firstH1 && root.children[0]!.title === root.title && (root.content ?? '').length - frontChars <= FOLD_LEAD_CHARS) {
     const only = root.children[0]!;
     root.content = [root.content, only.content].filter(Boolean).join('\n');
     root.children = only.children;
@@ -206,7 +255,7 @@ export async function convertMarkdownByPlan(text: string, filename: string, plan
 
 export const markdownConverter: Converter = {
   name: 'markdown',
-  version: 19,
+  version: 21,
   async convert({ bytes, card, options }) {
     const text = decodeNonEmptyText(bytes);
     return convertMarkdownByPlan(text, card.filename, options.plan);

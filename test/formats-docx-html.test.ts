@@ -278,6 +278,19 @@ describe('html outlines (issue 14)', () => {
     expect(JSON.stringify(r.root)).toContain('Thomas T. Wetmore , IV');
   });
 
+  it('a note, tip or warning box is a labelled part of the section it is printed in, not a section taking the text after it', async () => {
+    const html = `<html><body><div class="sect2"><h3 class="title">25.1.5. Preventing Transaction ID Wraparound Failures</h3><p>Transaction IDs wrap.</p>
+      <div class="note"><h3 class="title">Note</h3><p>Before 9.4 freezing replaced xmin.</p></div>
+      <p>The table is scanned when age exceeds autovacuum_freeze_max_age.</p>
+      <aside><h4>Tip</h4><p>Lower the setting on busy tables.</p></aside><p>pg_xact takes about 0.5 GB.</p>
+      <h4>25.1.5.1. Multixacts and Wraparound</h4><p>Multixact IDs wrap too.</p></div></body></html>`;
+    const r = await htmlConverter.convert({ absPath: 'vacuum.html', card: card('vacuum.html', 'html'), bytes: new TextEncoder().encode(html), plan: {} as never, options: { maxLeafPages: 5 } });
+    expect(outline(r.root).slice(1).map((l) => l.replace(/ \[.*$/, ''))).toEqual(['  25.1.5. Preventing Transaction ID Wraparound Failures', '    25.1.5.1. Multixacts and Wraparound']);
+    const section = r.root.children[0]!.content ?? '';
+    expect(section).toContain('**Note**\n\nBefore 9.4 freezing replaced xmin.');
+    expect(section).toContain('pg_xact takes about 0.5 GB.');
+  });
+
   it('a DocBook reference entry is one section titled by its name and purpose, its Name / Synopsis / Description under it', async () => {
     const entry = (name: string, purpose: string) => `<div class="refentry"><a name="${name}"></a><div class="titlepage"></div>
       <div class="refnamediv"><h2>Name</h2><p>${name} &#8212; ${purpose}</p></div>

@@ -457,6 +457,14 @@ const REFENTRY = /(?:^|\s)refentry(?:\s|$)/;
  */
 const CREDIT_HEADING = /(?:^|\s)(?:author|corpauthor|editor|othercredit|authorgroup|collab)(?:\s|$)/i;
 const REFNAMEDIV = '.refnamediv';
+/**
+ * A block set off from the text it is printed in (DocBook's div.note, div.tip, div.warning; an
+ * `<aside>`): its heading ("Note", "Tip") is the block's label, not a section. As sections they took
+ * the rest of the enclosing section's text: PostgreSQL's "25.1.5. Preventing Transaction ID
+ * Wraparound Failures" ended at its first Note, and its next three paragraphs were the Note's.
+ */
+const ASIDE_CLASS = /(?:^|\s)(?:note|tip|hint|warning|caution|important|attention|danger|admonition|sidebar)(?:\s|$)/i;
+const isAside = (el: Element, tag: string): boolean => tag === 'aside' || ((tag === 'div' || tag === 'section') && ASIDE_CLASS.test(el.attribs.class ?? ''));
 const REFNAME_LINE = /^\S.{0,100}?\s+[—–-]{1,2}\s+\S/;
 /** Longest reference-entry title ("ST_Distance — Returns the distance between two geometry or…"). */
 const ENTRY_TITLE_CHARS = 100;
@@ -524,6 +532,8 @@ class SectionBuilder {
   private readonly stack: Open[] = [];
   /** levels added to the headings inside reference entries (each entry is a section above its parts) */
   private levelShift = 0;
+  /** asides (isAside) the walk is inside: their headings are labels in the text */
+  private asides = 0;
   private pendingTerms: Array<{ term: string; text: string; anchor?: string }> = [];
   private inline: AnyNode[] = [];
   /** the page's ids, read once when a list may link into the page */
@@ -648,6 +658,13 @@ class SectionBuilder {
     return true;
   }
 
+  /** An aside's blocks, in the section it is printed in, its headings as labels. */
+  private aside(el: Element): void {
+    this.asides++;
+    this.walk(el.children);
+    this.asides--;
+  }
+
   /** A list as lines; a section holding nothing but a list of links into the page is its contents (kind `contents`, never suggested). */
   private list(el: Element): void {
     const contents = this.stack.length > 0 && inPageContents(this.ctx.$, el, () => (this.ids ??= pageIds(this.ctx.$)));
@@ -665,7 +682,9 @@ class SectionBuilder {
     const ctx = this.ctx;
     const level = HEADINGS[tag];
     if (level && CREDIT_HEADING.test(el.attribs.class ?? '')) this.emit(lineText(ctx, el));
+    else if (level && this.asides > 0) this.emit(`**${headingText(collapse(lineText(ctx, el)))}**`);
     else if (level) this.heading(el, level + this.levelShift);
+    else if (isAside(el, tag)) this.aside(el);
     else if (tag === 'div' && REFENTRY.test(el.attribs.class ?? '') && this.referenceEntry(el)) return;
     else if (tag === 'p' && ctx.boldHeadings && boldParagraphText(ctx.$, el)) this.heading(el, 2 + this.levelShift);
     else if (tag === 'p' && ctx.boldSubHeadings && boldOverIndent(ctx.$, el)) this.boldSubHeading(el);

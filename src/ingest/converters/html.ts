@@ -84,7 +84,7 @@ export function inManual(title: string, manual: string): string {
 
 export const htmlConverter: Converter = {
   name: 'html',
-  version: 23,
+  version: 24,
   async convert({ bytes, card, options }) {
     const text = decodeNonEmptyText(bytes);
     const cheerio = await import('cheerio');

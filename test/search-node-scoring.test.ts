@@ -70,6 +70,27 @@ describe('tier-2 keyword scoring by query word', () => {
   });
 });
 
+describe('words of the source\'s own title', () => {
+  // the root node is titled by the document; "panel" names it, and one section too
+  const v = nodeIndex([
+    { title: 'Panel data econometrics the plm package', text: [] },
+    { title: 'Introduction', text: [...FILLER, 'econometrics', 'field'] },
+    { title: 'Unbalanced panels', text: [...FILLER, 'panel', 'unbalanced', 'measure'] },
+    { title: 'Estimation', text: [...FILLER, 'model', 'estimator'] },
+  ]);
+
+  it('are left out when other words of the question tell the nodes apart', () => {
+    const groups = scoringGroups(v, { terms: ['panel', 'estimator'], k: 3, maxPages: 5 });
+    expect(groups.map((g) => [...g.keys()])).toEqual([['estimator']]);
+  });
+
+  it('rank the nodes when none of the other words is in the source in any form ("quantify the imbalance of a panel")', () => {
+    const query = { terms: ['quantify', 'imbalance', 'panel'], k: 3, maxPages: 5 };
+    expect(scoringGroups(v, query).map((g) => [...g.keys()])).toEqual([['quantify'], ['imbalance'], ['panel']]);
+    expect(rankNodesIn(v, query)[0]!.title).toBe('Unbalanced panels');
+  });
+});
+
 /** Node vectors of a 2-d space where node i (1-based row order) has cosine cos[i] with the query [1, 0]. */
 function vectors(ix: NodeKeywords, cos: number[]): NodeVectors {
   const rows = ix.nodes.map((r) => [ix.id, r[0]]);

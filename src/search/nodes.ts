@@ -90,18 +90,24 @@ export interface NodeRankInput {
 /**
  * Query terms that can tell a source's nodes apart: not the source's own identity (words of the
  * root title: company name, form, fiscal year), not terms found in most of its nodes. Falls back to
- * all terms when that leaves none (unless `fallback` is false).
+ * all terms when that leaves none, and puts the title's words back when none of the others is in the
+ * source in any form (unless `fallback` is false): plm's vignette, titled "Panel data econometrics
+ * in R: the plm package", had "quantify the degree of imbalance of a panel" ranked by words it
+ * never uses, and its "Unbalanced panels" section went unsuggested.
  */
 export function nodeQueryTerms(ix: NodeKeywords, terms: string[], fallback = true): string[] {
   const n = ix.nodes.length;
   if (n < 2) return terms;
   const rootTerms = new Set(tokenize(ix.nodes[0]![1]));
   const text = nodeFields(ix).text;
-  const kept = terms.filter((t) => {
-    if (rootTerms.has(t)) return false;
-    return docFreq(text, t) <= NODE_COMMON_TERM_SHARE * n;
-  });
-  return kept.length > 0 || !fallback ? kept : terms;
+  const common = (t: string) => docFreq(text, t) > NODE_COMMON_TERM_SHARE * n;
+  const kept = terms.filter((t) => !rootTerms.has(t) && !common(t));
+  if (!fallback) return kept;
+  if (kept.length === 0) return terms;
+  // none of the other words is in the source, in any form: the title's words are all there is to rank by
+  if (kept.some((t) => hasTerm(ix, t) || stemVariants(ix, t).length > 0)) return kept;
+  const withTitle = terms.filter((t) => !common(t));
+  return withTitle.length > 0 ? withTitle : terms;
 }
 
 /**

@@ -214,6 +214,22 @@ describe('schema inference', () => {
     [raw('# exported 2024', ' v2'), raw('Name', 'Qty'), raw('Bolt', 3)].forEach((r, i) => c.addRow(i + 1, r));
     expect(c.finish()).toMatchObject({ header_row: 2, preamble: ['# exported 2024 v2'], row_count: 1 });
   });
+  it('a missing value written "NA" is an empty cell in a column of numbers, and a value in a text column', () => {
+    const b = new SheetBuilder('penguins');
+    b.addRow(1, raw('species', 'body_mass_g', 'sex', 'country'));
+    b.addRow(2, raw('Adelie', '3750', 'male', 'NA'));
+    b.addRow(3, raw('Adelie', 'NA', 'NA', 'NA'));
+    b.addRow(4, raw('Gentoo', '6300', 'female', 'NZ'));
+    const sheet = b.finish();
+    const [, mass, sex, country] = sheet.columns;
+    expect(mass).toMatchObject({ type: 'number', non_empty: 2, empty: 1, max: 6300, missing_marks: ['NA'] });
+    expect(sex).toMatchObject({ type: 'text', non_empty: 3, empty: 0 });
+    expect(sex!.missing_marks).toBeUndefined();
+    expect(country!.top_values?.[0]).toEqual({ value: 'NA', count: 2 });
+    const r = schemaResult('src_p', 'penguins', [sheet], 'table');
+    expect(r.root.children.find((c) => c.title === 'body_mass_g')?.summary).toBe('body_mass_g: number column; from 3750 to 6300 (mean 5025); 2 distinct, 2 filled, 1 empty ("NA")');
+  });
+
   it('names header-less columns by letter and keeps empty interior rows', () => {
     const b = new SheetBuilder('t');
     b.addRow(1, raw(1, 2));

@@ -14,7 +14,8 @@ function columnSummary(c: ColumnStats): string {
     const label = c.top_values.some((t) => t.count > 1) ? TOP_VALUES_LABEL : SAMPLE_VALUES_LABEL;
     bits.push(`${label} ${c.top_values.map((t) => t.value).join(', ')}`);
   }
-  bits.push(`${c.distinct}${c.distinct_capped ? '+' : ''} distinct, ${c.non_empty} filled`);
+  const empty = c.empty ? `, ${c.empty} empty${c.missing_marks ? ` (${c.missing_marks.map((m) => `"${m}"`).join(', ')})` : ''}` : '';
+  bits.push(`${c.distinct}${c.distinct_capped ? '+' : ''} distinct, ${c.non_empty} filled${empty}`);
   return `${c.name}: ${bits.join('; ')}`;
 }
 

@@ -29,6 +29,14 @@ export const NOTE_MAX_FILL = 0.5;
 /** At most this many rows end a table as its notes; a longer run of sparse text rows is data. */
 export const NOTE_MAX_ROWS = 10;
 
+/**
+ * How exports write a missing value (R's NA, pandas' NaN, SQL's NULL, Excel's #N/A, a lone dash).
+ * In a column of numbers, dates or amounts such a cell is empty, not text: the Palmer penguins CSV
+ * reported its body masses as 344 filled of 344 though two were "NA". In a text column it is a value
+ * ("NA" is also Namibia's code).
+ */
+const MISSING_MARK = /^(?:NA|N\/A|#N\/A|NaN|NULL|null|None|nan|-|—|\.)$/;
+
 export type CellValue = string | number | boolean | null;
 export type ColumnType = 'number' | 'date' | 'currency' | 'text' | 'empty';
 
@@ -118,6 +126,8 @@ export interface ColumnStats {
   distinct: number;
   /** true when distinct values exceeded DISTINCT_CAP and `distinct` is a lower bound */
   distinct_capped?: boolean;
+  /** how the column writes a missing value ("NA"), when it does: those cells are counted in `empty` */
+  missing_marks?: string[];
   top_values?: { value: string; count: number }[];
 }
 
@@ -132,8 +142,19 @@ class ColumnAcc {
   dateMax: string | null = null;
   distinct = new Map<string, number>();
   capped = false;
+  /** cells written as a missing-value mark (MISSING_MARK), by mark: empty or text once the column's type is known */
+  marks = new Map<string, number>();
 
   add(cell: RawCell): void {
+    if (typeof cell.value === 'string' && MISSING_MARK.test(cell.value.trim())) {
+      const m = cell.value.trim();
+      this.marks.set(m, (this.marks.get(m) ?? 0) + 1);
+      return;
+    }
+    this.addValue(cell);
+  }
+
+  private addValue(cell: RawCell): void {
     const c = classifyCell(cell);
     if (!c.type) return;
     this.nonEmpty++;
@@ -155,7 +176,10 @@ class ColumnAcc {
     else this.capped = true;
   }
 
-  /** The column's type: the one most of its cells have (TYPE_MAJORITY), else text; empty when no cell is filled. */
+  /**
+   * The column's type: the one most of its cells have (TYPE_MAJORITY), else text; empty when no cell
+   * is filled. Missing-value marks count only in a text column (settleMarks).
+   */
   type(): ColumnType {
     if (this.nonEmpty === 0) return 'empty';
     for (const t of ['number', 'currency', 'date'] as const) {
@@ -166,7 +190,18 @@ class ColumnAcc {
     return 'text';
   }
 
+  /** set by settleMarks: the column is text, so its marks are values */
+  private marksAreText = false;
+
+  /** Once every cell is in: marks in a text column become its values; elsewhere (a column of nothing else too) they are empty cells. */
+  private settleMarks(): void {
+    if (this.marks.size === 0 || this.marksAreText || this.nonEmpty === 0 || this.type() !== 'text') return;
+    this.marksAreText = true;
+    for (const [m, n] of this.marks) for (let i = 0; i < n; i++) this.addValue({ value: m });
+  }
+
   finish(name: string, letter: string, rows: number): ColumnStats {
+    this.settleMarks();
     const type = this.type();
     const out: ColumnStats = { name, letter, type, non_empty: this.nonEmpty, empty: rows - this.nonEmpty, distinct: this.distinct.size };
     if ((type === 'number' || type === 'currency') && this.numCount > 0) {
@@ -179,6 +214,7 @@ class ColumnAcc {
       out.date_max = this.dateMax;
     }
     if (this.capped) out.distinct_capped = true;
+    if (this.marks.size > 0 && !this.marksAreText) out.missing_marks = [...this.marks.keys()].sort(compareStrings);
     if (type === 'text') {
       out.top_values = [...this.distinct.entries()]
         .sort((a, b) => b[1] - a[1] || compareStrings(a[0], b[0]))
@@ -486,7 +522,7 @@ function statLine(c: ColumnStats): string {
   if (c.date_min) parts.push(`${c.date_min} → ${c.date_max}`);
   parts.push(`${c.distinct}${c.distinct_capped ? '+' : ''} distinct`);
   if (c.top_values?.length) parts.push(`top: ${c.top_values.map((t) => `${t.value} (${t.count})`).join(', ')}`);
-  if (c.empty) parts.push(`${c.empty} empty`);
+  if (c.empty) parts.push(`${c.empty} empty${c.missing_marks ? ` (${c.missing_marks.map((m) => `"${m}"`).join(', ')} read as empty)` : ''}`);
   return parts.join('; ');
 }
 

@@ -16,7 +16,7 @@ import { childList } from '../src/ingest/tree/materialize.js';
 import type { TreeNode } from '../src/store/schemas.js';
 import { FIXTURES } from './helpers/temp-store.js';
 import { cleanTexMarkup, tidyOutlineTitle } from '../src/ingest/converters/pdf/titles.js';
-import { buildCard, printedMetaTitle, splitJoinedInitial } from '../src/ingest/converters/pdf/card.js';
+import { buildCard, printedMetaTitle, splitJoinedInitial, runningHeads } from '../src/ingest/converters/pdf/card.js';
 import { buildPage } from '../src/ingest/converters/pdf/lines.js';
 import type { Line, PageLayout } from '../src/ingest/converters/pdf/layout-types.js';
 
@@ -152,6 +152,26 @@ describe('source titles from the first page', () => {
     // a banner repeated atop every page in headline print is the title all the same (elsarticle's manual)
     const banner = page(1, [gap(line('elsarticle.cls: a better way to format', 18, 791), Infinity), ...first.lines.slice(1).map((l) => ({ ...l, size: 10 }))]);
     expect(buildCard({ layouts: [banner], firstPageFurniture: new Set([0]), metaTitle: '', fallbackTitle: 'x', topTitles: [] }).title).toBe('elsarticle.cls: a better way to format');
+  });
+
+  it('a journal\'s masthead over the title is no title when the next block names the paper\'s own running head (JSS); a report whose running head is its title keeps it', () => {
+    const first = page(1, [
+      line('JSS Journal of Statistical Software', 28, 724),
+      line('August 2010, Volume 36, Issue 3. http://www.jstatsoft.org/', 10, 704),
+      gap(line('Conducting Meta-Analyses in R with the metafor', 17, 608), 4),
+      line('Package', 17, 586),
+      gap(line('Wolfgang Viechtbauer', 12, 543), 3),
+      line('The metafor package provides functions for conducting meta-analyses in R.', 10, 463),
+    ]);
+    const later = (n: number, head: string) => page(n, [line(`${n} ${head}`, 10, 770), line('Body text of the paper on this page, long enough to be text.', 10, 700)]);
+    const layouts = [first, later(2, 'metafor: Conducting Meta-Analyses in R'), later(3, 'Journal of Statistical Software'), later(4, 'metafor: Conducting Meta-Analyses in R'), later(5, 'Journal of Statistical Software')];
+    const furniture = layouts.map((_, i) => new Set(i === 0 ? [] : [0]));
+    const card = (ls: PageLayout[]) => buildCard({ layouts: ls, firstPageFurniture: new Set(), runningHeads: runningHeads(ls, furniture), metaTitle: 'CMR10', fallbackTitle: 'x', topTitles: [] }).title;
+    expect(card(layouts)).toBe('Conducting Meta-Analyses in R with the metafor Package');
+    // without the paper's own running head there is nothing to tell the masthead by
+    expect(card([first, later(2, 'Journal of Statistical Software'), later(3, 'Journal of Statistical Software')])).toBe('JSS Journal of Statistical Software');
+    const report = page(1, [line('Gpredict User Manual', 28, 700), line('Version 2.2', 17, 650), line('This manual describes the satellite tracking program.', 10, 600)]);
+    expect(card([report, later(2, 'Gpredict User Manual'), later(3, 'Gpredict User Manual')])).toBe('Gpredict User Manual');
   });
 
   it('the name of a part of a document (metadata "Contents", headline "Table of Contents") is never the source title: the file name is', () => {

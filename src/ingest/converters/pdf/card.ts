@@ -9,6 +9,7 @@ import type { Line, PageLayout } from './layout-types.js';
 import { goodMetaTitle, isPartName } from '../meta-title.js';
 import { fiscalLabel } from './fiscal.js';
 import { clipWords, joinWrapped, MAX_TITLE_CHARS, tidyOutlineTitle } from './titles.js';
+import { compareStrings } from '../../../store/json.js';
 
 /** Pages read for the card. */
 export const CARD_PAGES = 3;
@@ -370,11 +371,65 @@ export interface CardInput {
   layouts: PageLayout[];
   /** indexes of the first page's running heads and feet (furniture.ts): never its headline */
   firstPageFurniture?: ReadonlySet<number>;
+  /** the words of each running head or foot printed on later pages (runningHeads): a journal's name among them */
+  runningHeads?: string[][];
   metaTitle: string | undefined;
   fallbackTitle: string;
   topTitles: string[];
   /** the letters the body text writes (letters.ts): a first-page line in other letters (a symbol font's) is no headline; absent: any */
   letters?: ReadonlySet<string>;
+}
+
+/** A running head names something (a journal, a title) when it has at least this many words… */
+export const RUNNING_HEAD_MIN_WORDS = 3;
+/** …and is printed on at least this many pages after the first. */
+export const RUNNING_HEAD_MIN_PAGES = 2;
+/** A block names a running head when it holds at least this share of the head's words. */
+export const RUNNING_HEAD_SHARE = 0.6;
+
+/** A line's words, lower-cased, without numbers (a running head's page number). */
+function headWords(text: string): string[] {
+  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w && !/^\d+$/.test(w));
+}
+
+/** The words of the running heads and feet of pages after the first (furniture.ts), each printed on RUNNING_HEAD_MIN_PAGES pages or more. */
+export function runningHeads(layouts: PageLayout[], furniture: ReadonlyArray<ReadonlySet<number>>): string[][] {
+  const pages = new Map<string, number>();
+  layouts.forEach((p, pi) => {
+    if (pi === 0) return;
+    const seen = new Set<string>();
+    for (const i of furniture[pi] ?? []) {
+      const w = headWords(p.lines[i]?.text ?? '');
+      if (w.length >= RUNNING_HEAD_MIN_WORDS) seen.add(w.join(' '));
+    }
+    for (const k of seen) pages.set(k, (pages.get(k) ?? 0) + 1);
+  });
+  return [...pages].filter(([, n]) => n >= RUNNING_HEAD_MIN_PAGES).map(([k]) => k.split(' ')).sort((a, b) => compareStrings(a.join(' '), b.join(' ')));
+}
+
+/** The running heads `text` names: those whose words it holds RUNNING_HEAD_SHARE of. */
+function namedHeads(text: string, heads: string[][]): Set<number> {
+  const words = new Set(headWords(text));
+  const out = new Set<number>();
+  heads.forEach((h, i) => {
+    if (h.filter((w) => words.has(w)).length >= RUNNING_HEAD_SHARE * h.length) out.add(i);
+  });
+  return out;
+}
+
+/**
+ * A journal's masthead over the title ("JSS Journal of Statistical Software" in 28 pt over the paper's
+ * title in 17 pt): the largest text names one running head of the later pages (the journal's), and
+ * the next block down names another (the paper's short title): that block is the title. A report
+ * whose running head is its title has no second head named below it, and keeps its headline.
+ */
+function underMasthead(page: PageLayout | undefined, headline: string, heads: string[][] | undefined): string | null {
+  if (!page || !headline || !heads?.length) return null;
+  const masthead = namedHeads(headline, heads);
+  if (masthead.size === 0) return null;
+  const max = Math.max(...page.lines.map((l) => l.size));
+  const below = largestLines({ ...page, lines: page.lines.filter((l) => l.size < max * 0.95) });
+  return below && [...namedHeads(below, heads)].some((i) => !masthead.has(i)) ? below : null;
 }
 
 /** The page without the lines written in other letters than the document's (letters.ts). */
@@ -407,7 +462,8 @@ export function buildCard(input: CardInput): { title: string; card: Partial<DocC
   else {
     const first = inDocumentLetters(withoutFurniture(input.layouts[0], input.firstPageFurniture), input.letters);
     const allText = () => input.layouts.map((p) => p.lines.map((l) => l.text).join('\n')).join('\n');
-    const printed = splitJoinedInitial(largestLines(first), allText);
+    const largest = largestLines(first);
+    const printed = splitJoinedInitial(underMasthead(first, largest, input.runningHeads) ?? largest, allText);
     const headline = isPartName(printed) ? '' : printed;
     if (printedMetaTitle(input.metaTitle, input.layouts[0])) title = input.metaTitle!.trim();
     else if (headline && prominent(first)) title = headline;

@@ -36,7 +36,7 @@ import { tidyOutlineTitle } from './titles.js';
 import { normTitle } from './printed-toc.js';
 import { isTableRow, renderLine } from './tables.js';
 import { CAPTION, docStats, sectionGloss, summarize, type DocStats } from './summary.js';
-import { buildCard, cardDocType } from './card.js';
+import { buildCard, cardDocType, runningHeads } from './card.js';
 import { compileOutline, isContainerTitle, type OutlinePack, type OutlineVocabulary } from '../../../model/outline-vocabulary.js';
 import { MIN_TEXT_CHARS_PER_PAGE, NO_TEXT_LAYER, ocrRead, ocrSkipped, ocrWarning, pagesSymbolShare } from './ocr-fallback.js';
 import { UNREADABLE_SYMBOL_SHARE, unreadableReason } from '../../../model/unreadable.js';
@@ -440,7 +440,7 @@ function convertLayouts(read: ReadResult, opts: PdfConvertOptions, notes: PlanNo
   let sections = sectionsToEstimate(build, n, opts.plan?.targetNodes ?? null, opts.maxLeafPages);
   // one section spanning the whole document (a headline) says what the root says: show its parts
   if (sections.length === 1 && sections[0]!.children.length > 0 && sections[0]!.start === 1 && sections[0]!.end === n) sections = sections[0]!.children;
-  const { title, card, company } = buildCard({ layouts, firstPageFurniture: furniture.lines[0], metaTitle, fallbackTitle: opts.fallbackTitle, topTitles: overview(sections), letters });
+  const { title, card, company } = buildCard({ layouts, firstPageFurniture: furniture.lines[0], runningHeads: runningHeads(layouts, furniture.lines), metaTitle, fallbackTitle: opts.fallbackTitle, topTitles: overview(sections), letters });
   const headingTitles = new Map(headings.filter(listable).map((h) => [layouts[h.page - 1]!.lines[h.line]!, h.title] as const));
   // every line a title is printed over: a wrapped title's second line is no sentence of the summary
   const headingLines = new Set(headings.flatMap((h) => layouts[h.page - 1]!.lines.slice(h.line, h.line + (h.lines ?? 1))));

@@ -100,6 +100,16 @@ describe('pdf: TeX fonts read as raw codes', () => {
     expect(alone[0]!.lines.map((x) => x.text)).toEqual(['efficient']);
   });
 
+  it('a page whose operator list pdfjs cannot read keeps its runs as read', async () => {
+    const { doc } = fakeDoc([[run('L1', 72, 700, 'f3'), run('\u0014', 90, 700, 'f8', 8), run('U1', 102, 700, 'f3')]], { f3: 'CMR10', f8: 'CMSY10' });
+    const broken = {
+      numPages: 1,
+      getPage: async (p: number) => ({ ...(await doc.getPage(p)), getOperatorList: async () => Promise.reject(new Error('bad operator')) }),
+    } as unknown as PdfDocument;
+    const [layout] = await pageLayouts(broken, null);
+    expect(layout!.lines.map((l) => l.text)).toEqual(['L1 U1']);
+  });
+
   it('leaves fonts it does not know as read, and asks for their names once', async () => {
     const { doc, operatorLists } = fakeDoc(
       [[run('a\u0001b', 72, 700, 'g1')], [run('c\u0001d', 72, 700, 'g1')]],

@@ -105,9 +105,10 @@ async function pdfjsPage(doc: PdfDocument, p: number, rawFonts: RawCodeFonts): P
   const items = tc.items as RawItem[];
   const unknown = fontsShowingRawCodes(items, rawFonts);
   if (unknown.size > 0) {
-    // font objects (with their names) reach this thread only with the page's operator list
-    await page.getOperatorList();
-    learnRawCodeFonts(unknown, (id) => fontObjectName(page, id), rawFonts);
+    // font objects (with their names) reach this thread only with the page's operator list; a page
+    // whose operators pdfjs cannot read leaves its fonts unnamed (their codes as read)
+    const listed = await page.getOperatorList().then(() => true, () => false);
+    learnRawCodeFonts(unknown, (id) => (listed ? fontObjectName(page, id) : undefined), rawFonts);
   }
   page.cleanup();
   return { items, width: x1 - x0, height: y1 - y0 };

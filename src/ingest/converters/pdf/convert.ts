@@ -140,28 +140,39 @@ async function pdfjsLayout(p: number, read: PdfjsPage, rawFonts: RawCodeFonts, n
   return buildPage(p, read.width, read.height, native ? withNativeFonts(items, native.items) : items);
 }
 
+/** The fonts of a page's runs not yet known to read raw (tex-codes.ts): if one shows raw codes later, the page is read again. */
+function fontsNotYetRaw(items: readonly RawItem[], rawFonts: RawCodeFonts): string[] {
+  return [...new Set(items.map((it) => it.fontName ?? '').filter((f) => f && !rawFonts.has(f)))];
+}
+
 /**
  * Every page's lines: from the native reader's pages where it read every page, each page whose
  * words it ran together read again with pdfjs; else all with pdfjs (native reader missing, risky
- * fonts, failed, or another page count). pdfjs's pages are read first and laid out after, so a TeX
- * font seen raw on any page is known on all (pdfjsLayout); `nativeLater` reads the file natively
- * when a page needs it (the fonts were risky, so the first read stopped).
+ * fonts, failed, or another page count). A page pdfjs read before one of its fonts showed raw codes
+ * on a later page is read again once the whole file is (pdfjsLayout; its runs are not kept: a
+ * 715-page manual's held 52 MB). `nativeLater` reads the file natively when a page needs it (the
+ * fonts were risky, so the first read stopped).
  */
 export async function pageLayouts(doc: PdfDocument, native: NativePage[] | null, nativeLater: () => Promise<NativePage[] | null> = async () => null): Promise<PageLayout[]> {
   const whole = native !== null && native.length === doc.numPages;
   const rawFonts: RawCodeFonts = new Map();
-  const reads: Array<PdfjsPage | null> = [];
-  for (let p = 1; p <= doc.numPages; p++) {
-    const page = whole ? native[p - 1]! : null;
-    reads.push(page && !pageRunTogether(page) ? null : await pdfjsPage(doc, p, rawFonts));
-  }
   let other: Promise<NativePage[] | null> | null = null;
   const later = () => (other ??= nativeLater().then((r) => (r?.length === doc.numPages ? r : null)));
   const layouts: PageLayout[] = [];
+  const unsure = new Map<number, string[]>();
   for (let p = 1; p <= doc.numPages; p++) {
     const page = whole ? native[p - 1]! : null;
-    const read = reads[p - 1];
-    layouts.push(read ? await pdfjsLayout(p, read, rawFonts, page, later) : buildPage(p, page!.width, page!.height, page!.items));
+    if (page && !pageRunTogether(page)) {
+      layouts.push(buildPage(p, page.width, page.height, page.items));
+      continue;
+    }
+    const read = await pdfjsPage(doc, p, rawFonts);
+    layouts.push(await pdfjsLayout(p, read, rawFonts, page, later));
+    const fonts = fontsNotYetRaw(read.items, rawFonts);
+    if (fonts.length > 0) unsure.set(p, fonts);
+  }
+  for (const [p, fonts] of unsure) {
+    if (fonts.some((f) => rawFonts.get(f))) layouts[p - 1] = await pdfjsLayout(p, await pdfjsPage(doc, p, rawFonts), rawFonts, whole ? native[p - 1]! : null, later);
   }
   return layouts;
 }

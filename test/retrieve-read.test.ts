@@ -280,6 +280,11 @@ describe('--around windows', () => {
     expect(to - from).toBeLessThan(rollback.line_range![1] - rollback.line_range![0]);
   });
 
+  it('end at the end of the sentence they stop in, when it is near (the number after "(0.3132 − 0.1108)/.3132")', () => {
+    const a = readSource(root, 'release-runbook.md', { around: 'metrics exporter', maxChars: 40 });
+    expect(a.text).toMatch(/The metrics exporter of the billing service listens on port 9464 and is scraped every\n15 seconds\.$/);
+  });
+
   it('find the words as a word of their own before finding them inside a longer word ("roll", not the "roll" of "rollback")', () => {
     const a = readSource(root, 'release-runbook.md', { around: 'roll', maxChars: 40 });
     expect(a.text).toContain('Roll back');

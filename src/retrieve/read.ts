@@ -12,7 +12,7 @@ import { requireNode } from './tree-view.js';
 import { DEFAULT_READ_CHARS, MAX_READ_CHARS, parseRange } from './bounded.js';
 import { readNodeText, readPages, readLines, type NodeRead } from './read-text.js';
 import { sheetNames } from './read-rows.js';
-import { densestSpan, fileLines, pageAtPos, phraseRegExp, phraseSpan, termWeights } from './snippets.js';
+import { densestSpan, fileLines, pageAtPos, PASSAGE_SENTENCE_BACK, PASSAGE_SENTENCE_EXTRA, phraseRegExp, phraseSpan, sentenceEnd, sentenceStart, termWeights } from './snippets.js';
 import { readContent } from './store-read.js';
 import { makeCitation } from './citation.js';
 import { base, findPath, followingNode, nodeById, nodeInfo, rangeArg, type ReadAnswer, type ReadRequest } from './read-info.js';
@@ -76,8 +76,9 @@ function aroundWindow(root: string, entry: CatalogEntry, tree: TreeFile, answer:
   if (!text) return;
   const phrase = phraseSpan(text, around, chars, AROUND_LEAD);
   const span = phrase ?? densestSpan(text, termWeights(root, entry.id, around), chars, AROUND_LEAD);
-  const from = outsideMark(text, span?.from ?? 0);
-  const to = outsideMark(text, span?.to ?? Math.min(text.length, chars));
+  // whole sentences at both ends, as search's passages have (a window had stopped at "(0.3132 − 0.1108)/.3132", before "= 65%")
+  const from = outsideMark(text, span ? sentenceStart(text, span.from, PASSAGE_SENTENCE_BACK) : 0);
+  const to = outsideMark(text, span ? sentenceEnd(text, span.to, PASSAGE_SENTENCE_EXTRA) : Math.min(text.length, chars));
   const first = answer.citation.pages?.[0];
   const p0 = pageAtPos(text, from, first);
   const p1 = pageAtPos(text, Math.max(from, to - 1), first);

@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { keepRare, searchStore } from '../src/search/search.js';
 import { runSearch } from '../src/retrieve/search-answer.js';
-import { queryTermGroups } from '../src/search/query.js';
+import { queryTermGroups, splitCompounds } from '../src/search/query.js';
 import { passageSignal } from '../src/search/signals/passage.js';
 import { resetKeywordCache, sourceKeywords } from '../src/search/keyword-index.js';
 import { keywordNodesFile } from '../src/model/keyword-format.js';
@@ -322,5 +322,33 @@ describe('identity read from content', () => {
     } finally {
       cleanup(root);
     }
+  });
+});
+
+describe('a name typed as one word', () => {
+  let root: string;
+  beforeAll(async () => {
+    const docs: Record<string, string> = {
+      'data/palmer-penguins-measurements.md': '# Palmer penguins measurements\n\nFlipper lengths by island and year.\n',
+      'data/penguin-colonies.md': '# Penguin colonies\n\nColony counts along the coast.\n',
+      'data/palmer-station.md': '# Palmer station logistics\n\nSupply ships and schedules.\n',
+    };
+    for (let i = 0; i < 9; i++) docs[`data/survey-${i}.md`] = `# Survey ${i}\n\nThe birds measured this week; birds measured again in week ${i}.\n`;
+    ({ root } = await searchStoreFixture('none', { docs }));
+  });
+  afterAll(() => cleanup(root));
+
+  it('is searched as its parts when no source holds it and one source is named by both ("palmerpenguins")', async () => {
+    const r = await searchStore(root, 'birds measured in palmerpenguins');
+    expect(r.results[0]?.file).toBe('inbox/data/palmer-penguins-measurements.md');
+  });
+
+  it('is left whole when the library holds it, or when no one source is named by both parts', () => {
+    const groups = [['palmerpenguin'], ['mass']];
+    const named = (a: string, b: string) => a === 'palmer' && b === 'penguin';
+    expect(splitCompounds(groups, () => false, named)).toEqual([['palmer'], ['penguin'], ['mass']]);
+    expect(splitCompounds(groups, (t) => t === 'palmerpenguin', named)).toEqual(groups);
+    // any two words the library holds are not enough: "donated" is no "don" and "ated"
+    expect(splitCompounds([['donated']], () => false, () => false)).toEqual([['donated']]);
   });
 });

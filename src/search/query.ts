@@ -128,3 +128,30 @@ export function queryTermGroups(query: string, stopwords?: ReadonlySet<string>, 
 export function queryTerms(query: string, stopwords?: ReadonlySet<string>): string[] {
   return queryTermGroups(query, stopwords).flat();
 }
+
+/** Letters each part of a word taken apart (splitCompounds) has at least. */
+export const COMPOUND_PART_MIN = 3;
+
+/**
+ * A typed word no source holds, taken apart into two words that name one source together: a name
+ * written joined ("palmerpenguins", R's package name, for the "Palmer penguins" CSV) is searched as
+ * its parts, each a group of its own. `named(a, b)` says whether some source's identity (title, file
+ * name) holds both; any two words the library holds would take "donated" for "don" and "ated".
+ * Of several ways to split a word, the one whose shorter part is longest. Groups with a term the
+ * library holds, numbers and words too short to split stay as they are.
+ */
+export function splitCompounds(groups: string[][], known: (t: string) => boolean, named: (a: string, b: string) => boolean): string[][] {
+  return groups.flatMap((g) => {
+    if (g.length !== 1 || known(g[0]!)) return [g];
+    const w = g[0]!;
+    if (!/^\p{L}+$/u.test(w) || w.length < 2 * COMPOUND_PART_MIN) return [g];
+    let best: [string, string] | null = null;
+    for (let i = COMPOUND_PART_MIN; i <= w.length - COMPOUND_PART_MIN; i++) {
+      const a = tokenize(w.slice(0, i))[0];
+      const b = tokenize(w.slice(i))[0];
+      if (!a || !b || !named(a, b)) continue;
+      if (!best || Math.min(a.length, b.length) > Math.min(best[0].length, best[1].length)) best = [a, b];
+    }
+    return best ? [[best[0]], [best[1]]] : [g];
+  });
+}

@@ -12,8 +12,9 @@ import type { CatalogEntry, Config } from '../store/schemas.js';
 import { openLookup, SOURCE_ROW_COLUMNS, type SourceLookup, type SourceRow } from '../store/lookup.js';
 import type { SearchOptions, SearchResult, SourceHit } from './types.js';
 import { applyFilters, hasFilters } from './filters.js';
-import { queryTermGroups } from './query.js';
+import { queryTermGroups, splitCompounds } from './query.js';
 import { KeywordShardError, sourceKeywords, nodeKeywords, type SourceKeywords } from './keyword-index.js';
+import { SOURCE_FIELDS } from '../model/keyword-format.js';
 import { combineRelevance, sourceVerdict, vectorRelevance } from './confidence.js';
 import { allowedRows, keywordSignals, type KeywordSignals } from './signals/keyword.js';
 import { SERIES_CANDIDATES, identitySignal, latestInSeries, periodSignal } from './signals/metadata.js';
@@ -91,11 +92,39 @@ function keywordPart(ctx: SearchContext, kix: SourceKeywords | null): Pick<Signa
   return { kw: keywordSignals(kix, ctx.sourceGroups, mask, !!ctx.opts.explain), rare: rarestTerm(kix, ctx.groups, mask), mask };
 }
 
+/** Whether any source holds the term in any field. */
+function libraryHolds(kix: SourceKeywords, t: string): boolean {
+  return SOURCE_FIELDS.some((f) => !!kix.field(f).postings(t));
+}
+
+/** Whether one source's identity field (title, file name) holds both terms. */
+function namedTogether(kix: SourceKeywords, a: string, b: string): boolean {
+  const field = kix.field('identity');
+  const pa = field.postings(a);
+  const pb = field.postings(b);
+  if (!pa || !pb) return false;
+  const docs = new Set<number>();
+  for (let k = 0; k < pa.length; k += 2) docs.add(pa[k]!);
+  for (let k = 0; k < pb.length; k += 2) if (docs.has(pb[k]!)) return true;
+  return false;
+}
+
+/** The query's typed words no source holds, taken apart into two words one source is named by (query.ts splitCompounds). */
+function compoundsApart(kix: SourceKeywords, groups: string[][]): string[][] {
+  return splitCompounds(groups, (t) => libraryHolds(kix, t), (a, b) => namedTogether(kix, a, b));
+}
+
+function splitUnknownWords(ctx: SearchContext, kix: SourceKeywords): void {
+  ctx.groups = compoundsApart(kix, ctx.groups);
+  ctx.sourceGroups = compoundsApart(kix, ctx.sourceGroups);
+}
+
 async function gatherSignals(ctx: SearchContext): Promise<Signals> {
   const vec = await vectorPart(ctx);
   let kix = sourceKeywords(ctx.root);
   let part: ReturnType<typeof keywordPart>;
   try {
+    if (kix && ctx.mode !== 'vector') splitUnknownWords(ctx, kix);
     part = keywordPart(ctx, kix);
   } catch (err) {
     if (!(err instanceof KeywordShardError)) throw err;
@@ -167,7 +196,7 @@ function buildHit(ctx: SearchContext, sig: Signals, fused: Fused, id: string, sc
   // no nodes asked for (eval's tier 1): the source's node file is not read
   const nix = k > 0 ? nodeKeywords(ctx.root, id) : null;
   const vocabulary = loadVocabulary(ctx.root, ctx.config, e.doc_type ?? '');
-  const groups = vocabulary === ctx.vocabulary ? ctx.groups : queryTermGroups(ctx.query, vocabulary.stopwords);
+  const groups = vocabulary === ctx.vocabulary ? ctx.groups : sig.kix ? compoundsApart(sig.kix, queryTermGroups(ctx.query, vocabulary.stopwords)) : queryTermGroups(ctx.query, vocabulary.stopwords);
   const nodes = nix
     ? rankNodesIn(nix, {
       terms: groups.flat(), groups, text: ctx.query, vocabulary, query: sig.vec?.query ?? null,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { skillStore, entryOf, findNode, byTitle, SKILL_FIXTURES, REPO } from './helpers/skill-store.js';
 import { initStore } from '../src/store/init.js';
 import { ingest } from '../src/ingest/pipeline.js';
-import { outsideMark, readSource } from '../src/retrieve/read.js';
+import { AROUND_CHARS, outsideMark, readSource } from '../src/retrieve/read.js';
 import { resolveSource } from '../src/retrieve/resolve.js';
 import { catalogLookup } from '../src/store/lookup.js';
 import { UserError } from '../src/store/errors.js';
@@ -280,9 +280,15 @@ describe('--around windows', () => {
     expect(to - from).toBeLessThan(rollback.line_range![1] - rollback.line_range![0]);
   });
 
-  it('end at the end of the sentence they stop in, when it is near (the number after "(0.3132 − 0.1108)/.3132")', () => {
-    const a = readSource(root, 'release-runbook.md', { around: 'metrics exporter', maxChars: 40 });
-    expect(a.text).toMatch(/The metrics exporter of the billing service listens on port 9464 and is scraped every\n15 seconds\.$/);
+  it('start and end with whole sentences when they are near, unless the caller set their size', () => {
+    const a = readSource(root, 'harbor-report.pdf', { pages: '1-4', around: 'sediment dredging cubic meters' });
+    // the default window would open inside page 1's first sentence ("and by record cruise traffic")
+    expect(a.text).toMatch(/^<!-- page 1 -->\nThe year was marked by the opening/);
+    expect(a.text).toMatch(/[.!?]$/);
+    expect(a.text.length).toBeGreaterThan(AROUND_CHARS);
+    // --max-chars is the size asked for: kept to
+    const sized = readSource(root, 'harbor-report.pdf', { pages: '1-4', around: 'sediment dredging cubic meters', maxChars: 300 });
+    expect(sized.text.length).toBeLessThan(360);
   });
 
   it('find the words as a word of their own before finding them inside a longer word ("roll", not the "roll" of "rollback")', () => {

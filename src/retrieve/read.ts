@@ -39,7 +39,7 @@ export function readSource(root: string, ref: string, req: ReadRequest): ReadAns
   if (req.around !== undefined && offset > 0) throw new UserError('--around and --offset cannot be combined.', 'Read the window with --around, or page through the whole text with --offset.', EXIT.USAGE);
   const ctx = { root, entry, tree, path, req, maxChars: req.around !== undefined ? MAX_READ_CHARS : maxChars, freshness };
   const answer = req.stats ? readSheetStats(ctx) : req.rows ? readSheetRows(ctx) : req.pages || req.lines ? readRange(ctx, offset) : readNode(ctx, offset);
-  if (req.around !== undefined) aroundWindow(root, entry, tree, answer, req.around, req.maxChars === undefined ? AROUND_CHARS : maxChars);
+  if (req.around !== undefined) aroundWindow(root, entry, tree, answer, req.around, req.maxChars === undefined ? AROUND_CHARS : maxChars, req.maxChars === undefined);
   if (lookup.warning) answer.warnings = [lookup.warning];
   return answer;
 }
@@ -71,14 +71,16 @@ export function outsideMark(text: string, pos: number): number {
  * citation names the window's pages. When none of the words occurs, the text is cut to `chars`
  * from its start and the note says so.
  */
-function aroundWindow(root: string, entry: CatalogEntry, tree: TreeFile, answer: ReadAnswer, around: string, chars: number): void {
+function aroundWindow(root: string, entry: CatalogEntry, tree: TreeFile, answer: ReadAnswer, around: string, chars: number, sentences: boolean): void {
   const text = answer.text ?? '';
   if (!text) return;
   const phrase = phraseSpan(text, around, chars, AROUND_LEAD);
   const span = phrase ?? densestSpan(text, termWeights(root, entry.id, around), chars, AROUND_LEAD);
-  // whole sentences at both ends, as search's passages have (a window had stopped at "(0.3132 − 0.1108)/.3132", before "= 65%")
-  const from = outsideMark(text, span ? sentenceStart(text, span.from, PASSAGE_SENTENCE_BACK) : 0);
-  const to = outsideMark(text, span ? sentenceEnd(text, span.to, PASSAGE_SENTENCE_EXTRA) : Math.min(text.length, chars));
+  // the default window has whole sentences at both ends, as search's passages have (one had
+  // stopped at "(0.3132 − 0.1108)/.3132", before "= 65%"); a size the caller gave is kept to
+  const whole = sentences && span;
+  const from = outsideMark(text, whole ? sentenceStart(text, span.from, PASSAGE_SENTENCE_BACK) : (span?.from ?? 0));
+  const to = outsideMark(text, whole ? sentenceEnd(text, span.to, PASSAGE_SENTENCE_EXTRA) : (span?.to ?? Math.min(text.length, chars)));
   const first = answer.citation.pages?.[0];
   const p0 = pageAtPos(text, from, first);
   const p1 = pageAtPos(text, Math.max(from, to - 1), first);

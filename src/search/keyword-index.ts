@@ -59,14 +59,19 @@ function postingsOrNone(p: number[] | null | undefined): number[] | undefined {
   return Array.isArray(p) && p.length > 0 ? p : undefined;
 }
 
-/** Rows (source numbers) holding a term in any field. */
-export function sourcesHolding(kix: SourceKeywords, t: string): Set<number> {
+/** Rows (source numbers) holding a term in any of `fields` (default: every field). */
+export function sourcesHolding(kix: SourceKeywords, t: string, fields: readonly SourceField[] = SOURCE_FIELDS): Set<number> {
   const rows = new Set<number>();
-  for (const f of SOURCE_FIELDS) {
+  for (const f of fields) {
     const post = kix.field(f).postings(t);
     if (post) for (let i = 0; i < post.length; i += 2) rows.add(post[i]!);
   }
   return rows;
+}
+
+/** Whether any source holds the term in any field. */
+export function libraryHolds(kix: SourceKeywords, t: string): boolean {
+  return SOURCE_FIELDS.some((f) => !!kix.field(f).postings(t));
 }
 
 let cache: { root: string; termsDir: string; value: SourceKeywords } | null = null;

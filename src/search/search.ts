@@ -13,8 +13,8 @@ import { openLookup, SOURCE_ROW_COLUMNS, type SourceLookup, type SourceRow } fro
 import type { SearchOptions, SearchResult, SourceHit } from './types.js';
 import { applyFilters, hasFilters } from './filters.js';
 import { queryTermGroups, splitCompounds } from './query.js';
-import { KeywordShardError, sourceKeywords, nodeKeywords, type SourceKeywords } from './keyword-index.js';
-import { SOURCE_FIELDS } from '../model/keyword-format.js';
+import { KeywordShardError, libraryHolds, sourceKeywords, sourcesHolding, nodeKeywords, type SourceKeywords } from './keyword-index.js';
+import type { SourceField } from '../model/keyword-format.js';
 import { combineRelevance, sourceVerdict, vectorRelevance } from './confidence.js';
 import { allowedRows, keywordSignals, type KeywordSignals } from './signals/keyword.js';
 import { SERIES_CANDIDATES, identitySignal, latestInSeries, periodSignal } from './signals/metadata.js';
@@ -92,21 +92,12 @@ function keywordPart(ctx: SearchContext, kix: SourceKeywords | null): Pick<Signa
   return { kw: keywordSignals(kix, ctx.sourceGroups, mask, !!ctx.opts.explain), rare: rarestTerm(kix, ctx.groups, mask), mask };
 }
 
-/** Whether any source holds the term in any field. */
-function libraryHolds(kix: SourceKeywords, t: string): boolean {
-  return SOURCE_FIELDS.some((f) => !!kix.field(f).postings(t));
-}
+const IDENTITY: readonly SourceField[] = ['identity'];
 
 /** Whether one source's identity field (title, file name) holds both terms. */
 function namedTogether(kix: SourceKeywords, a: string, b: string): boolean {
-  const field = kix.field('identity');
-  const pa = field.postings(a);
-  const pb = field.postings(b);
-  if (!pa || !pb) return false;
-  const docs = new Set<number>();
-  for (let k = 0; k < pa.length; k += 2) docs.add(pa[k]!);
-  for (let k = 0; k < pb.length; k += 2) if (docs.has(pb[k]!)) return true;
-  return false;
+  const withA = sourcesHolding(kix, a, IDENTITY);
+  return withA.size > 0 && [...sourcesHolding(kix, b, IDENTITY)].some((row) => withA.has(row));
 }
 
 /** The query's typed words no source holds, taken apart into two words one source is named by (query.ts splitCompounds). */

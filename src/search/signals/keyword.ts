@@ -6,7 +6,7 @@
 import { SOURCE_FIELDS, type SourceField } from '../../model/keyword-format.js';
 import { bm25Field, docFreq, idf } from '../bm25.js';
 import { clamp01, groupWeights, termCredit, totalWeight } from '../confidence.js';
-import type { SourceKeywords } from '../keyword-index.js';
+import { libraryHolds, type SourceKeywords } from '../keyword-index.js';
 
 /**
  * Weight of each source-level field in BM25 (identity terms — names, years, forms — tell sources
@@ -69,7 +69,7 @@ interface TermCursors {
  */
 function evidenceScorer(kix: SourceKeywords, groups: string[][], n: number) {
   const body = kix.field('body');
-  const meta = groups.map((g) => g.map((t) => ({ weight: idf(n, docFreq(body, t)), known: SOURCE_FIELDS.some((f) => !!kix.field(f).postings(t)) })));
+  const meta = groups.map((g) => g.map((t) => ({ weight: idf(n, docFreq(body, t)), known: libraryHolds(kix, t) })));
   const rel = groupWeights(meta, false);
   const cov = groupWeights(meta, true);
   const relTotal = totalWeight(groups, rel);

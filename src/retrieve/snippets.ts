@@ -254,13 +254,24 @@ export function labelStart(text: string, from: number): number {
   return lineStart;
 }
 
-/** A span of `text` as shown: page marks, leaders and runs of blanks out; "…" where a sentence is cut. */
+/**
+ * The page marks of a passage's text: kept where a page begins inside it (`<!-- page N -->`, as
+ * read_source shows them), dropped at its ends. Agents could not tell which of a passage's two pages
+ * held the sentence they cited (asymptote's "-nosafe", pp. 174-175).
+ */
+function innerPageMarks(body: string): string {
+  return body.replace(/^(?:<!-- page \d+ -->\s*)+/, '').replace(/(?:\s*<!-- page \d+ -->)+$/, '');
+}
+
+/** A span of `text` as shown: leaders and runs of blanks out, page marks only inside it; "…" where a sentence is cut. */
 function shownSpan(text: string, spanFrom: number, spanTo: number, chars: number): { body: string; from: number; to: number } {
   const from = labelStart(text, sentenceStart(text, spanFrom, PASSAGE_SENTENCE_BACK));
   const to = sentenceEnd(text, spanTo, PASSAGE_SENTENCE_EXTRA);
-  const body = text.slice(from, to).replace(PAGE_MARK, ' ').replace(PARTIAL_MARK_START, '').replace(PARTIAL_MARK_END, '').replace(LEADERS, ' ').replace(/\s+/g, ' ').trim();
-  const max = chars + 80 + (to - spanTo) + (spanFrom - from);
-  const clipped = body.length > max ? `${body.slice(0, max).replace(/\s\S*$/, '')}` : body;
+  const raw = text.slice(from, to).replace(PARTIAL_MARK_START, '').replace(PARTIAL_MARK_END, '');
+  const body = innerPageMarks(raw.replace(LEADERS, ' ').replace(/\s+/g, ' ').trim());
+  const marks = [...body.matchAll(PAGE_MARK)].reduce((n, m) => n + m[0].length + 1, 0);
+  const max = chars + 80 + (to - spanTo) + (spanFrom - from) + marks;
+  const clipped = body.length > max ? innerPageMarks(body.slice(0, max).replace(/\s\S*$/, '').replace(PARTIAL_MARK_END, '').trimEnd()) : body;
   // "…" at the end says a sentence was cut, not that the node goes on after a whole one
   const cut = clipped !== body || (to < text.length && !SENTENCE_CLOSED.test(clipped));
   // "…" at the start says the passage opens inside a sentence, or inside a list or sentence that runs on from the line above
@@ -403,9 +414,12 @@ function passageIn(text: string, weights: Map<string, number>, firstPage: number
   const out: NodePassage = { text: header ? `[${header}] ${shown.body}` : shown.body };
   const page = pageAtPos(text, span.at, firstPage);
   if (page !== undefined) out.page = page;
-  // a passage running over a page break is cited by both pages (an agent cited p. 2 for a sentence on p. 3)
-  const first = pageAtPos(text, shown.from, firstPage);
-  const last = pageAtPos(text, Math.max(shown.from, shown.to - 1), firstPage);
+  // a passage running over a page break is cited by both pages (an agent cited p. 2 for a sentence on
+  // p. 3): from the page its first words are on to the last page mark it shows
+  const lead = /^(?:\s|<!-- page \d+ -->)*/.exec(text.slice(shown.from, shown.to))![0].length;
+  const first = pageAtPos(text, shown.from + lead, firstPage);
+  const shownMarks = [...shown.body.matchAll(PAGE_MARK)];
+  const last = shownMarks.length ? Number(shownMarks[shownMarks.length - 1]![1]) : first;
   if (first !== undefined && last !== undefined && last > first) out.pages = [first, last];
   const more = text.length - shown.to;
   if (more >= PASSAGE_MORE_MIN) out.more = more;

@@ -182,6 +182,25 @@ describe('outline of options whose help has examples, value lists, aliases and s
     expect(JSON.stringify(r.root)).not.toContain('..');
   });
 
+  it("the page's own request macros run where called (rst2man's .INDENT/.UNINDENT, pod2man's .Vb/.Ve/.Sp); no call is printed as text", async () => {
+    const r = await conv([
+      '.de1 INDENT', '. RS \\$1', '. nr rst2man-indent-level +1', '..', '.de UNINDENT', '. RE', '..',
+      '.de Sp', '.if t .sp .5v', '.if n .sp', '..', '.de Vb', '.Sp', '.in +4n', '.nf', '..', '.de Ve', '.fi', '.in -4n', '.Sp', '..',
+      '.SH OPTIONS', 'The following control parameters can appear in any order:', '.INDENT 0.0',
+      '.TP', '.B \\-I', 'Inverse translation.', '.UNINDENT', '.INDENT 0.0',
+      '.TP', '.B \\-r', 'Reverses the order of the inputs.', '.Sp', 'Second paragraph.', '.UNINDENT', '.INDENT 0.0',
+      '.TP', '.B \\-s', 'Reverses the order of the outputs.', '.UNINDENT', '.INDENT 0.0', '.TP', '.B \\-v', 'Lists the parameters used.', '.UNINDENT',
+      '.SH EXAMPLES', 'Run it so:', '.Vb 2', 'cs2cs +proj=latlong', '  +to +proj=utm', '.Ve', 'Done.', '.UNKNOWNMACRO with args',
+    ]);
+    const all = JSON.stringify(r.root);
+    expect(all).not.toMatch(/INDENT|UNINDENT|\bVb\b|\bVe\b|\bSp\b|UNKNOWNMACRO/);
+    expect(titles(r.root.children[1])).toContain('-I');
+    expect(titles(r.root.children[1])).toContain('-r');
+    const ex = r.root.children[2]!.content!;
+    // the verbatim block keeps its two lines
+    expect(ex).toMatch(/cs2cs \+proj=latlong\n\s*\+to \+proj=utm/);
+  });
+
   it('one-line paragraphs that lead into an indented example ("… are printed as") are text, not terms', async () => {
     const lead = (what: string) => ['.LP', `${what} requests are formatted as`, '.RS', '.nf', `${what} > dst`, '.fi', '.RE'];
     const r = await conv(['.SH OUTPUT', ...lead('Name'), ...lead('NFS'), ...lead('AFS'), ...lead('SMB')]);

@@ -129,6 +129,14 @@ describe('manual pages behind a long licence comment', () => {
     const sox = `${macros}.TH SoX 1 "December 31, 2014"\n.SH NAME\nSoX \\- Sound eXchange\n`;
     expect(isRoff(sox.slice(0, 512))).toBe(true);
     expect(detectType('sox.1', new TextEncoder().encode(sox)).type).toBe('man');
+    // rst2man's macros print text lines ("level \\n[an-margin]") inside their definitions: not text of the page
+    const rst = `.\\" Man page generated from reStructuredText.\n.\n.nr rst2man-indent-level 0\n.\n.de1 rstReportMargin\n\\\\$1 \\\\n[an-margin]\nlevel \\\\n[rst2man-indent-level]\n-\n..\n`.repeat(6);
+    const cs2cs = `${rst}.TH "CS2CS" "1" "Dec 1st, 2022"\n.SH NAME\ncs2cs \\- filter\n`;
+    expect(cs2cs.indexOf('.TH')).toBeGreaterThan(512);
+    expect(isRoff(cs2cs.slice(0, 512))).toBe(true);
+    expect(detectType('cs2cs.1', new TextEncoder().encode(cs2cs)).type).toBe('man');
+    // text after a definition's end is judged again: prose there is no roff
+    expect(isRoff('.\\" note\n.de X\nbody\n..\nJust some prose here.\nmore\n')).toBe(false);
     // a list of dot-files is no roff: it opens with no roff comment
     expect(isRoff('.bashrc\n.profile\n.vimrc\n.gitconfig\n')).toBe(false);
   });

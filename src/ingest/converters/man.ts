@@ -106,6 +106,8 @@ const SENTENCE_END = /(?<!\.\.)\.$/;
 const LEAD_IN_END = /\s(?:is|are|was|be|as|of|the|a|an|to|in|on|by|with|for|from|and|or|like|than)\s*:?$/i;
 /** A macro definition or appendix (`.de`, groff's `.de1` as rst2man writes, `.am`): its body is no text. */
 const DEFINE = /^[.']\s*(?:de|am)(?:i?1?)\s+(\S+)(?:\s+(\S+))?/;
+/** The page's own macros run inside one another at most this deep (a macro calling itself stops there). */
+const MACRO_DEPTH_MAX = 4;
 /** Requests a heading macro may hold besides its font request: spacing and keep-together ones. */
 const SPACING_REQUESTS = /^[.']\s*(?:sp|ne|br|in|ti|PP|LP|P)\b/;
 /** The bold request that sets the line after a heading macro in bold (`.B` without arguments). */
@@ -160,6 +162,10 @@ class ManParser {
   private readonly headingMacros = new Set<string>();
   /** a heading macro was called without text: the next text line is the subheading */
   private pendingHeading = false;
+  /** macros the page defines whose bodies are requests only (rst2man's `.INDENT` → `.RS`): run where called */
+  private readonly requestMacros = new Map<string, string[]>();
+  /** depth of the page's own macros being run (one may call another) */
+  private expanding = 0;
   /** `.PD 0` in effect: tagged paragraphs follow one another without space */
   private noSpace = false;
   /** the pending tag is set right under a term that has no text yet (`.TQ`, `.PD 0`): an alias of it */
@@ -190,6 +196,7 @@ class ManParser {
       this.defining = { name: def[1]!, body: [], end: def[2] ?? '.' }; // ends at `..` or at `.END` when named
       return;
     }
+    if (this.pageMacro(raw, ln)) return;
     const req = /^[.']\s*([A-Za-z]{1,3})\b\s*(.*)$/.exec(raw);
     if (!req) {
       const t = roffText(raw);
@@ -215,6 +222,25 @@ class ManParser {
     const body = d.body.filter((l) => !/^[.']\s*\\"/.test(l) && l.trim());
     const last = body[body.length - 1] ?? '';
     if (d.name && BARE_BOLD.test(last) && body.slice(0, -1).every((l) => SPACING_REQUESTS.test(l))) this.headingMacros.add(d.name);
+    else if (d.name && body.every((l) => /^[.']/.test(l))) this.requestMacros.set(d.name, body);
+  }
+
+  /**
+   * A call of a macro the page defined, or of a long-named one it did not: a control line is never
+   * text (rst2man's `.INDENT 0.0` and `.UNINDENT` had been printed in every option's text). A macro
+   * whose body is requests is run with its arguments (`\\$1`); any other is left out.
+   */
+  private pageMacro(raw: string, ln: number): boolean {
+    const call = /^[.']\s*([A-Za-z][\w.-]*)\s*(.*)$/.exec(raw);
+    if (!call || this.headingMacros.has(call[1]!)) return false;
+    const body = this.requestMacros.get(call[1]!);
+    if (!body) return call[1]!.length > 3;
+    if (this.expanding >= MACRO_DEPTH_MAX) return true;
+    const a = args(call[2]!);
+    this.expanding++;
+    for (const l of body) this.line(l.replace(/\\\\?\$(\d)/g, (_, k: string) => a[Number(k) - 1] ?? ''), ln);
+    this.expanding--;
+    return true;
   }
 
   /** A call of a heading macro: a subsection titled by its arguments or by the next text line. */
@@ -597,7 +623,7 @@ const MAN_CAPS: Capabilities = {
 
 export const manConverter: Converter = {
   name: 'man',
-  version: 9,
+  version: 10,
   async convert({ bytes, card, options }) {
     let raw = bytes;
     if (isGzip(bytes)) {
@@ -643,7 +669,26 @@ const ROFF_CONTROL = /^[.'][A-Za-z.\\]/;
 export function isRoff(head: string): boolean {
   if (ROFF_HEAD.test(head.slice(0, 2000)) && /^\.(?:TH|SH|Dt|Sh)\s/m.test(head)) return true;
   const whole = head.split('\n').slice(0, -1); // the last line may be cut short
-  return whole.length > 0 && ROFF_COMMENT.test(whole[0]!) && whole.every((l) => ROFF_COMMENT.test(l) || ROFF_CONTROL.test(l));
+  return whole.length > 0 && ROFF_COMMENT.test(whole[0]!) && outsideMacroBodies(whole).every((l) => ROFF_COMMENT.test(l) || ROFF_CONTROL.test(l));
+}
+
+/** A request opening a macro definition or an ignored block, whose lines run to a `..` line. */
+const MACRO_BLOCK_START = /^[.']\s*(?:de|de1|dei|am|am1|ig)(?:\s|$)/;
+
+/**
+ * The lines of a roff head outside macro definitions: a definition's body is whatever the macro
+ * prints (docutils' rst2man defines rstReportMargin with lines such as "level \\n[an-margin]"), not
+ * text, and put PROJ's cs2cs.1 .TH past the bytes sniffed.
+ */
+function outsideMacroBodies(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  let inBlock = false;
+  for (const l of lines) {
+    if (inBlock) inBlock = !/^[.']\.\s*$/.test(l) && l.trim() !== '..';
+    else if (MACRO_BLOCK_START.test(l)) inBlock = true;
+    else out.push(l);
+  }
+  return out;
 }
 
 /** Gzip holding a roff page (`ls.1.gz`, as manual pages are installed). */

@@ -218,6 +218,16 @@ describe('source titles from the first page', () => {
     expect(title('Input/Output and Files in C')).toBe('Input/Output and Files in C');
   });
 
+  it('never take the stem of the file a document was saved from (RasMol\'s "manualA4") unless the first page prints it', () => {
+    const cover = page(1, [line('Manual', 10, 720), line('RasMol 2.7.5', 10, 700), line('Molecular Graphics Visualisation Tool', 10, 680)]);
+    const title = (metaTitle: string) => titleOf(cover, metaTitle, 'rasmol');
+    for (const stem of ['manualA4', 'report_final', 'thesis-v2']) expect(title(stem)).not.toBe(stem);
+    expect(title('manualA4')).toMatch(/Manual|RasMol/);
+    // a joined name the cover prints is the document's name
+    const printed = page(1, [line('LaTeX2e', 10, 720), line('for class and package writers', 10, 700)]);
+    expect(titleOf(printed, 'LaTeX2e', 'clsguide')).toBe('LaTeX2e');
+  });
+
   it('take the metadata title when the first page prints it, over a larger banner or a margin line number (dccpaper, aomsample)', () => {
     const first = page(1, [
       line('IJDC | General Article', 20, 740),

@@ -97,6 +97,24 @@ export function printedMetaTitle(meta: string | undefined, page: PageLayout | un
   return false;
 }
 
+/**
+ * One word joined as file names are ("manualA4", "report_final", "thesis-v2"): an underscore, a
+ * lower-case letter before a capital, or letters against digits.
+ */
+const FILE_STEM = /^(?=\S*(?:_|\p{Ll}\p{Lu}|\p{L}\d|\d\p{L}))[\p{L}\d_.-]+$/u;
+
+/**
+ * A metadata title that is the stem of the file it was saved from, printed nowhere on the first
+ * page: RasMol's manual carries "manualA4" (saved from Word as manualA4.doc) over its cover's
+ * "Manual RasMol 2.7.5". A stem the cover prints ("RcppGSL", "LaTeX2e") names the document.
+ */
+export function unprintedFileStem(meta: string, page: PageLayout | undefined): boolean {
+  const t = meta.trim();
+  if (!FILE_STEM.test(t)) return false;
+  const text = (page?.lines ?? []).map((l) => l.text).join(' ').toLowerCase();
+  return !text.includes(t.toLowerCase());
+}
+
 /** Cover-page form fields that tell one document of a series from the next: where, when, which. */
 const FIELD_LABELS: Array<{ role: 'place' | 'date' | 'id'; re: RegExp }> = [
   { role: 'place', re: /^(?:location|place|city|site|venue)$/i },
@@ -467,7 +485,7 @@ export function buildCard(input: CardInput): { title: string; card: Partial<DocC
     const headline = isPartName(printed) ? '' : printed;
     if (printedMetaTitle(input.metaTitle, input.layouts[0])) title = input.metaTitle!.trim();
     else if (headline && prominent(first)) title = headline;
-    else if (goodMetaTitle(input.metaTitle)) title = input.metaTitle.trim();
+    else if (goodMetaTitle(input.metaTitle) && !unprintedFileStem(input.metaTitle, input.layouts[0])) title = input.metaTitle.trim();
     else title = (headline && plainHeadline(first, allText)) || input.fallbackTitle;
     qualifier = titleQualifier(title, input.layouts[0]);
     // the qualifier is what tells the document apart: the base title gives way to it (tidied first:

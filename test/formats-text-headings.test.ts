@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { markTextHeadings, textHeadings } from '../src/ingest/converters/text-headings.js';
-import { convertTextByPlan, TEXT_HEADINGS_MAX_CHARS } from '../src/ingest/converters/plain-text.js';
+import { commentRunsAsText, convertTextByPlan, TEXT_HEADINGS_MAX_CHARS } from '../src/ingest/converters/plain-text.js';
 import { convertMarkdownText, headingSkeleton } from '../src/ingest/converters/markdown.js';
 import type { PlanDirectives } from '../src/model/plan.js';
 import type { ConvertedNode } from '../src/ingest/converters/types.js';
@@ -284,6 +284,29 @@ describe('headings that do not structure the text', () => {
     expect(r.root.title).toBe('pkg (1.0-1) unstable; urgency=medium');
     expect(r.root.children.length).toBeGreaterThan(5);
     expect(r.plan_notes?.some((n) => n.field === 'recommended_approach')).toBe(true);
+  });
+
+  it('"#" comment lines of a data file are text; a comment box names its section (the GNU units database)', () => {
+    const box = (name: string) => ['#', `# ${name}`, '#', ''];
+    const units = (name: string, i: number) => [...box(name), `unit${i}a        ${i} m   # what it measures`, `unit${i}b        ${i + 1} m  # another, noted`, ''];
+    const text = [
+      '#', '# This file is the units database for use with GNU units, a units conversion', '# program by A. Author', '#',
+      '# This program is free software; you can redistribute it and/or modify', '# it under the terms of the GNU General Public License.', '',
+      '###########################', '#                         #', '# Prefixes (longer first)  #', '#                         #', '###########################', '',
+      'yotta-  1e24', 'zetta-  1e21', '',
+      ...units('Units derived the human body', 1), ...units('Cooking measures', 2), ...units('A primitive non-SI unit', 3),
+      'smoot   5 ft + 7 in # Created as part of an MIT fraternity prank.', '',
+    ].join('\n');
+    const r = convertTextByPlan(text, 'definitions.units', plan);
+    const titles = outline(r.root).map((l) => l.trim().replace(/ [\d-]+$/, ''));
+    expect(titles).toEqual(expect.arrayContaining(['Prefixes (longer first)', 'Units derived the human body', 'Cooking measures', 'A primitive non-SI unit']));
+    // neither bare "#" lines nor the licence's lines are headings; the title is the file's first line, not a section far into it
+    expect(titles.some((t) => t.startsWith('(untitled') || t.startsWith('it under the terms'))).toBe(false);
+    expect(r.root.title).toBe('This file is the units database for use with GNU units, a units conversion');
+    // line numbers hold: the last section runs to the smoot line
+    expect(r.root.children.find((c) => c.title === 'A primitive non-SI unit')!.line_range![1]).toBeGreaterThanOrEqual(text.split('\n').indexOf('smoot   5 ft + 7 in # Created as part of an MIT fraternity prank.') + 1);
+    // a README in Markdown keeps its "# Title" headings
+    expect(commentRunsAsText(['# Usage', '', 'Run it.', '', '# Options', '', 'None.'])).toEqual(['# Usage', '', 'Run it.', '', '# Options', '', 'None.']);
   });
 
   it('a Markdown file with a long text before its first heading reads that text in paragraph groups', () => {

@@ -46,25 +46,73 @@ function planTree(text: string, filename: string, plan: PlanDirectives, target: 
     notes.push({ field: 'key_sections', reason: `none of ${plan.keySections.length} found at the start of a line` });
   }
   const lines = splitLines(text);
-  const marked = text.length <= TEXT_HEADINGS_MAX_CHARS ? markTextHeadings(lines, MIN_TEXT_HEADINGS) : null;
+  const uncommented = commentRunsAsText(lines);
+  const marked = text.length <= TEXT_HEADINGS_MAX_CHARS ? markTextHeadings(uncommented, MIN_TEXT_HEADINGS) : null;
   // without headings of its own, the text is read as Markdown only when Markdown could find some
   // early enough: the parser took 21 s over a 3.4 MB Debian changelog to find two at its end
-  if (!marked && !markdownHeadingsEarly(lines, text.length)) return null;
-  const md = convertMarkdownText(marked ?? text, filename, text);
+  if (!marked && !markdownHeadingsEarly(uncommented, text.length)) return null;
+  const md = convertMarkdownText(marked ?? uncommented.join('\n'), filename, text);
   if (md.toc_source !== 'headings' || countSections(md.root) < MIN_TEXT_HEADINGS || !headingsCover(md.root, text.length)) return null;
-  const title = md.title === basename(filename, extname(filename)) ? leadLineTitle(lines, marked) : null;
+  // a heading after the text's opening lines ("A primitive non-SI unit", line 424 of the units
+  // database, under its licence comment) names a section, not the text
+  const at = md.title === basename(filename, extname(filename)) ? -1 : lines.findIndex((l) => l.includes(md.title));
+  const headTitle = at >= 0 && lines.slice(0, at).filter((l) => l.trim()).length <= TITLE_LEAD_LINES;
+  const title = headTitle ? null : leadLineTitle(uncommented.map((l) => l.replace(ESCAPED_HASH, '#')), marked, uncommented);
   return { ...md, ...(title ? { title, root: { ...md.root, title } } : {}), approach: 'tree_index' };
+}
+
+/** Non-blank lines a text's title heading may follow (a date, an author, a version line). */
+export const TITLE_LEAD_LINES = 3;
+
+/** A comment line commentRunsAsText kept from being a heading. */
+const ESCAPED_HASH = /^\\#/;
+
+/** A line opening with one "#" and a blank (or nothing after it): an ATX heading to Markdown, a comment in a data or config file. */
+const HASH_LINE = /^#(?:\s|$)/;
+/** A "#" line holding nothing but marks and blanks: the frame of a comment box ("#", "#        #"). */
+const HASH_FRAME = /^#[\s#]*$/;
+
+/**
+ * Runs of "#" lines read as Markdown would make every comment line a heading: the GNU units
+ * database's licence, its notes and the bare "#" lines framing its section names became 2,093
+ * headings, many "(untitled heading)". In plain text such a run is a comment: a box (framing lines
+ * around one named line) keeps that line as a heading; any other run of two or more lines is text;
+ * a "#" line alone between other lines stays the heading Markdown makes of it (a README written in
+ * Markdown). Lines are rewritten one for one, so line numbers hold.
+ */
+export function commentRunsAsText(lines: string[]): string[] {
+  if (!lines.some((l) => l.startsWith('#'))) return lines;
+  const out = [...lines];
+  for (let i = 0; i < lines.length; ) {
+    if (!HASH_LINE.test(lines[i]!)) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < lines.length && HASH_LINE.test(lines[j]!)) j++;
+    const named = [];
+    for (let k = i; k < j; k++) if (!HASH_FRAME.test(lines[k]!)) named.push(k);
+    const box = named.length === 1 && named[0]! > i && named[0]! < j - 1;
+    for (let k = i; k < j; k++) {
+      if (HASH_FRAME.test(lines[k]!)) out[k] = '';
+      else if (box) out[k] = lines[k]!.replace(/\s+#+\s*$/, ''); // the box's right edge
+      else if (j - i > 1) out[k] = `\\${lines[k]}`;
+    }
+    i = j;
+  }
+  return out;
 }
 
 /**
  * The first line of a text whose headings give it no title, when that line is no heading itself and
  * reads as a title (text-chunks' first-line rule, as for text without headings): "OFL FAQ - Frequently
  * Asked Questions about the SIL Open Font License (OFL)" rather than the file name "OFL-FAQ".
+ * `read` is the text as Markdown reads it (comment runs kept from being headings), when that differs.
  */
-function leadLineTitle(lines: string[], marked: string | null): string | null {
+function leadLineTitle(lines: string[], marked: string | null, read = lines): string | null {
   const i = lines.findIndex((l) => l.trim() !== '');
   if (i < 0) return null;
-  const isHeading = marked ? /^#{1,6}\s/.test(marked.split('\n', i + 1)[i] ?? '') : headingLineKind(lines, i) !== null || (i + 1 < lines.length && headingLineKind(lines, i + 1) !== null);
+  const isHeading = marked ? /^#{1,6}\s/.test(marked.split('\n', i + 1)[i] ?? '') : headingLineKind(read, i) !== null || (i + 1 < read.length && headingLineKind(read, i + 1) !== null);
   if (isHeading) return null;
   const t = leadTitle(lines.slice(i, i + TITLE_SCAN_LINES));
   return t && !/[.,;:]$/.test(t) ? t : null;
@@ -125,7 +173,7 @@ export function convertTextByPlan(source: string, filename: string, plan: PlanDi
 
 export const plainTextConverter: Converter = {
   name: 'text',
-  version: 29,
+  version: 30,
   async convert({ bytes, card, options }) {
     const text = decodeNonEmptyText(bytes);
     return convertTextByPlan(text, card.filename, options.plan);

@@ -30,6 +30,20 @@ describe('tokenizer', () => {
     expect(tokenize('2018–2019')).toEqual(['2018', '2019']);
   });
 
+  it('indexes hex pairs apart by colons or hyphens (a MAC address, an OUI) joined too, as registries print them', () => {
+    expect(tokenize('starting 08:00:27.')).toEqual(expect.arrayContaining(['080027', '08', '00', '27']));
+    expect(tokenize('OUI 08-00-27')).toContain('080027');
+    expect(tokenize('00:1b:21:3a:4f:5e')).toContain('001b213a4f5e');
+    // the printed form and the typed one meet
+    expect(tokenize('MA-L,080027,PCS Systemtechnik GmbH')).toContain('080027');
+    // two pairs are a time, a date is a date, and a run ending in a word is no run of pairs
+    expect(tokenize('at 10:30')).not.toContain('1030');
+    expect(tokenize('2018-12-31')).toEqual(['2018-12-31', '2018']);
+    expect(tokenize('08:00:27:zz')).not.toContain('080027');
+    // letters joined by hyphens are one word, joined once
+    expect(tokenize('DC-A6-32').filter((t) => t === 'dca632')).toHaveLength(1);
+  });
+
   it('indexes a Greek letter used as a symbol by its name as well, and leaves Greek words alone', () => {
     const t = tokenize('for fixed θ and σ2, Λ(θ) is sparse; the 𝜃 of eq. 3');
     expect(t.filter((x) => x === 'theta')).toHaveLength(3); // θ, θ, and math-italic 𝜃

@@ -7,7 +7,7 @@
  * it ("theta"): formulas in papers of any field write the letter, questions spell it out.
  * Bump TOKENIZER_VERSION whenever output changes: the keyword index records it and is rebuilt.
  */
-export const TOKENIZER_VERSION = 8;
+export const TOKENIZER_VERSION = 9;
 
 /**
  * A word as typed: letters/digits joined by . ' & - / ("10-K", "AT&T", "2018-12-31"). The hyphen's
@@ -83,15 +83,35 @@ function greekName(part: string): string | undefined {
   return m ? GREEK_NAMES[m[1]!] : undefined;
 }
 
+/**
+ * Three or more pairs of hex digits apart by one colon or one hyphen throughout: a MAC address, an
+ * OUI or a byte string ("08:00:27", "00-1b-21-3a-4f-5e"). The pairs are indexed joined too, as
+ * registries and tables print them ("080027"): a question typed "08:00:27" found no row.
+ */
+const HEX_PAIRS_RE = /(?<![\p{L}\p{N}:-])[0-9a-f]{2}([:-])[0-9a-f]{2}(?:\1[0-9a-f]{2})+(?![\p{L}\p{N}]|[:-][\p{L}\p{N}])/gu;
+
+/** Where each run of hex pairs starts in `lower`, with its pairs joined. */
+function hexPairRuns(lower: string): Map<number, string> {
+  const out = new Map<number, string>();
+  if (!lower.includes(':') && !lower.includes('-')) return out;
+  for (const m of lower.matchAll(HEX_PAIRS_RE)) out.set(m.index, m[0].replace(/[:-]/g, ''));
+  return out;
+}
+
 /** Tokens of a text, in order, with duplicates (term frequencies matter). */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
   const plain = COMPATIBILITY_FORMS_RE.test(text) ? text.normalize('NFKC') : text;
   const lower = plain.toLowerCase();
+  const hexRuns = hexPairRuns(lower);
   for (const m of lower.matchAll(WORD_RE)) {
     const raw = m[0];
     const parts = JOINERS_RE.test(raw) ? raw.split(JOINERS_RE).filter(Boolean) : [raw];
-    if (parts.length > 1 && parts.every((p) => DIGITS_RE.test(p))) {
+    const digitRun = parts.length > 1 && parts.every((p) => DIGITS_RE.test(p));
+    // a run of pairs written with hyphens and letters ("dc-a6-32") is joined below, as any such word
+    const joined = hexRuns.size ? hexRuns.get(m.index) : undefined;
+    if (joined && (parts.length === 1 || digitRun)) emit(out, joined);
+    if (digitRun) {
       // numbers and dates: "234.5" stays whole; a date ("2018-12-31", "12/31/2018") is its one token
       // (dateToken) and its year, not its month and day ("Debian 12" found the rows whose dates hold a
       // 12 before the row of version 12); other runs ("3-5", "1.2.3") give their parts

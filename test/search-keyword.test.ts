@@ -42,6 +42,9 @@ describe('tokenizer', () => {
     expect(tokenize('08:00:27:zz')).not.toContain('080027');
     // letters joined by hyphens are one word, joined once
     expect(tokenize('DC-A6-32').filter((t) => t === 'dca632')).toHaveLength(1);
+    // a query typing the pairs searches them as one term
+    expect(queryTermGroups('MAC addresses starting 08:00:27. Which company?')).toContainEqual(['080027']);
+    expect(queryTermGroups('MAC addresses starting 08:00:27').flat()).not.toContain('27');
   });
 
   it('indexes a Greek letter used as a symbol by its name as well, and leaves Greek words alone', () => {

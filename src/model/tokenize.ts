@@ -90,11 +90,11 @@ function greekName(part: string): string | undefined {
  */
 const HEX_PAIRS_RE = /(?<![\p{L}\p{N}:-])[0-9a-f]{2}([:-])[0-9a-f]{2}(?:\1[0-9a-f]{2})+(?![\p{L}\p{N}]|[:-][\p{L}\p{N}])/gu;
 
-/** Where each run of hex pairs starts in `lower`, with its pairs joined. */
-function hexPairRuns(lower: string): Map<number, string> {
-  const out = new Map<number, string>();
+/** Where each run of hex pairs starts in `lower` (lower-cased text), with its pairs joined and where it ends. */
+export function hexPairRuns(lower: string): Map<number, { joined: string; end: number }> {
+  const out = new Map<number, { joined: string; end: number }>();
   if (!lower.includes(':') && !lower.includes('-')) return out;
-  for (const m of lower.matchAll(HEX_PAIRS_RE)) out.set(m.index, m[0].replace(/[:-]/g, ''));
+  for (const m of lower.matchAll(HEX_PAIRS_RE)) out.set(m.index, { joined: m[0].replace(/[:-]/g, ''), end: m.index + m[0].length });
   return out;
 }
 
@@ -109,7 +109,7 @@ export function tokenize(text: string): string[] {
     const parts = JOINERS_RE.test(raw) ? raw.split(JOINERS_RE).filter(Boolean) : [raw];
     const digitRun = parts.length > 1 && parts.every((p) => DIGITS_RE.test(p));
     // a run of pairs written with hyphens and letters ("dc-a6-32") is joined below, as any such word
-    const joined = hexRuns.size ? hexRuns.get(m.index) : undefined;
+    const joined = hexRuns.size ? hexRuns.get(m.index)?.joined : undefined;
     if (joined && (parts.length === 1 || digitRun)) emit(out, joined);
     if (digitRun) {
       // numbers and dates: "234.5" stays whole; a date ("2018-12-31", "12/31/2018") is its one token

@@ -8,7 +8,7 @@
  * rcpp): a document about lme4 need not write "lme4's", and the joined spelling would count as a
  * rare word of its own.
  */
-import { WORD_RE, dateToken, tokenize } from '../model/tokenize.js';
+import { WORD_RE, dateToken, hexPairRuns, tokenize } from '../model/tokenize.js';
 import { QUERY_STOPWORDS } from './stopwords.js';
 
 const POSSESSIVE_RE = /['’]s$/iu;
@@ -101,8 +101,18 @@ export function queryTermGroups(query: string, stopwords?: ReadonlySet<string>, 
   const build = (skip: (t: string) => boolean): string[][] => {
     const groups: string[][] = [];
     const seen = new Set<string>();
-    const words = [...query.matchAll(WORD_RE)].map((m) => m[0]);
+    const found = [...query.matchAll(WORD_RE)];
+    const words = found.map((m) => m[0]);
+    const hexRuns = hexPairRuns(query.toLowerCase());
     for (let i = 0; i < words.length; i++) {
+      // a MAC address or OUI typed with colons ("08:00:27") is one term, its pairs joined, as the index holds it
+      const run = hexRuns.get(found[i]!.index);
+      if (run) {
+        while (i + 1 < words.length && found[i + 1]!.index < run.end) i++;
+        if (!seen.has(run.joined)) groups.push([run.joined]);
+        seen.add(run.joined);
+        continue;
+      }
       const month = dateMonth(words, i);
       const typed = wordTerms(words[i]!, camel).filter((t) => !skip(t));
       const g = [...typed, ...month].filter((t) => !seen.has(t));

@@ -151,6 +151,21 @@ describe('html (cheerio)', () => {
     for (const gone of ['Prev', 'Next', 'Chapter 16. Depreciation', 'Loans', 'Home', 'Overview']) expect(t).not.toContain(gone);
   });
 
+  it('drops Texinfo 6\'s navigation bar (div.header "Next: … Previous: … Up: …"), not a site\'s header holding its title', async () => {
+    const page = [
+      '<html><head><title>NCO User Guide</title></head><body>',
+      '<div class="section" id="Combine"><div class="header"><p>Next: <a href="#A">Annual Average over Regions</a>, Previous: <a href="#C">Combine Files</a>, Up: <a href="#U">CMIP5 Example</a> &nbsp; [<a href="#T">Contents</a>]</p></div>',
+      '<h3 class="section">7.2 Global Distribution</h3><p>This section illustrates how to calculate the global distribution of long-term averages.</p></div>',
+      '<div class="header"><p>Field notes from the Palmer station</p></div><h2>Penguins</h2><p>Adelie penguins nest on rocky slopes.</p>',
+      '</body></html>',
+    ].join('');
+    const r = await htmlConverter.convert({ absPath: 'nco.html', card: card('nco.html', 'html'), bytes: Buffer.from(page), plan: {} as never, options: { maxLeafPages: 5 } });
+    const t = text(r);
+    expect(t).toContain('global distribution of long-term averages');
+    expect(t).not.toMatch(/Next:|Previous:|Annual Average over Regions/);
+    expect(t).toContain('Field notes from the Palmer station');
+  });
+
   it('a page of a manual split into pages is titled with the manual its home link names, and its one heading is still the page itself', async () => {
     const page = (head: string) => [
       `<html><head><title>8.11. Curves</title>${head}</head><body>`,

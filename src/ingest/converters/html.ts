@@ -22,6 +22,15 @@ export const DROP_SELECTORS = [
   '.navheader', '.navfooter', '.nav-panel', '.topNav', '.bottomNav', '.subNav', '.related', '.sphinxsidebar', '.breadcrumb', '.breadcrumbs',
 ].join(',');
 
+/**
+ * Texinfo 6 prints its navigation bar as `<div class="header">` ("Next: Annual Average over Regions,
+ * Previous: Combine Files, Up: CMIP5 Example [Contents][Index]"), which NCO's manual carried 164
+ * times, once as a node of its own. A header is dropped only when it reads as one (NAV_LINE): a
+ * site's `div.header` may hold the page's title.
+ */
+const NAV_HEADER_SELECTOR = 'div.header';
+const NAV_LINE = /^\s*(?:Next|Previous|Prev|Up):\s/;
+
 /** Main-content candidates, in order of trust. */
 const MAIN_SELECTORS = ['main', '[role=main]', 'article'];
 
@@ -34,6 +43,7 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
   const manual = ($('link[rel=home]').first().attr('title') || $('a[accesskey=h]').first().attr('title'))?.replace(/\s+/g, ' ').trim() ?? '';
   const lang = $('html').attr('lang')?.trim() ?? '';
   $(DROP_SELECTORS).remove();
+  $(NAV_HEADER_SELECTOR).filter((_, e) => NAV_LINE.test($(e).text())).remove();
   let main: import('cheerio').Cheerio<import('domhandler').AnyNode> = $('body');
   for (const sel of MAIN_SELECTORS) {
     const found = $(sel);
@@ -84,7 +94,7 @@ export function inManual(title: string, manual: string): string {
 
 export const htmlConverter: Converter = {
   name: 'html',
-  version: 24,
+  version: 25,
   async convert({ bytes, card, options }) {
     const text = decodeNonEmptyText(bytes);
     const cheerio = await import('cheerio');

@@ -309,6 +309,16 @@ describe('headings that do not structure the text', () => {
     expect(commentRunsAsText(['# Usage', '', 'Run it.', '', '# Options', '', 'None.'])).toEqual(['# Usage', '', 'Run it.', '', '# Options', '', 'None.']);
   });
 
+  it('a heading opening an item of a list is a section, as a reader sees it (Stockfish lists its options as "  * #### SyzygyPath")', () => {
+    const md = ['## Options', '', 'The options are:', '', '  * #### Threads', '    The number of threads.', '', '  * #### SyzygyPath', '    Folders of the tablebases, apart by ":" on Unix.', '', '  * plain item', '', '## Terms', '', 'GPL.'].join('\n');
+    const r = convertMarkdownText(md, 'README.md');
+    const opts = r.root.children[0]!;
+    expect(opts.children.map((c) => c.title)).toEqual(['Threads', 'SyzygyPath']);
+    expect(opts.children[1]!.line_range).toEqual([8, 12]);
+    expect(opts.children[1]!.content).toContain('Folders of the tablebases');
+    expect(r.root.children.map((c) => c.title)).toEqual(['Options', 'Terms']);
+  });
+
   it('a Markdown file with a long text before its first heading reads that text in paragraph groups', () => {
     const r = convertMarkdownText(`${body}\n# Appendix\n\nShort.\n\n# Index\n\nShorter.\n`, 'notes.md');
     expect(r.root.content).toBeUndefined();

@@ -149,6 +149,25 @@ function frontMatterTitle(lines: readonly string[], end: number): string | undef
   return /[:—–-]$/.test(title) ? `${title} ${sub}` : `${title}: ${sub}`;
 }
 
+/**
+ * The headings that open sections: those at the top level, and one opening an item of a top-level
+ * list ("  * #### SyzygyPath", as Stockfish's README lists its options: each is a heading to a
+ * reader, and the option's text runs to the next one). In document order.
+ */
+function outlineHeadings(children: RootContent[]): Heading[] {
+  const out: Heading[] = [];
+  for (const c of children) {
+    if (c.type === 'heading' && c.position) out.push(c);
+    else if (c.type === 'list') {
+      for (const item of c.children) {
+        const first = item.children[0];
+        if (first?.type === 'heading' && first.position) out.push(first);
+      }
+    }
+  }
+  return out;
+}
+
 interface Open {
   depth: number;
   node: ConvertedNode;
@@ -167,7 +186,7 @@ export function convertMarkdownText(text: string, filename: string, source = tex
   const big = text.length > FULL_PARSE_MAX_CHARS;
   const tree = fromMarkdown(big ? headingSkeleton(text) : text);
   const lead = big ? fromMarkdown(text.slice(0, LEAD_PARSE_CHARS)).children : tree.children;
-  const headings = tree.children.filter((c): c is Heading => c.type === 'heading' && !!c.position);
+  const headings = outlineHeadings(tree.children);
   const lineCount = lines.length;
   const slice = (a: number, b: number) => lines.slice(a - 1, b).join('\n');
 
@@ -255,7 +274,7 @@ export async function convertMarkdownByPlan(text: string, filename: string, plan
 
 export const markdownConverter: Converter = {
   name: 'markdown',
-  version: 21,
+  version: 22,
   async convert({ bytes, card, options }) {
     const text = decodeNonEmptyText(bytes);
     return convertMarkdownByPlan(text, card.filename, options.plan);

@@ -8,6 +8,7 @@ import { htmlConverter } from '../src/ingest/converters/html.js';
 import type { ConvertedNode } from '../src/ingest/converters/types.js';
 import { convertPlainText, paragraphNodes } from '../src/ingest/converters/text-chunks.js';
 import { convertMarkdownText } from '../src/ingest/converters/markdown.js';
+import { placedTitle } from '../src/ingest/stages/enrich.js';
 import { isRoff } from '../src/ingest/converters/man.js';
 import { detectType } from '../src/ingest/detect.js';
 
@@ -244,5 +245,18 @@ describe('a group that opens with a hard-wrapped sentence (NEWS, README, Markdow
 
   it('a cut title does not end on function words before its ellipsis', () => {
     expect(clipAtWord('Receiver ACL/xattr metadata application followed a symlink out of the destination tree and more')).toBe('Receiver ACL/xattr metadata application followed a symlink out…');
+  });
+});
+
+describe('a title that is only a conventional file name', () => {
+  it('names the folder the file sits in (two projects\' README.md without a heading were both "README")', () => {
+    expect(placedTitle('README', 'inbox/alpha/README.md')).toBe('README — alpha');
+    expect(placedTitle('README', 'external/docs/beta/README.md')).toBe('README — beta');
+    expect(placedTitle('NEWS', 'inbox/pkg/NEWS')).toBe('NEWS — pkg');
+    // at the top of the folder ingested no folder names it; a title of its own, or a name that is no convention, stays
+    expect(placedTitle('README', 'inbox/README.md')).toBe('README');
+    expect(placedTitle('README', 'external/docs/README.md')).toBe('README');
+    expect(placedTitle('Alpha: fast log parsing', 'inbox/alpha/README.md')).toBe('Alpha: fast log parsing');
+    expect(placedTitle('q3-report', 'inbox/finance/q3-report.pdf')).toBe('q3-report');
   });
 });

@@ -108,6 +108,11 @@ const LEAD_IN_END = /\s(?:is|are|was|be|as|of|the|a|an|to|in|on|by|with|for|from
 const DEFINE = /^[.']\s*(?:de|am)(?:i?1?)\s+(\S+)(?:\s+(\S+))?/;
 /** The page's own macros run inside one another at most this deep (a macro calling itself stops there). */
 const MACRO_DEPTH_MAX = 4;
+/**
+ * The man macros read here as what they mean (manRequest): a page's own definition of one
+ * (SoX's `.de EX` for old groffs) does not replace that reading.
+ */
+const NATIVE_MACROS = new Set(['B', 'BI', 'BR', 'EE', 'EX', 'HP', 'I', 'IB', 'IP', 'IR', 'LP', 'P', 'PD', 'PP', 'RB', 'RE', 'RI', 'RS', 'SB', 'SH', 'SM', 'SS', 'TH', 'TP', 'TQ']);
 /** Requests a heading macro may hold besides its font request: spacing and keep-together ones. */
 const SPACING_REQUESTS = /^[.']\s*(?:sp|ne|br|in|ti|PP|LP|P)\b/;
 /** The bold request that sets the line after a heading macro in bold (`.B` without arguments). */
@@ -222,7 +227,7 @@ class ManParser {
     const body = d.body.filter((l) => !/^[.']\s*\\"/.test(l) && l.trim());
     const last = body[body.length - 1] ?? '';
     if (d.name && BARE_BOLD.test(last) && body.slice(0, -1).every((l) => SPACING_REQUESTS.test(l))) this.headingMacros.add(d.name);
-    else if (d.name && body.every((l) => /^[.']/.test(l))) this.requestMacros.set(d.name, body);
+    else if (d.name && !NATIVE_MACROS.has(d.name) && body.every((l) => /^[.']/.test(l))) this.requestMacros.set(d.name, body);
   }
 
   /**

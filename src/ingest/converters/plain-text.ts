@@ -90,7 +90,7 @@ export function commentRunsAsText(lines: string[]): string[] {
     }
     let j = i;
     while (j < lines.length && HASH_LINE.test(lines[j]!)) j++;
-    const named = [];
+    const named: number[] = [];
     for (let k = i; k < j; k++) if (!HASH_FRAME.test(lines[k]!)) named.push(k);
     const box = named.length === 1 && named[0]! > i && named[0]! < j - 1;
     for (let k = i; k < j; k++) {

@@ -201,6 +201,40 @@ describe('outline of options whose help has examples, value lists, aliases and s
     expect(ex).toMatch(/cs2cs \+proj=latlong\n\s*\+to \+proj=utm/);
   });
 
+  it('text after an item\'s body goes on with that item, in reading order; a lead-in opens the next; a long run stays the section\'s', async () => {
+    const item = (t: string, body: string) => ['.IP "' + t + '"', body];
+    const r = await conv([
+      '.SH OPTIONS FOR SUGGESTION', 'Options that shape suggestions.',
+      ...item('KEY characters_separated_by_vertical_line', 'Neighbor characters on the keyboard.'),
+      ...item('TRY characters', 'Hunspell can suggest right word forms.'),
+      ...item('REP what replacement', 'This table specifies modifications to try first. For example:'),
+      '.PP', '.RS', '.nf', 'REP 1', 'REP onetwothree one_two_three', '.fi', '.RE', '.PP', 'Note II: Suggesting separated words, specify spaces with underlines.',
+      '.PP', 'The following sequences are recognized:',
+      ...item('MAP number', 'Related characters.'),
+      '.PP', ...Array.from({ length: 30 }, (_, i) => `Long aside number ${i} between two items, more than a note or an example holds.`),
+      ...item('WARN flag', 'Rare words.'),
+      '.PP', ...Array.from({ length: 30 }, (_, i) => `Closing remark number ${i} about the whole list of suggestion options and more words.`),
+    ]);
+    const sec = r.root.children[1]!;
+    const rep = sec.children.find((c) => c.title === 'REP what replacement')!;
+    expect(rep.content).toMatch(/REP onetwothree one_two_three[\s\S]*Note II: Suggesting separated words/);
+    expect(rep.content).not.toContain('The following sequences are recognized');
+    expect(sec.children.find((c) => c.title === 'MAP number')!.content).toMatch(/^The following sequences are recognized:\n\nMAP number/);
+    // text after the last item is after the list: the section's
+    expect(sec.children.find((c) => c.title === 'WARN flag')!.content).not.toContain('Closing remark');
+    // a run longer than a note between two items stays the section's too
+    expect(sec.children.find((c) => c.title === 'MAP number')!.content).not.toContain('Long aside');
+    expect(sec.content).toContain('Long aside number 0');
+    expect(sec.content).toMatch(/^Options that shape suggestions\.\n\nLong aside number 0[\s\S]*Closing remark number 0/);
+  });
+
+  it('two option spellings on lines of their own over an indented body are one item (DocBook, PostgreSQL\'s pages)', async () => {
+    const opt = (a: string, b: string, body: string) => ['.PP', `\\fB${a}\\fR`, '.br', `\\fB${b}\\fR`, '.RS 4', body, '.RE'];
+    const r = await conv(['.SH OPTIONS', '.PP', 'createdb accepts the following arguments:', ...opt('\\-D tablespace', '\\-\\-tablespace=tablespace', 'The default tablespace.'), ...opt('\\-e', '\\-\\-echo', 'Echo the commands.'), ...opt('\\-E encoding', '\\-\\-encoding=encoding', 'The encoding.'), ...opt('\\-l locale', '\\-\\-locale=locale', 'The locale.')]);
+    expect(titles(r.root.children[1])).toEqual(['-D tablespace, --tablespace=tablespace', '-e, --echo', '-E encoding, --encoding=encoding', '-l locale, --locale=locale']);
+    expect(r.root.children[1]!.children[1]!.content).toContain('Echo the commands.');
+  });
+
   it('one-line paragraphs that lead into an indented example ("… are printed as") are text, not terms', async () => {
     const lead = (what: string) => ['.LP', `${what} requests are formatted as`, '.RS', '.nf', `${what} > dst`, '.fi', '.RE'];
     const r = await conv(['.SH OUTPUT', ...lead('Name'), ...lead('NFS'), ...lead('AFS'), ...lead('SMB')]);

@@ -452,6 +452,13 @@ function clipTitle(t: string, max = TERM_TITLE_CHARS): string {
 /** DocBook's reference entry (a function, command or type) and the block holding its "name — purpose" line. */
 const REFENTRY = /(?:^|\s)refentry(?:\s|$)/;
 /**
+ * A heading that is only a footnote's mark ("(12)", "[3]"): Texinfo sets each footnote under an
+ * <h5>(N)</h5>, and NCO's manual had 97 sections titled "(1)"…"(97)". The mark is text of the
+ * Footnotes section, before the note it numbers.
+ */
+const FOOTNOTE_MARK = /^[([]\d{1,3}[)\]]$/;
+
+/**
  * A DocBook title page sets its credits as headings (`<h3 class="author">Thomas T. Wetmore, IV</h3>`,
  * editor, corpauthor, othercredit): text of the title page, not sections under it.
  */
@@ -681,7 +688,7 @@ class SectionBuilder {
   private block(el: Element, tag: string): void {
     const ctx = this.ctx;
     const level = HEADINGS[tag];
-    if (level && CREDIT_HEADING.test(el.attribs.class ?? '')) this.emit(lineText(ctx, el));
+    if (level && (CREDIT_HEADING.test(el.attribs.class ?? '') || FOOTNOTE_MARK.test(lineText(ctx, el).trim()))) this.emit(lineText(ctx, el));
     else if (level && this.asides > 0) this.emit(`**${headingText(collapse(lineText(ctx, el)))}**`);
     else if (level) this.heading(el, level + this.levelShift);
     else if (isAside(el, tag)) this.aside(el);

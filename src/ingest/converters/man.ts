@@ -95,6 +95,8 @@ interface Page {
 
 /** `.IP` tags that are list bullets or numbers, not terms (`\(bu`, `\[ci]`, `•`, the dashes gcloud uses (`\\(em`), `1.`). */
 const BULLET = /^(\\\(bu|\\\(ci|\\\[(bu|ci|sq)\]|[•◦○*o—–-]|\d+[.)]?|[a-z][.)])$/;
+/** A command-line option as a term spells it: "-D tablespace", "--tablespace=tablespace". */
+const OPTION_SPELLING = /^--?[A-Za-z0-9?]/;
 /** Longest lone paragraph line read as a term. */
 const LONE_TERM_MAX_CHARS = 80;
 /** A lone line ending a sentence is no term; a synopsis ending in an ellipsis ("server hostname [option]...") is. */
@@ -144,7 +146,7 @@ class ManParser {
   private item: Block['items'][number] | null = null;
   private pendingTag: number | null = null;
   /** a paragraph (.PP, or a bulleted .IP) that has held one line so far: a term when an indented body follows */
-  private lone: { start: number; texts: number; text: string; font: string } | null = null;
+  private lone: { start: number; texts: number; text: string; font: string; second?: string } | null = null;
   /** .RS depth inside the current item */
   private depth = 0;
   /**
@@ -272,7 +274,7 @@ class ManParser {
     if (this.lone && ++this.lone.texts === 1) {
       this.lone.text = text;
       this.lone.font = font;
-    }
+    } else if (this.lone?.texts === 2) this.lone.second = text;
   }
 
   /** A line of text at the end of the current item, else of the current block. */
@@ -296,12 +298,32 @@ class ManParser {
    * ronn's bulleted `.IP` term `.IP` text) is a tagged item, as after .TP.
    */
   private promoteLone(ln: number): boolean {
+    if (this.promoteSpellings(ln)) return true;
     const l = this.lone;
     this.lone = null;
     if (!l || l.texts !== 1 || this.item || !this.cur || l.text.length > LONE_TERM_MAX_CHARS || SENTENCE_END.test(l.text) || LEAD_IN_END.test(l.text)) return false;
     if (this.cur.lines[this.cur.lines.length - 1] !== l.text) return false;
     this.cur.lines.pop();
     this.item = { term: l.text.replace(/:$/, ''), font: l.font, start: l.start, end: ln, lines: [l.text], indented: true, at: this.cur.lines.length };
+    this.cur.items.push(this.item);
+    this.depth = 0;
+    return true;
+  }
+
+  /**
+   * Two option spellings on lines of their own (`.br` between them) over an indented body: DocBook's
+   * term list with two terms ("-D tablespace" / "--tablespace=tablespace" in PostgreSQL's pages), one
+   * item named by both.
+   */
+  private promoteSpellings(ln: number): boolean {
+    const l = this.lone;
+    if (!l || l.texts !== 2 || !l.second || this.item || !this.cur) return false;
+    const n = this.cur.lines.length;
+    const [a, gap, b] = this.cur.lines.slice(n - 3);
+    if (a !== l.text || gap !== '' || b !== l.second || ![a, b].every((t) => OPTION_SPELLING.test(t) && t.length <= LONE_TERM_MAX_CHARS)) return false;
+    this.lone = null;
+    this.cur.lines.splice(n - 3, 3);
+    this.item = { term: `${a}, ${b}`, font: l.font, start: l.start, end: ln, lines: [`${a}, ${b}`], indented: true, at: this.cur.lines.length };
     this.cur.items.push(this.item);
     this.depth = 0;
     return true;
@@ -573,13 +595,46 @@ export function foldValueLists(items: Item[]): Item[] {
 }
 
 function blockNode(b: Block): ConvertedNode {
-  const own = joinText(b.lines);
   const items = foldValueLists(foldLabels(joinAliasTerms(b.items)));
   if (items.length >= MIN_TAGGED_ITEMS) {
-    const children = items.map((it) => ({ title: clipTerm(it.term), kind: 'term', line_range: [it.start, it.end] as [number, number], content: joinText(it.lines), children: [] }));
-    return { title: b.title, kind: 'section', line_range: [b.start, b.end], ...(own ? { content: own } : {}), children };
+    // the block's text printed after an item's body and before the next item goes on with that item
+    // (Hunspell's "Note I/II" and example table under REP had been moved ahead of every item, into the section's own text)
+    const at = items.map((it) => Math.min(b.lines.length, it.at ?? b.lines.length));
+    const between = items.map((_, k) => b.lines.slice(Math.max(at[k]!, k > 0 ? at[k - 1]! : 0), k + 1 < items.length ? Math.max(at[k]!, at[k + 1]!) : b.lines.length));
+    // …but a paragraph leading into the next items ("FORMAT controls the output. Interpreted sequences are:") opens the next one
+    const leadIns = between.map((lines, k) => (k + 1 < items.length ? leadInTail(lines) : 0));
+    // more text than a note or an example runs on past the item: terms the page sets in a way not read
+    // as terms (createdb's "-D tablespace" over "--tablespace=…"), which stay the section's text
+    const rest: string[] = [];
+    const children = items.map((it, k) => {
+      const leadIn = k > 0 ? between[k - 1]!.slice(between[k - 1]!.length - leadIns[k - 1]!) : [];
+      let own = between[k]!.slice(0, between[k]!.length - leadIns[k]!);
+      // (text after the last item is after the list: the section's, as before)
+      if (k + 1 === items.length || joinText(own).length > ITEM_TAIL_MAX_CHARS) {
+        rest.push('', ...own);
+        own = [];
+      }
+      // its lines run on to the next item's (the block's end) when text after its body is its own
+      const end = own.some((l) => l.trim()) ? Math.max(it.end, (items[k + 1]?.start ?? b.end + 1) - 1) : it.end;
+      return { title: clipTerm(it.term), kind: 'term', line_range: [it.start, end] as [number, number], content: joinText([...leadIn, ...(leadIn.length ? [''] : []), ...it.lines, '', ...own]), children: [] };
+    });
+    const lead = joinText([...b.lines.slice(0, at[0]), ...rest]);
+    return { title: b.title, kind: 'section', line_range: [b.start, b.end], ...(lead ? { content: lead } : {}), children };
   }
   return { title: b.title, kind: 'section', line_range: [b.start, b.end], content: joinText(inReadingOrder(b.lines, items)), children: [] };
+}
+
+/** Most characters of a block's text after an item's body taken as the item's own (a note, an example table). */
+export const ITEM_TAIL_MAX_CHARS = 1500;
+
+/** How many of `lines` (a block's text between two items) form its last paragraph when that leads into what follows (ends in ":"). */
+function leadInTail(lines: string[]): number {
+  let end = lines.length;
+  while (end > 0 && !lines[end - 1]!.trim()) end--;
+  if (end === 0 || !/:\s*$/.test(lines[end - 1]!)) return 0;
+  let start = end;
+  while (start > 0 && lines[start - 1]!.trim()) start--;
+  return lines.length - start;
 }
 
 /** A block's own lines and its items' lines in the order they are printed (text after a list stays after it). */
@@ -628,7 +683,7 @@ const MAN_CAPS: Capabilities = {
 
 export const manConverter: Converter = {
   name: 'man',
-  version: 10,
+  version: 11,
   async convert({ bytes, card, options }) {
     let raw = bytes;
     if (isGzip(bytes)) {

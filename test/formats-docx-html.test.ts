@@ -166,6 +166,22 @@ describe('html (cheerio)', () => {
     expect(t).toContain('Field notes from the Palmer station');
   });
 
+  it('a heading that is only a footnote\'s mark ("(1)", Texinfo\'s footnotes) is text of its section, not a section', async () => {
+    const page = [
+      '<html><head><title>NCO User Guide</title></head><body><h2>Usage</h2><p>Run ncks.</p>',
+      '<h4 class="footnotes-heading">Footnotes</h4>',
+      '<h5><a id="FOOT1" href="#DOCF1">(1)</a></h5><p>To produce these formats, nco.texi was run through texi2dvi.</p>',
+      '<h5><a id="FOOT2" href="#DOCF2">(2)</a></h5><p>The Postscript file puts the contents last.</p>',
+      '<h5>[3]</h5><p>A third note.</p></body></html>',
+    ].join('');
+    const r = await htmlConverter.convert({ absPath: 'nco.html', card: card('nco.html', 'html'), bytes: Buffer.from(page), plan: {} as never, options: { maxLeafPages: 5 } });
+    const all: string[] = [];
+    const walk = (n: ConvertedNode) => { all.push(n.title); n.children.forEach(walk); };
+    walk(r.root);
+    expect(all.some((t) => /^[([]\d+[)\]]$/.test(t))).toBe(false);
+    expect(text(r)).toMatch(/\(1\)\s+To produce these formats/);
+  });
+
   it('a page of a manual split into pages is titled with the manual its home link names, and its one heading is still the page itself', async () => {
     const page = (head: string) => [
       `<html><head><title>8.11. Curves</title>${head}</head><body>`,

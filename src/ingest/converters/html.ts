@@ -94,7 +94,7 @@ export function inManual(title: string, manual: string): string {
 
 export const htmlConverter: Converter = {
   name: 'html',
-  version: 25,
+  version: 26,
   async convert({ bytes, card, options }) {
     const text = decodeNonEmptyText(bytes);
     const cheerio = await import('cheerio');

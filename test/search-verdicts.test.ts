@@ -5,7 +5,7 @@
 import { describe, it, expect } from 'vitest';
 import { sourceConflict, sourceVerdict, SOURCE_SURE_LEAD, PERIOD_CONFLICT_GAP } from '../src/search/confidence.js';
 import { nodeVerdictsUnder } from '../src/search/search.js';
-import { bestPassage, columnHeaderBefore, spanningRowOfShownHeader, densestSpan, phraseSpan, sentenceEnd, sentenceStart, labelStart, PASSAGE_LABEL_MAX_CHARS, PASSAGE_CHARS, PASSAGE_FIRST_CHARS, PASSAGE_LEAD, PASSAGE_MORE_MIN, PASSAGE_SENTENCE_BACK, PASSAGE_SENTENCE_EXTRA, placeOf } from '../src/retrieve/snippets.js';
+import { bestPassage, columnHeaderBefore, spanningRowOfShownHeader, densestSpan, phraseSpan, sentenceEnd, sentenceStart, labelStart, PASSAGE_LABEL_MAX_CHARS, PASSAGE_CHARS, PASSAGE_FIRST_CHARS, PASSAGE_LEAD, PASSAGE_MORE_MIN, PASSAGE_SENTENCE_BACK, PASSAGE_SENTENCE_EXTRA, WHOLE_NODE_PASSAGE_CHARS, placeOf } from '../src/retrieve/snippets.js';
 import type { TreeNode } from '../src/store/schemas.js';
 
 const WEAK = 0.3;
@@ -91,6 +91,18 @@ describe('node passages', () => {
     expect(atEnd.pages).toBeUndefined();
     const one = bestPassage(`<!-- page 4 -->\n${filler}The dredging campaign removed 412,000 cubic meters of sediment.\n${filler}`, weights, 4)!;
     expect(one.pages).toBeUndefined();
+  });
+
+  it('is the whole node, nothing cut, for a first suggestion whose node is short', () => {
+    const mid = 'The port authority met twice and discussed the budget at length. '.repeat(8);
+    const text = `<!-- page 4 -->\nThe harbour board met in spring. ${mid}The dredging campaign removed 412,000 cubic meters of sediment. ${mid}It ends with the budget for next year.`;
+    expect(text.length).toBeLessThanOrEqual(WHOLE_NODE_PASSAGE_CHARS);
+    const first = bestPassage(text, weights, 4, PASSAGE_FIRST_CHARS)!;
+    expect(first.text).toMatch(/^The harbour board met in spring\./);
+    expect(first.text).toMatch(/budget for next year\.$/);
+    expect(first.more).toBeUndefined();
+    // the other suggestions' passages stay short
+    expect(bestPassage(text, weights, 4)!.text.length).toBeLessThan(text.length - 100);
   });
 
   it('says how much of the node follows the passage, and is longer when asked for the first node', () => {

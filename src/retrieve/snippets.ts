@@ -46,6 +46,15 @@ export const PASSAGE_CHARS = 280;
  */
 export const PASSAGE_FIRST_CHARS = 1000;
 /**
+ * A first suggestion's node this short is its passage whole, nothing cut at either end: agents
+ * reported passages opening just past the sentence they needed or stopping before it (13 of 50
+ * answers, audit 15). Answer words in the first node's passage (scripts/passage-recall.mjs),
+ * cross-domain / its rewording / other formats / audits 14 and 15: 0.678 / 0.665 / 0.779 / 0.661 /
+ * 0.528 → 0.678 / 0.665 / 0.787 / 0.674 / 0.536 for 0.5–3% more passage characters (at 2,600:
+ * +0.005–0.025 for 6–17% more).
+ */
+export const WHOLE_NODE_PASSAGE_CHARS = 1500;
+/**
  * A passage that stops inside a sentence goes on to the sentence's end when it is at most this many
  * characters further: agents reported passages cut just before the words they needed ("you could…",
  * the second half of an explanation) in three runs of the agent test.
@@ -406,9 +415,11 @@ export function bestPassage(text: string, weights: Map<string, number>, firstPag
 
 /** bestPassage, with where in `text` the passage starts and ends. */
 function passageIn(text: string, weights: Map<string, number>, firstPage: number | undefined, chars: number): { passage: NodePassage; from: number; to: number } | null {
-  const span = densestSpan(text, weights, chars, PASSAGE_LEAD);
-  if (!span) return null;
-  const shown = shownSpan(text, span.from, span.to, chars);
+  const dense = densestSpan(text, weights, chars, PASSAGE_LEAD);
+  if (!dense) return null;
+  const whole = chars >= PASSAGE_FIRST_CHARS && text.length <= WHOLE_NODE_PASSAGE_CHARS;
+  const span = whole ? { from: 0, to: text.length, at: dense.at } : dense;
+  const shown = shownSpan(text, span.from, span.to, whole ? text.length : chars);
   const inTable = text.slice(span.from, shown.to).includes(' | ');
   const header = inTable ? (columnHeaderBefore(text, span.from) ?? spanningRowOfShownHeader(text, shown.from, shown.to)) : null;
   const out: NodePassage = { text: header ? `[${header}] ${shown.body}` : shown.body };

@@ -5,7 +5,7 @@
 import { describe, it, expect } from 'vitest';
 import { sourceConflict, sourceVerdict, SOURCE_SURE_LEAD, PERIOD_CONFLICT_GAP } from '../src/search/confidence.js';
 import { nodeVerdictsUnder } from '../src/search/search.js';
-import { bestPassage, columnHeaderBefore, spanningRowOfShownHeader, densestSpan, phraseSpan, sentenceEnd, sentenceStart, labelStart, PASSAGE_LABEL_MAX_CHARS, PASSAGE_CHARS, PASSAGE_FIRST_CHARS, PASSAGE_LEAD, PASSAGE_MORE_MIN, PASSAGE_SENTENCE_BACK, PASSAGE_SENTENCE_EXTRA, WHOLE_NODE_PASSAGE_CHARS, placeOf } from '../src/retrieve/snippets.js';
+import { bestPassage, columnHeaderBefore, spanningRowOfShownHeader, densestSpan, phraseSpan, sentenceEnd, sentenceStart, labelStart, PASSAGE_LABEL_MAX_CHARS, PASSAGE_CHARS, PASSAGE_FIRST_CHARS, PASSAGE_LEAD, PASSAGE_MORE_MIN, PASSAGE_SENTENCE_BACK, PASSAGE_SENTENCE_EXTRA, WHOLE_NODE_PASSAGE_CHARS, matchingRows, placeOf } from '../src/retrieve/snippets.js';
 import type { TreeNode } from '../src/store/schemas.js';
 
 const WEAK = 0.3;
@@ -91,6 +91,14 @@ describe('node passages', () => {
     expect(atEnd.pages).toBeUndefined();
     const one = bestPassage(`<!-- page 4 -->\n${filler}The dredging campaign removed 412,000 cubic meters of sediment.\n${filler}`, weights, 4)!;
     expect(one.pages).toBeUndefined();
+  });
+
+  it('cites, of a row hit\'s block, the rows holding the query\'s weightiest words', () => {
+    const lines = ['row 26899: Assignment: F44C7F; Organization Name: HUAWEI', 'row 26900: Assignment: 28A24B; Organization Name: Juniper Networks', 'row 26901: Assignment: 080027; Organization Name: PCS Systemtechnik GmbH'];
+    const w = new Map([['080027', 8], ['network', 1.5], ['company', 2.6]]);
+    expect(matchingRows(lines, w, 26899)).toEqual([26901, 26901]);
+    expect(matchingRows(lines, new Map([['organization', 1]]), 26899)).toEqual([26899, 26901]);
+    expect(matchingRows(lines, new Map([['penguin', 1]]), 26899)).toBeNull();
   });
 
   it('is the whole node, nothing cut, for a first suggestion whose node is short', () => {

@@ -11,6 +11,7 @@ import { docFreq, idf } from '../search/bm25.js';
 import { nodeFields, nodeKeywords } from '../search/keyword-index.js';
 import { expansionTerms, nodeQueryTerms } from '../search/nodes.js';
 import { queryTerms } from '../search/query.js';
+import { tokenize } from '../model/tokenize.js';
 import { DENSE_WINDOW_CHARS, bestWindow, termHits } from '../search/term-window.js';
 import { loadVocabulary } from '../search/vocabulary.js';
 import { loadConfig } from '../store/config.js';
@@ -98,6 +99,8 @@ export interface NodePassage {
   cite?: string;
   /** the file lines the passage runs over, for text and Markdown sources */
   lines?: [number, number];
+  /** the data rows of a row hit that hold the query's words, when fewer than the hit's (cited instead of its whole block) */
+  rows?: [number, number];
 }
 
 export interface ListedNode extends NodeHit {
@@ -493,10 +496,24 @@ function rowLine(columns: string[], row: unknown[], n: number): string {
 export function rowsPassage(root: string, tree: TreeFile, path: TreeNode[], range: [number, number], weights: Map<string, number>, chars = PASSAGE_CHARS): NodePassage | null {
   const [from, to] = range;
   const got = readRows(root, tree, pickSheet(tree, path, undefined), from, Math.min(to, from + PASSAGE_ROWS - 1));
-  const text = got.rows.map((r, i) => rowLine(got.columns, r, from + i)).join('\n');
+  const lines = got.rows.map((r, i) => rowLine(got.columns, r, from + i));
+  const text = lines.join('\n');
   if (!text) return null;
-  if (text.length <= chars + 80) return { text };
-  return bestPassage(text, weights, undefined, chars);
+  const rows = matchingRows(lines, weights, from);
+  const passage = text.length <= chars + 80 ? { text } : bestPassage(text, weights, undefined, chars);
+  return passage && rows && (rows[0] > from || rows[1] < from + lines.length - 1) ? { ...passage, rows } : passage;
+}
+
+/**
+ * The first and last of a row block's rows (as rowLine prints them, the first numbered `from`) that
+ * hold the query's words with the most weight, or null when none holds any. An agent cited rows
+ * 26895-26901 for the one row, 26901, that held the OUI it asked about.
+ */
+export function matchingRows(lines: string[], weights: Map<string, number>, from: number): [number, number] | null {
+  const score = lines.map((l) => [...new Set(tokenize(l.replace(/^row \d+: /, '')))].reduce((a, t) => a + (weights.get(t) ?? 0), 0));
+  const best = Math.max(...score);
+  if (!(best > 0)) return null;
+  return [from + score.indexOf(best), from + score.lastIndexOf(best)];
 }
 
 /**
@@ -517,7 +534,7 @@ export function passageCite(entry: CatalogEntry, n: NodeHit, passage: NodePassag
     anchor: typeof anchor === 'string' ? anchor : undefined,
     pages: passage.pages ?? (passage.page !== undefined ? [passage.page, passage.page] : undefined),
     lines: passage.page === undefined ? (passage.lines ?? n.line_range) : undefined,
-    rows: passage.page === undefined ? n.row_range : undefined,
+    rows: passage.page === undefined ? (passage.rows ?? n.row_range) : undefined,
   }).text;
 }
 

@@ -265,6 +265,23 @@ describe('source titles from the first page', () => {
     expect(buildPage(1, 612, 792, [at('in 2010', 100, 700, 10, 35), at('3', 135.5, 704, 7, 4)]).lines[0]!.text).toBe('in 2010 3');
   });
 
+  it('read a number raised over a symbol as its power ("σ^2", "0.269m^0.928", "2^28"), not after a word, a longer number or a bracket', () => {
+    const at = (str: string, x: number, y: number, size: number, w: number) => ({ str, transform: [size, 0, 0, size, x, y], width: w, fontName: 'f1' });
+    const line = (base: string, w: number, exp: string) => buildPage(1, 612, 792, [at(base, 100, 700, 10, w), at(exp, 100 + w + 0.5, 704, 7, 4 * exp.length)]).lines[0]!.text;
+    expect(line('the ML estimate of σ', 90, '2')).toBe('the ML estimate of σ^2');
+    expect(line('Cm = 0.269m', 50, '0.928')).toBe('Cm = 0.269m^0.928');
+    expect(line('between 0 and 2', 70, '28')).toBe('between 0 and 2^28');
+    expect(line('CV = 1/a', 40, '1/2')).toBe('CV = 1/a^1/2');
+    // after a word it is a footnote reference; after a longer number or a bracket it stays apart
+    expect(line('environments', 60, '4')).toBe('environments[4]');
+    expect(line('revenue of 45,123', 80, '1')).toBe('revenue of 45,123 1');
+    expect(line('Adjusted EBITDA (non-GAAP)', 120, '2')).toBe('Adjusted EBITDA (non-GAAP)[2]');
+    // a short word is no symbol ("deemed by" + a note mark), and a digit before a raised fraction is a mixed number
+    expect(line('was deemed by', 60, '5')).toBe('was deemed by 5');
+    expect(buildPage(1, 612, 792, [at('par value 1', 100, 700, 10, 50), at('2/3', 152, 704, 7, 12), at('¢ per share', 165, 700, 10, 50)]).lines[0]!.text).toBe('par value 1 2/3¢ per share');
+    expect(buildPage(1, 612, 792, [at('par value 1', 100, 700, 10, 50), at('2', 152, 704, 7, 4), at('/3', 156, 700, 10, 8), at('¢ per share', 165, 700, 10, 50)]).lines[0]!.text).not.toContain('^');
+  });
+
   it('part the LaTeX logo from the word the reader glued to it, not from its own endings', () => {
     const at = (str: string, x: number, y: number, size: number, w: number) => ({ str, transform: [size, 0, 0, size, x, y], width: w, fontName: 'f1' });
     const logo = (tail: string) => buildPage(1, 612, 792, [at('Chess in L', 100, 700, 17, 70), at('A', 170.5, 703, 12, 8), at(tail, 177, 700, 17, 90)]).lines[0]!.text;

@@ -305,13 +305,35 @@ function exponentOfTen(text: string, it: Item, prev: Item): boolean {
   return t.endsWith('10') && !/[\d.,]/.test(t.charAt(t.length - 3));
 }
 
+/** A power's base: one letter standing alone or after a number (σ, χ, the m of "0.269m"); a word's end ("by", "km") is not one. */
+const LETTER_BASE = /(?:^|[^\p{L}\p{M}])\p{L}\p{M}?$/u;
+/** …or a single digit (2 of "2^28"), whose power is a whole number: "1 2/3¢" is a mixed fraction. */
+const DIGIT_BASE = /(?:^|[^\p{L}\p{M}\p{N}.,])\d$/u;
+/** A power: a (signed) number, a decimal or a fraction ("2", "-1", "0.928", "1/2"). */
+const POWER = /^[−-]?\d{1,3}(?:[./]\d{1,3})?$/;
+const WHOLE_POWER = /^[−-]?\d{1,3}$/;
+
+/**
+ * A run raised above and smaller than the run before, holding a number, right after a symbol
+ * (LETTER_BASE, DIGIT_BASE): its exponent. A mark after a word is a footnote reference
+ * (isFootnoteMark), after a longer number or a bracket it may be one too, so those are left apart.
+ * Agents read "CV = 1 / a1/2" and "2 28" for 1/a^(1/2) and 2^28 (audits 14 and 15).
+ */
+function raisedPower(text: string, it: Item, prev: Item, next: Item | undefined): boolean {
+  const power = it.str.trim();
+  if (it.size >= prev.size * FOOTNOTE_SIZE_RATIO || it.y <= prev.y + FOOTNOTE_RAISE_EM * prev.size || !POWER.test(power)) return false;
+  const base = text.trimEnd();
+  // (a raised numerator before its slash is a fraction's: "1 2/3¢")
+  return LETTER_BASE.test(base) || (DIGIT_BASE.test(base) && WHOLE_POWER.test(power) && !/^\s*[/⁄]/.test(next?.str ?? ''));
+}
+
 function cellsOf(items: Item[]): Cell[] {
   const cells: Cell[] = [];
   let cur: Cell | null = null;
   let prev: Item | undefined;
   const leadingMark = opensWithMark(items);
   if (items.some((it, i) => i >= 2 && it.str.startsWith('TEX'))) items = items.map((it, i) => (i >= 2 && it.str.startsWith('TEX') ? { ...it, str: partedLogo(items, i) } : it));
-  for (const it of items) {
+  for (const [i, it] of items.entries()) {
     if (leadingMark && prev === items[0] && cur && !cur.text.endsWith(' ') && !it.str.startsWith(' ')) cur.text += ' ';
     const mark = isFootnoteMark(it, prev);
     const before = prev;
@@ -326,6 +348,12 @@ function cellsOf(items: Item[]): Cell[] {
     }
     // a power of ten's raised exponent reads "10^6" ("Meg | Mega | 10 6" had hidden ngspice's 10⁶)
     if (cur && before && exponentOfTen(cur.text, it, before) && it.x - cur.x2 <= KERNED_TAIL_EM * it.size) {
+      cur.text = `${cur.text.trimEnd()}^${it.str.trim().replace('−', '-')}`;
+      cur.x2 = Math.max(cur.x2, it.x2);
+      continue;
+    }
+    // any other number raised over a symbol reads as its power: "σ^2", "χ^2", "0.269m^0.928", "2^28"
+    if (cur && before && raisedPower(cur.text, it, before, items[i + 1]) && it.x - cur.x2 <= KERNED_TAIL_EM * it.size) {
       cur.text = `${cur.text.trimEnd()}^${it.str.trim().replace('−', '-')}`;
       cur.x2 = Math.max(cur.x2, it.x2);
       continue;

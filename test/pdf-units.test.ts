@@ -438,14 +438,14 @@ describe('reading order and text cleanup (issue 14)', async () => {
     expect(p.lines.map((l) => l.text)).toEqual(['2 To be clear, /etc may contain scripts called by init to start the system']);
   });
 
-  it('brackets footnote marks after words, keeps a raised number after a letter apart, and drops IDs that are not text', () => {
+  it('brackets footnote marks after words, reads a raised number after a letter as its power, and drops IDs that are not text', () => {
     const p = buildPage(1, 612, 792, [item('Total revenue', 60, 700, 10, 65), item('2', 125, 704, 6, 3), item(' grew.', 128, 700, 10, 30)]);
     expect(p.lines[0]!.text).toBe('Total revenue[2] grew.');
     const after = buildPage(1, 612, 792, [item('as it was reported.', 60, 700, 10, 90), item('14', 150, 704, 6, 6), item(' Later', 157, 700, 10, 30)]);
     expect(after.lines[0]!.text).toBe('as it was reported.[14] Later');
-    // an exponent after a variable: "O(n²)" reads "O(n 2)", never "O(n2)" or "O(n[2])"
+    // an exponent after a variable: "O(n²)" reads "O(n^2)" (PDF 91), never "O(n2)" or "O(n[2])"
     const power = buildPage(1, 612, 792, [item('This O(n', 60, 700, 10, 40), item('2', 100.5, 704, 6, 3), item(') step', 104, 700, 10, 30)]);
-    expect(power.lines[0]!.text).toBe('This O(n 2) step');
+    expect(power.lines[0]!.text).toBe('This O(n^2) step');
     // a footnote's own number raised before its text keeps apart from its first word
     const note = buildPage(1, 612, 792, [item('2', 60, 102.5, 6, 3), item('By default, cmcalibrate searches 160 sequences.', 63.5, 100, 8, 200)]);
     expect(note.lines[0]!.text).toBe('2 By default, cmcalibrate searches 160 sequences.');

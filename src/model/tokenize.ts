@@ -88,13 +88,13 @@ function greekName(part: string): string | undefined {
  * OUI or a byte string ("08:00:27", "00-1b-21-3a-4f-5e"). The pairs are indexed joined too, as
  * registries and tables print them ("080027"): a question typed "08:00:27" found no row.
  */
-const HEX_PAIRS_RE = /(?<![\p{L}\p{N}:-])[0-9a-f]{2}([:-])[0-9a-f]{2}(?:\1[0-9a-f]{2})+(?![\p{L}\p{N}]|[:-][\p{L}\p{N}])/gu;
+const HEX_PAIRS_RE = /(?<![\p{L}\p{N}:-])[0-9a-f]{2}([:-])[0-9a-f]{2}(?:\1[0-9a-f]{2})+(?![\p{L}\p{N}]|[:-][\p{L}\p{N}])/giu;
 
-/** Where each run of hex pairs starts in `lower` (lower-cased text), with its pairs joined and where it ends. */
-export function hexPairRuns(lower: string): Map<number, { joined: string; end: number }> {
+/** Where each run of hex pairs starts in `text` (either case), with its pairs joined (lower case) and where it ends. */
+export function hexPairRuns(text: string): Map<number, { joined: string; end: number }> {
   const out = new Map<number, { joined: string; end: number }>();
-  if (!lower.includes(':') && !lower.includes('-')) return out;
-  for (const m of lower.matchAll(HEX_PAIRS_RE)) out.set(m.index, { joined: m[0].replace(/[:-]/g, ''), end: m.index + m[0].length });
+  if (!text.includes(':') && !text.includes('-')) return out;
+  for (const m of text.matchAll(HEX_PAIRS_RE)) out.set(m.index, { joined: m[0].replace(/[:-]/g, '').toLowerCase(), end: m.index + m[0].length });
   return out;
 }
 

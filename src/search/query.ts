@@ -103,7 +103,7 @@ export function queryTermGroups(query: string, stopwords?: ReadonlySet<string>, 
     const seen = new Set<string>();
     const found = [...query.matchAll(WORD_RE)];
     const words = found.map((m) => m[0]);
-    const hexRuns = hexPairRuns(query.toLowerCase());
+    const hexRuns = hexPairRuns(query);
     for (let i = 0; i < words.length; i++) {
       // a MAC address or OUI typed with colons ("08:00:27") is one term, its pairs joined, as the index holds it
       const run = hexRuns.get(found[i]!.index);

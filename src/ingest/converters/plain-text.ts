@@ -57,7 +57,7 @@ function planTree(text: string, filename: string, plan: PlanDirectives, target: 
   // database, under its licence comment) names a section, not the text
   const at = md.title === basename(filename, extname(filename)) ? -1 : lines.findIndex((l) => l.includes(md.title));
   const headTitle = at >= 0 && lines.slice(0, at).filter((l) => l.trim()).length <= TITLE_LEAD_LINES;
-  const title = headTitle ? null : leadLineTitle(uncommented.map((l) => l.replace(ESCAPED_HASH, '#')), marked, uncommented);
+  const title = headTitle ? null : leadLineTitle(uncommented, marked);
   return { ...md, ...(title ? { title, root: { ...md.root, title } } : {}), approach: 'tree_index' };
 }
 
@@ -107,14 +107,14 @@ export function commentRunsAsText(lines: string[]): string[] {
  * The first line of a text whose headings give it no title, when that line is no heading itself and
  * reads as a title (text-chunks' first-line rule, as for text without headings): "OFL FAQ - Frequently
  * Asked Questions about the SIL Open Font License (OFL)" rather than the file name "OFL-FAQ".
- * `read` is the text as Markdown reads it (comment runs kept from being headings), when that differs.
+ * `lines` are the text as Markdown reads it: its comment lines escaped (commentRunsAsText), read as written.
  */
-function leadLineTitle(lines: string[], marked: string | null, read = lines): string | null {
+function leadLineTitle(lines: string[], marked: string | null): string | null {
   const i = lines.findIndex((l) => l.trim() !== '');
   if (i < 0) return null;
-  const isHeading = marked ? /^#{1,6}\s/.test(marked.split('\n', i + 1)[i] ?? '') : headingLineKind(read, i) !== null || (i + 1 < read.length && headingLineKind(read, i + 1) !== null);
+  const isHeading = marked ? /^#{1,6}\s/.test(marked.split('\n', i + 1)[i] ?? '') : headingLineKind(lines, i) !== null || (i + 1 < lines.length && headingLineKind(lines, i + 1) !== null);
   if (isHeading) return null;
-  const t = leadTitle(lines.slice(i, i + TITLE_SCAN_LINES));
+  const t = leadTitle(lines.slice(i, i + TITLE_SCAN_LINES).map((l) => l.replace(ESCAPED_HASH, '#')));
   return t && !/[.,;:]$/.test(t) ? t : null;
 }
 

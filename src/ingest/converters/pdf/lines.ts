@@ -294,20 +294,11 @@ function partedLogo(items: Item[], i: number): string {
   return LOGO_SUFFIX.test(rest) ? it.str : `TEX ${rest}`;
 }
 
-/**
- * A run raised above and smaller than the run before, holding a (signed) exponent, right after a
- * power of ten's base: "10", not the end of a longer number ("2010", "1.10"). Cheap tests first: it
- * is asked of every run.
- */
-function exponentOfTen(text: string, it: Item, prev: Item): boolean {
-  if (it.size >= prev.size * FOOTNOTE_SIZE_RATIO || it.y <= prev.y + FOOTNOTE_RAISE_EM * prev.size || !/^[−-]?\d{1,3}$/.test(it.str.trim())) return false;
-  const t = text.trimEnd();
-  return t.endsWith('10') && !/[\d.,]/.test(t.charAt(t.length - 3));
-}
-
 /** A power's base: one letter standing alone or after a number (σ, χ, the m of "0.269m"); a word's end ("by", "km") is not one. */
 const LETTER_BASE = /(?:^|[^\p{L}\p{M}])\p{L}\p{M}?$/u;
-/** …or a single digit (2 of "2^28"), whose power is a whole number: "1 2/3¢" is a mixed fraction. */
+/** …or a power of ten, not the end of a longer number ("2010", "1.10"), whose power is a whole number ("Meg | Mega | 10 6" had hidden ngspice's 10^6)… */
+const TEN_BASE = /(?:^|[^\d.,])10$/;
+/** …or a single digit (2 of "2^28"), whose power is a whole number too: "1 2/3¢" is a mixed fraction. */
 const DIGIT_BASE = /(?:^|[^\p{L}\p{M}\p{N}.,])\d$/u;
 /** A power: a (signed) number, a decimal or a fraction ("2", "-1", "0.928", "1/2"). */
 const POWER = /^[−-]?\d{1,3}(?:[./]\d{1,3})?$/;
@@ -315,7 +306,7 @@ const WHOLE_POWER = /^[−-]?\d{1,3}$/;
 
 /**
  * A run raised above and smaller than the run before, holding a number, right after a symbol
- * (LETTER_BASE, DIGIT_BASE): its exponent. A mark after a word is a footnote reference
+ * (LETTER_BASE, TEN_BASE, DIGIT_BASE): its exponent. Cheap tests first: it is asked of every run. A mark after a word is a footnote reference
  * (isFootnoteMark), after a longer number or a bracket it may be one too, so those are left apart.
  * Agents read "CV = 1 / a1/2" and "2 28" for 1/a^(1/2) and 2^28 (audits 14 and 15).
  */
@@ -323,8 +314,10 @@ function raisedPower(text: string, it: Item, prev: Item, next: Item | undefined)
   const power = it.str.trim();
   if (it.size >= prev.size * FOOTNOTE_SIZE_RATIO || it.y <= prev.y + FOOTNOTE_RAISE_EM * prev.size || !POWER.test(power)) return false;
   const base = text.trimEnd();
-  // (a raised numerator before its slash is a fraction's: "1 2/3¢")
-  return LETTER_BASE.test(base) || (DIGIT_BASE.test(base) && WHOLE_POWER.test(power) && !/^\s*[/⁄]/.test(next?.str ?? ''));
+  if (LETTER_BASE.test(base)) return true;
+  if (!WHOLE_POWER.test(power)) return false;
+  // (a digit's raised numerator before its slash is a fraction's: "1 2/3¢")
+  return TEN_BASE.test(base) || (DIGIT_BASE.test(base) && !/^\s*[/⁄]/.test(next?.str ?? ''));
 }
 
 function cellsOf(items: Item[]): Cell[] {
@@ -346,13 +339,7 @@ function cellsOf(items: Item[]): Cell[] {
       cur.x2 = Math.max(cur.x2, it.x2);
       continue;
     }
-    // a power of ten's raised exponent reads "10^6" ("Meg | Mega | 10 6" had hidden ngspice's 10⁶)
-    if (cur && before && exponentOfTen(cur.text, it, before) && it.x - cur.x2 <= KERNED_TAIL_EM * it.size) {
-      cur.text = `${cur.text.trimEnd()}^${it.str.trim().replace('−', '-')}`;
-      cur.x2 = Math.max(cur.x2, it.x2);
-      continue;
-    }
-    // any other number raised over a symbol reads as its power: "σ^2", "χ^2", "0.269m^0.928", "2^28"
+    // a number raised over a symbol reads as its power: "10^6", "σ^2", "χ^2", "0.269m^0.928", "2^28"
     if (cur && before && raisedPower(cur.text, it, before, items[i + 1]) && it.x - cur.x2 <= KERNED_TAIL_EM * it.size) {
       cur.text = `${cur.text.trimEnd()}^${it.str.trim().replace('−', '-')}`;
       cur.x2 = Math.max(cur.x2, it.x2);

@@ -7,6 +7,7 @@ import { TreeFile, type FileCard } from '../src/store/schemas.js';
 import { codeConverter } from '../src/ingest/converters/code/index.js';
 import type { ConvertResult, ConvertedNode } from '../src/ingest/converters/types.js';
 import { tempStore, cleanup, FIXTURES } from './helpers/temp-store.js';
+import { readSource } from '../src/retrieve/read.js';
 
 const P = (n: string) => join(FIXTURES, 'formats', 'project', n);
 const roots: string[] = [];
@@ -189,6 +190,24 @@ describe('C and C++ headers (issue 14)', () => {
     const { symbols } = await treeSitterSymbols(src, 'c');
     const fn = symbols.find((s) => s.name === 'dump_state')!;
     expect(fn.doc).toBe('Größe of the RNG state: DUMP_DATA dumps the observed nodes.');
+  });
+
+  it('a window of a symbol cites its own lines of the file; a class, whose text leaves out its members\' lines, cites the whole class', async () => {
+    const root = tempStore();
+    roots.push(root);
+    cpSync(join(FIXTURES, 'formats', 'headers'), join(root, 'inbox'), { recursive: true });
+    expect((await ingest(root, { paths: [join(root, 'inbox')] })).counts.failed).toBe(0);
+    const file = readFileSync(join(FIXTURES, 'formats', 'headers', 'ringbuf.h'), 'utf8').split('\n');
+    const at = file.findIndex((l) => l.includes('next read')) + 1;
+    const struct = readSource(root, 'ringbuf.h', { around: 'next read', maxChars: 20 });
+    const [from, to] = struct.citation.lines!;
+    expect(from).toBe(at);
+    expect(to - from).toBeLessThanOrEqual(1);
+    // Circle's text is its own lines with its methods' left out: its lines are not its text's
+    const tree = TreeFile.parse(JSON.parse(readFileSync(join(root, readCatalog(root).sources.find((e) => e.filename === 'shapes.hpp')!.tree_path!), 'utf8')));
+    const circle = tree.root.children.flatMap((c) => c.children).find((n) => n.title === 'class Circle')!;
+    const a = readSource(root, 'shapes.hpp', { nodeId: circle.node_id, maxChars: 20 });
+    expect(a.citation.lines).toEqual(circle.line_range);
   });
 
   it('a C++ header named .h (detected as C) is parsed as C++: its namespace is not read as a function', async () => {

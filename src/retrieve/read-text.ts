@@ -18,11 +18,16 @@ const PAGE_MARK_LINE = /^<!-- page (\d+) -->$/;
 const PAGE_MARK_GLOBAL = /^<!-- page (\d+) -->$/gm;
 const NODE_SEPARATOR = '\n\n';
 /**
- * Source types whose node text keeps the file's lines one for one: as written (text, Markdown) or
- * each line rendered as a reader sees it (LaTeX). A code node elides its members' lines; a man
- * page's text is filled paragraphs.
+ * Source types whose node text keeps the file's lines one for one from the node's first line on: as
+ * written (text, Markdown) or each line rendered as a reader sees it (LaTeX). A man page's text is
+ * filled paragraphs.
  */
 const LINE_FAITHFUL: ReadonlySet<string> = new Set(['text', 'markdown', 'latex']);
+/**
+ * Source types whose node text is its lines as written only when it has every line of its range: a
+ * code symbol without members (a class elides its members' lines, so its text is shorter).
+ */
+const WHOLE_RANGE_FAITHFUL: ReadonlySet<string> = new Set(['code']);
 
 export interface NodeRead extends TextWindow {
   /** pages spanned by the returned text (from its page markers), when the source is paged */
@@ -46,6 +51,13 @@ function preorder(n: TreeNode, out: TreeNode[] = []): TreeNode[] {
   out.push(n);
   for (const c of n.children) preorder(c, out);
   return out;
+}
+
+/** Whether a node's text is its file's lines from the first of its range on (see LINE_FAITHFUL, WHOLE_RANGE_FAITHFUL). */
+function linesAsWritten(type: string, raw: string, range: [number, number]): boolean {
+  const count = lineCount(raw.endsWith('\n') ? raw.slice(0, -1) : raw);
+  const span = range[1] - range[0] + 1;
+  return LINE_FAITHFUL.has(type) ? count <= span : WHOLE_RANGE_FAITHFUL.has(type) && count === span;
 }
 
 /** Page in force at `pos` in text carrying page markers (the last marker at or before pos). */
@@ -80,7 +92,7 @@ export function readNodeText(root: string, tree: TreeFile, node: TreeNode, opts:
     if (full) full += NODE_SEPARATOR;
     starts.push({ id: n.node_id, at: full.length, ...(n.page_range ? { first: n.page_range[0] } : {}) });
     // text and Markdown nodes hold the file's own lines from their first on (their sections' lines follow in theirs)
-    if (n.line_range && LINE_FAITHFUL.has(tree.type) && lineCount(raw.endsWith('\n') ? raw.slice(0, -1) : raw) <= n.line_range[1] - n.line_range[0] + 1) lineStarts.push({ at: full.length, end: full.length + text.length, line: n.line_range[0] });
+    if (n.line_range && linesAsWritten(tree.type, raw, n.line_range)) lineStarts.push({ at: full.length, end: full.length + text.length, line: n.line_range[0] });
     full += text;
   }
   const win = textWindow(full, opts.offset, opts.maxChars, more);

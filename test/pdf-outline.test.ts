@@ -133,6 +133,18 @@ describe('headings from layout, no field vocabulary', () => {
     expect(scoreLine(line('EXHIBIT', { font: 'bold', gapAbove: 2.6 }), BODY, { ...opts, titlesTable: true })).toBeNull();
   });
 
+  it('a one-word line in the print of the document\'s headings, with space above, is a heading like them (RasMol\'s commands)', () => {
+    const cmd = (t: string) => line(t, { font: 'bold', size: 11, gapAbove: 2.6 });
+    const pages = [page(1, [cmd('Map colour'), ...prose(3), cmd('Map level'), ...prose(3)]), page(2, [cmd('Map zap'), ...prose(3), cmd('Molecule'), ...prose(3), cmd('Pause'), ...prose(3)])];
+    expect(headingsOf(pages)).toEqual(['Map colour', 'Map level', 'Map zap', 'Molecule', 'Pause']);
+    // fewer headings of several words in that print: one word is still a row label
+    expect(headingsOf([page(1, [cmd('Map colour'), ...prose(3), cmd('Map level'), ...prose(3), cmd('Molecule'), ...prose(3)])])).toEqual(['Map colour', 'Map level']);
+    // in the print but with no space above, or in the body's size: not a heading
+    const tight = page(3, [...prose(2), line('Ribbons', { font: 'bold', size: 11, gapAbove: 1.2 }), ...prose(2), line('Rotate', { font: 'bold', gapAbove: 2.6 }), ...prose(2)]);
+    expect(headingsOf([...pages, tight])).not.toContain('Ribbons');
+    expect(headingsOf([...pages, tight])).not.toContain('Rotate');
+  });
+
   it('joins a title wrapped after an open word, and drops a paragraph line that merely starts with a number', () => {
     const p = page(1, [
       line('Item 7. MANAGEMENT’S DISCUSSION AND ANALYSIS OF FINANCIAL CONDITION AND RESULTS OF', { font: 'bold', gapAbove: 2, x2: 540 }),

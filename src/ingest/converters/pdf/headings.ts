@@ -210,13 +210,13 @@ export function bodyStyle(pages: PageLayout[], furniture: Furniture): BodyStyle 
  */
 const UNIT_CAPTION = /\((?:[^()]*\s)?in (?:units|hundreds|thousands|millions|billions|percent)\b[^()]*\)/i;
 
-function tableLike(line: Line, text: string, words: number, sizeRatio: number, vocab: OutlineVocabulary, setApart: boolean): boolean {
+function tableLike(line: Line, text: string, words: number, sizeRatio: number, vocab: OutlineVocabulary, setApart: boolean, headingPrints?: ReadonlySet<string>): boolean {
   if (line.cells.length >= 2) return true;
   if (/^[($€£%]/.test(text)) return true;
   if ((text.match(/\b(19|20)\d\d\b/g) ?? []).length >= 2) return true;
   // "Total 1,234" is a row; a large short "Example 2" / "Goal 3" is a title
   if (/\d[\d,.]*\s*%?$/.test(text) && !/^\d/.test(text) && !(sizeRatio >= 1.15 && words <= 4 && /\s\d{1,3}$/.test(text))) return true;
-  if (words === 1 && sizeRatio < 1.15 && !(setApart && oneWordHeading(line, text))) return true;
+  if (words === 1 && sizeRatio < 1.15 && !(setApart && (oneWordHeading(line, text) || inHeadingPrint(line, text, headingPrints)))) return true;
   if ((UNIT_CAPTION.test(text) || vocab.tableCaptions?.test(text)) && sizeRatio < 1.15) return true;
   return false;
 }
@@ -235,6 +235,34 @@ export const ONE_WORD_HEADING_GAP = 1.6;
 function oneWordHeading(line: Line, text: string): boolean {
   return isAllCaps(text) && letters(text) >= ONE_WORD_HEADING_MIN_LETTERS && line.gapAbove >= ONE_WORD_HEADING_GAP;
 }
+
+/**
+ * A one-word line in a print (font and size, larger than the body's) that at least
+ * HEADING_PRINT_MIN headings of several words use, with space above: a heading of the same kind as
+ * theirs. RasMol's command reference titles each command in bold 13.5 pt over 12 pt text: "Map zap"
+ * and "Set BoundBox" were headings, "Molecule", "Pause" and "Ribbons" were read as table row labels,
+ * and 14 pages of commands sat under "Map zap".
+ */
+function inHeadingPrint(line: Line, text: string, headingPrints: ReadonlySet<string> | undefined): boolean {
+  return !!headingPrints?.has(styleKey(line)) && letters(text) >= ONE_WORD_HEADING_MIN_LETTERS && line.gapAbove >= ONE_WORD_HEADING_GAP;
+}
+
+/** Headings of two words or more a print must title to be a heading print (inHeadingPrint). */
+export const HEADING_PRINT_MIN = 3;
+
+/** Prints larger than the body's that at least HEADING_PRINT_MIN style headings of two words or more use. */
+function headingPrintsOf(headings: Heading[], pages: PageLayout[], body: BodyStyle): Set<string> {
+  const count = new Map<string, number>();
+  for (const h of headings) {
+    const l = pages[h.page - 1]!.lines[h.line]!;
+    if (h.kind !== 'style' || h.table || (h.lines ?? 1) > 1 || h.title.split(' ').length < 2 || l.size < body.size * LARGER_PRINT_RATIO) continue;
+    count.set(styleKey(l), (count.get(styleKey(l)) ?? 0) + 1);
+  }
+  return new Set([...count].filter(([, n]) => n >= HEADING_PRINT_MIN).map(([k]) => k));
+}
+
+/** A print this much larger than the body's counts as larger (scoreLine's smallest size step). */
+const LARGER_PRINT_RATIO = 1.05;
 
 /** A line ending in a word cut by a hyphen ("expres-"), not in a dash after a blank. */
 const HYPHEN_END = /\p{L}-$/u;
@@ -330,7 +358,7 @@ function inFixedWidthBlock(lines: Line[], i: number, mono: ReadonlySet<string>):
 }
 
 /** Scores one line as a heading; null when it is not a candidate. */
-export function scoreLine(line: Line, body: BodyStyle, opts: { repeats: number; top: boolean; vocab?: OutlineVocabulary; titlesTable?: boolean; rowSize?: number }): Omit<Heading, 'page' | 'line' | 'top'> | null {
+export function scoreLine(line: Line, body: BodyStyle, opts: { repeats: number; top: boolean; vocab?: OutlineVocabulary; titlesTable?: boolean; rowSize?: number; headingPrints?: ReadonlySet<string> }): Omit<Heading, 'page' | 'line' | 'top'> | null {
   const vocab = opts.vocab ?? NO_OUTLINE_VOCABULARY;
   // a principal section's title printed beside the company name ("Consolidated Balance Sheets | Corning Inc.") is the title
   const captioned = line.cells.length >= 2 && !line.cells.some(isNumericCell) && isSectionTitle(line.cells[0]!, vocab);
@@ -367,7 +395,7 @@ export function scoreLine(line: Line, body: BodyStyle, opts: { repeats: number; 
   if (endsSentence) score -= 0.3;
   if (opts.repeats >= REPEAT_PENALTY_PAGES && !statement) score -= 0.3;
   if (!pattern && !statement && !emph && !caps && sizeRatio < 1.05) return null;
-  if (!pattern && (statement ? line.cells.length >= 2 && !captioned : tableLike(line, text, words, sizeRatio, vocab, emph && !opts.titlesTable))) return null;
+  if (!pattern && (statement ? line.cells.length >= 2 && !captioned : tableLike(line, text, words, sizeRatio, vocab, emph && !opts.titlesTable, opts.headingPrints))) return null;
   // an emphasised or capitalised line right above the rows of a table titles it ("CONSOLIDATED BALANCE SHEETS"),
   // even at body size or in the table's small print: enough to split a long section on, never more
   if (opts.titlesTable && (caps || emph)) {
@@ -590,6 +618,14 @@ function figureLabel(line: Line, above: Line | undefined, below: Line[], body: B
 
 /** All heading candidates of the document, in reading order. `skipPages` (e.g. TOC pages) yield none. */
 export function findHeadings(pages: PageLayout[], furniture: Furniture, body: BodyStyle, skipPages: Set<number>, vocab: OutlineVocabulary = NO_OUTLINE_VOCABULARY, letters: ReadonlySet<string> = bodyLetters(pages, furniture, body)): Heading[] {
+  const first = headingsPass(pages, furniture, body, skipPages, vocab, letters);
+  // one-word titles in the print of the document's headings (inHeadingPrint): a second pass, only when that print has such lines
+  const prints = headingPrintsOf(first, pages, body);
+  if (prints.size === 0 || !pages.some((p) => p.lines.some((l) => prints.has(styleKey(l)) && !l.text.trim().includes(' ')))) return first;
+  return headingsPass(pages, furniture, body, skipPages, vocab, letters, prints);
+}
+
+function headingsPass(pages: PageLayout[], furniture: Furniture, body: BodyStyle, skipPages: Set<number>, vocab: OutlineVocabulary, letters: ReadonlySet<string>, headingPrints?: ReadonlySet<string>): Heading[] {
   const out: Heading[] = [];
   const code = codeFonts(pages, body);
   const mono = monospacePrints(pages, body);
@@ -614,7 +650,7 @@ export function findHeadings(pages: PageLayout[], furniture: Furniture, body: Bo
       const titlesTable = !inTable && !(above && isTableRow(above)) && below.filter(isTableRow).length >= TABLE_TITLE_MIN_ROWS;
       // a label between the rows of a table ("Adjusted EBIT" over its rows) groups rows: not a heading
       const rowSize = below.find(isTableRow)?.size;
-      const opts = { repeats, top, vocab, titlesTable, ...(rowSize ? { rowSize } : {}) };
+      const opts = { repeats, top, vocab, titlesTable, ...(rowSize ? { rowSize } : {}), ...(headingPrints ? { headingPrints } : {}) };
       const listing = code.has(l.font) || i <= joined || inFixedWidthBlock(p.lines, i, mono);
       const runIn = listing ? null : runInHeading(l, body, opts);
       const h = listing ? null : (runIn ?? scoreLine(l, body, opts));

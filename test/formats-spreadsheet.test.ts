@@ -167,6 +167,15 @@ describe('schema inference', () => {
     expect(detectHeaderRow([raw('Name', 'City'), raw('Ada', 'London'), raw('Grace', 'New York')])).toBe(0);
     expect(detectHeaderRow([raw('Name', 'City', null), raw('Ada', 'London', 'UK'), raw('Grace', 'New York', 'US'), raw('Alan', 'Wilmslow', 7)])).toBe(0);
   });
+  it('names then a run of years is a header (a column per year, as the World Bank publishes); other numbers are not', () => {
+    const rows = [raw('Country Name', 'Country Code', 1960, 1961, 1962), raw('Aruba', 'ABW', 4.82, 4.655, 4.471), raw('China', 'CHN', 5.76, 5.89, 6.03)];
+    expect(detectHeaderRow(rows)).toBe(0);
+    // years out of order, too few, or amounts: a data row
+    expect(detectHeaderRow([raw('Country Name', 'Code', 1962, 1961, 1960), ...rows.slice(1)])).toBe(-1);
+    expect(detectHeaderRow([raw('Country Name', 'Code', 1960, 1961), ...rows.slice(1)])).toBe(-1);
+    expect(detectHeaderRow([raw('Total', 'all', 10, 20, 35), ...rows.slice(1)])).toBe(-1);
+    expect(detectHeaderRow([raw(1960, 1961, 1962), raw(4.82, 4.655, 4.471)])).toBe(-1);
+  });
   it('notes below a table are not data rows: text in a column of numbers or dates, or after an empty row (readxl deaths.xlsx)', () => {
     const b = new SheetBuilder('arts');
     b.addRow(1, raw('Name', 'Profession', 'Age', 'Born'));

@@ -269,12 +269,30 @@ function isTextCell(c: RawCell | undefined): boolean {
   return classifyCell(c ?? { value: null }).type === 'text';
 }
 
-/** A row that may be a header: filled enough, all text, no name twice. */
+/** A row that may be a header: filled enough, text (or names of text then a run of years), no name twice. */
 function headerShaped(r: RawCell[], n: number, widest: number): boolean {
   if (n === 0 || n < Math.max(widest === 1 ? 1 : 2, Math.ceil(widest * HEADER_MIN_FILL))) return false;
   const cells = r.filter((c) => c.value !== null && c.value !== '');
-  if (!cells.every(isTextCell)) return false;
+  if (!cells.every(isTextCell) && !namesThenYears(cells)) return false;
   return new Set(cells.map((c) => String(c.value).trim().toLowerCase())).size === cells.length;
+}
+
+/** Years a header's run of year columns has at least. */
+export const HEADER_YEAR_RUN_MIN = 3;
+const YEAR_RANGE: readonly [number, number] = [1000, 2999];
+
+/**
+ * Text names, then only whole numbers that are years in increasing order ("Country Name | Country
+ * Code | … | 1960 | 1961 | … | 2021"): a header of a table with a column per year, as statistics
+ * offices publish them (the World Bank's fertility rates had been read headerless, 58 columns named
+ * "Column A" to "Column BF" and the names as a data row).
+ */
+function namesThenYears(cells: RawCell[]): boolean {
+  const firstNumber = cells.findIndex((c) => !isTextCell(c));
+  if (firstNumber < 1) return false;
+  const years = cells.slice(firstNumber).map((c) => Number(String(c.value).trim()));
+  if (years.length < HEADER_YEAR_RUN_MIN || !cells.slice(0, firstNumber).every(isTextCell)) return false;
+  return years.every((y, i) => Number.isInteger(y) && y >= YEAR_RANGE[0] && y <= YEAR_RANGE[1] && (i === 0 || y > years[i - 1]!));
 }
 
 /**

@@ -300,4 +300,20 @@ describe('column summaries', () => {
     expect(hits[0]!.row_range).toEqual([3, 3]);
     expect(hits.map((h) => h.title)).not.toContain('codename');
   });
+
+  it('a row named by its cells comes before the columns the query names: the cells where they cross (World Bank rates by year)', async () => {
+    const { rankNodes } = await import('../src/search/nodes.js');
+    const root = tempStore({});
+    roots.push(root);
+    const csv = ['Country Name,Country Code,1960,1970,1980', 'Aruba,ABW,4.82,2.91,2.36', 'China,CHN,5.76,5.47,2.71', 'Chile,CHL,5.48,4.06,2.67', 'Cuba,CUB,4.19,3.69,1.85', 'Peru,PER,6.94,6.28,4.67'].join('\n');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(root, 'inbox', 'rates.csv'), csv);
+    await ingest(root, { paths: [join(root, 'inbox')] });
+    const e = readCatalog(root).sources[0]!;
+    const hits = await rankNodes(root, e.id, 'How far did the rate in China fall between 1970 and 1980?', { vectors: false });
+    expect(hits[0]!.row_range).toEqual([2, 2]);
+    expect(hits[0]!.relevance).toBeGreaterThan(hits.find((h) => h.title === '1970')?.relevance ?? 0);
+    // a column alone, no row named: the column
+    expect((await rankNodes(root, e.id, 'rates in 1970', { vectors: false }))[0]!.title).toBe('1970');
+  });
 });

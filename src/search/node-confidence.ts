@@ -44,15 +44,18 @@ export function nodeVerdict(relevance: number, rank: number, lead: number, thres
   return relevance >= weak ? 'weak' : 'none';
 }
 
-/** Relevance of node i of a source for the query's word groups, in [0,1] (3 decimals). */
-export function nodeRelevance(ix: NodeKeywords, groups: string[][], i: number, cosine: number | undefined): number {
+/**
+ * Relevance of node i of a source for the query's word groups, in [0,1] (3 decimals). Words in
+ * `named` count as in the node's title (a data row's column names, nodes.ts addRowColumnScores).
+ */
+export function nodeRelevance(ix: NodeKeywords, groups: string[][], i: number, cosine: number | undefined, named?: ReadonlySet<string>): number {
   const f = nodeFields(ix);
   const n = ix.nodes.length;
   const ev = groups.map((g) => g.map((t) => ({
     term: t,
     weight: idf(n, docFreq(f.text, t)),
     known: !!f.text.postings(t) || !!f.title.postings(t),
-    cardTf: termFreq(f.title, t, i),
+    cardTf: named?.has(t) ? Math.max(1, termFreq(f.title, t, i)) : termFreq(f.title, t, i),
     bodyTf: termFreq(f.text, t, i),
   })));
   const kw = keywordRelevance(ev);

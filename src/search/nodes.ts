@@ -21,7 +21,7 @@ import { isQueryStopword, queryTermGroups, queryTerms } from './query.js';
 import { nodeRelevance, nodeVerdict } from './node-confidence.js';
 import { expansionText, queryKinds, titleKind } from './sections.js';
 import { NO_VOCABULARY, loadVocabulary, type Vocabulary } from './vocabulary.js';
-import { bm25Field, docFreq } from './bm25.js';
+import { bm25Field, docFreq, termFreq } from './bm25.js';
 import { nodeFields, nodeKeywords, sourceKeywords, type NodeKeywords } from './keyword-index.js';
 import { librarySpecificity, type Specificity } from './specificity.js';
 import { loadCardVectors, loadNodeVectors, nodeScores, queryVector, type NodeVectors } from './vectors.js';
@@ -331,6 +331,60 @@ function entriesBonus(ix: NodeKeywords, input: NodeRankInput, eligible: Uint8Arr
 
 const WHOLE_NUMBER = /^\d{1,6}$/;
 
+/** Node rows placed by data rows (keyword-format.ts). */
+const ROW_KIND = 'r';
+
+/**
+ * A data row holds a value under every column of its sheet: a query naming a row by its cells and
+ * columns by their names ("China's fertility rate in 1970 and 1980") asks for the cells where they
+ * cross. A row matching the query by its own cells also scores the query words that name its
+ * sheet's columns (each word's best column title), words the row itself does not hold: the row comes
+ * before the columns it is read under. The World Bank's fertility rates ranked the columns "1970"
+ * and "1980" above China's row, which holds both figures. Adds into `kw`; returns the words each
+ * such row was credited with (they count as the row's own for its relevance).
+ */
+function addRowColumnScores(ix: NodeKeywords, groups: ScoringGroup[], kw: Map<number, number>): Map<number, Set<string>> {
+  const credited = new Map<number, Set<string>>();
+  const parent = ix.header.parent;
+  if (!parent || ![...kw.keys()].some((i) => ix.nodes[i]![2] === ROW_KIND)) return credited;
+  // a row has its sheet's node id (the sheet node comes first, with the tree's nodes); the sheet's columns are its children
+  const sheetOf = new Map<string, number>();
+  ix.nodes.forEach(([id], i) => { if (!sheetOf.has(id)) sheetOf.set(id, i); });
+  const rows = [...kw.keys()].filter((i) => ix.nodes[i]![2] === ROW_KIND && sheetOf.get(ix.nodes[i]![0]) !== i);
+  const sheets = new Set(rows.map((r) => sheetOf.get(ix.nodes[r]![0])!));
+  const columns = new Uint8Array(ix.nodes.length);
+  parent.forEach((p, i) => { if (sheets.has(p)) columns[i] = 1; });
+  const f = nodeFields(ix);
+  const byGroup = groups.map((g) => bestColumnTitle(ix, g, columns, parent));
+  for (const r of rows) {
+    const sheet = sheetOf.get(ix.nodes[r]![0])!;
+    let add = 0;
+    const words = new Set<string>();
+    groups.forEach((g, k) => {
+      const score = byGroup[k]!.get(sheet) ?? 0;
+      if (score === 0 || [...g.keys()].some((t) => termFreq(f.text, t, r) > 0)) return;
+      add += score;
+      for (const t of g.keys()) words.add(t);
+    });
+    if (add === 0) continue;
+    kw.set(r, kw.get(r)! + add);
+    credited.set(r, words);
+  }
+  return credited;
+}
+
+/** A word's best column-title BM25 under each sheet (by the sheet's index). */
+function bestColumnTitle(ix: NodeKeywords, g: ScoringGroup, columns: Uint8Array, parent: readonly number[]): Map<number, number> {
+  const scores = new Float64Array(ix.nodes.length);
+  const out = new Map<number, number>();
+  for (const [t, w] of g) {
+    scores.fill(0);
+    bm25Field([t], nodeFields(ix).title, scores, NODE_TITLE_WEIGHT * w, columns, NODE_TITLE_B);
+    scores.forEach((x, c) => { if (x > (out.get(parent[c]!) ?? 0)) out.set(parent[c]!, x); });
+  }
+  return out;
+}
+
 /** Bonus of nodes titled as a section kind the query calls for (vocabulary packs, sections.ts). */
 function sectionBonus(ix: NodeKeywords, input: NodeRankInput, eligible: Uint8Array): Map<number, number> {
   const out = new Map<number, number>();
@@ -442,6 +496,7 @@ export function rankNodesIn(ix: NodeKeywords, input: NodeRankInput): NodeHit[] {
   const eligible = eligibleNodes(ix, input.maxPages);
   const groups = scoringGroups(ix, input);
   const kw = keywordNodeScores(ix, groups, eligible);
+  const columnWords = addRowColumnScores(ix, groups, kw);
   const vec = vectorNodeScores(ix, input, eligible, kw);
   const bonus = sectionBonus(ix, input, eligible);
   entriesBonus(ix, input, eligible, bonus);
@@ -453,7 +508,7 @@ export function rankNodesIn(ix: NodeKeywords, input: NodeRankInput): NodeHit[] {
   const thresholds = input.thresholds ?? DEFAULT_THRESHOLDS;
   const lead = firstLead(order, kw);
   return order.slice(0, input.k).map(([i, score], r) => {
-    const relevance = nodeRelevance(ix, shown, i, vec.get(i));
+    const relevance = nodeRelevance(ix, shown, i, vec.get(i), columnWords.get(i));
     return { ...nodeHit(ix, i, score), relevance, verdict: nodeVerdict(relevance, r + 1, lead, thresholds) };
   });
 }

@@ -316,4 +316,21 @@ describe('column summaries', () => {
     // a column alone, no row named: the column
     expect((await rankNodes(root, e.id, 'rates in 1970', { vectors: false }))[0]!.title).toBe('1970');
   });
+
+  it('a wide row\'s passage opening past its first cells starts with them: whose row it is', async () => {
+    const { deepRetrieve } = await import('../src/retrieve/deep.js');
+    const root = tempStore({});
+    roots.push(root);
+    const years = Array.from({ length: 120 }, (_, i) => 1900 + i);
+    const row = (name: string, code: string, k: number) => [name, code, ...years.map((y) => ((y * k) % 997) / 100 + 1)].join(',');
+    const csv = [['Country Name', 'Country Code', ...years].join(','), row('Aruba', 'ABW', 3), row('Chile', 'CHL', 5), row('Cuba', 'CUB', 7)].join('\n');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(root, 'inbox', 'rates.csv'), csv);
+    await ingest(root, { paths: [join(root, 'inbox')] });
+    const e = readCatalog(root).sources[0]!;
+    const d = await deepRetrieve(root, e.id, { query: 'Chile in 2015 and 2016' });
+    const text = d.suggestions[0]!.passage!.text;
+    expect(text).toMatch(/^row 2: Country Name: Chile; Country Code: CHL; …/);
+    expect(text).toContain('2016: ');
+  });
 });

@@ -500,8 +500,23 @@ export function rowsPassage(root: string, tree: TreeFile, path: TreeNode[], rang
   const text = lines.join('\n');
   if (!text) return null;
   const rows = matchingRows(lines, weights, from);
-  const passage = text.length <= chars + 80 ? { text } : bestPassage(text, weights, undefined, chars);
+  const window = text.length <= chars + 80 ? { text } : bestPassage(text, weights, undefined, chars);
+  const passage = window && lines.length === 1 ? withRowKey(window, got.rows[0]!, got.columns, from) : window;
   return passage && rows && (rows[0] > from || rows[1] < from + lines.length - 1) ? { ...passage, rows } : passage;
+}
+
+/** Cells opening a one-row passage that starts further on: what names the row (a country, a code). */
+export const ROW_KEY_CELLS = 2;
+
+/**
+ * A one-row passage that opens past the row's first cells starts with them: the part of a wide row
+ * holding the query's words ("1970: 5.47; … 1980: 2.71") did not say whose row it was, and rows of
+ * "China" and "Macao SAR, China" read alike.
+ */
+function withRowKey<P extends { text: string }>(passage: P, row: unknown[], columns: string[], n: number): P {
+  if (passage.text.startsWith(`row ${n}:`)) return passage;
+  const key = rowLine(columns, row, n).split('; ').slice(0, ROW_KEY_CELLS).join('; ');
+  return { ...passage, text: `${key}; ${passage.text}` };
 }
 
 /**

@@ -216,6 +216,14 @@ describe('query words as typed', () => {
     expect(queryTermGroups("LME4'S theory")).toEqual([['lme4', 'lme'], ['theory']]);
   });
 
+  it('search a name typed with its version ("GPLv3") also by the name, as texts write it apart from the version', () => {
+    expect(queryTermGroups('GPLv3 firmware')).toEqual([['gplv3', 'gplv', 'gpl'], ['firmware']]);
+    expect(queryTermGroups('SSLv3')[0]).toContain('ssl');
+    // a name shorter than three letters ("IPv6" is not about "ip"), a word ending in digits without a "v" version
+    expect(queryTermGroups('IPv6')[0]).not.toContain('ip');
+    expect(queryTermGroups('python3')).toEqual([['python3', 'python']]);
+  });
+
   it('search a camel-case identifier also by its words when choosing sources, never when ranking nodes', () => {
     expect(queryTermGroups('what does vcovHAC adjust')).toEqual([['vcovhac'], ['adjust']]);
     expect(queryTermGroups('what does vcovHAC adjust', undefined, true)).toEqual([['vcovhac', 'vcov', 'hac'], ['adjust']]);

@@ -38,9 +38,24 @@ export function camelParts(word: string): string[] {
 /** The terms a typed word is searched by (before stopwords); with `camel`, its camel-case parts last. */
 export function wordTerms(word: string, camel = false): string[] {
   const w = word.replace(POSSESSIVE_RE, '');
-  const terms = tokenize(w);
+  const terms = [...tokenize(w), ...versionedName(w)];
   return camel ? [...terms, ...w.split(JOINER_RE).flatMap(camelParts)] : terms;
 }
+
+/**
+ * The name a version is typed onto ("GPLv3" → gpl, "SSLv3" → ssl, "SNMPv2c" → snmp): texts name
+ * the thing apart from its version ("the GNU GPL", "version 3"), and "gplv3" and "gplv" alone
+ * matched only a manual that says "GPLv3" once, ranked above the license itself. Names of at least
+ * VERSIONED_NAME_MIN letters ("IPv6" keeps "ip" out).
+ */
+function versionedName(w: string): string[] {
+  const m = VERSIONED_RE.exec(w);
+  return m && m[1]!.length >= VERSIONED_NAME_MIN ? tokenize(m[1]!) : [];
+}
+
+const VERSIONED_RE = /^(\p{L}+)v\d+[a-z]?$/iu;
+/** Letters a name before a version suffix has at least. */
+export const VERSIONED_NAME_MIN = 3;
 
 /** Each month's full name, as dates are written out (January first). */
 const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];

@@ -21,6 +21,14 @@ describe('manual pages', () => {
     expect(r.root.children[2]!.content).toBe('/proc');
   });
 
+  it('a NAME section of several sentences titles the page by its first (pandoc\'s hledger(1))', async () => {
+    const roff = ['.TH "HLEDGER" "1" "March 2022"', '.SH NAME', '.PP', 'This is the command-line interface (CLI) for the hledger accounting', 'tool.', 'Here we also describe hledger\\[aq]s concepts and file formats.', 'This manual is for hledger 1.25.', '.SH SYNOPSIS', 'hledger'].join('\n');
+    const r = await manConverter.convert({ absPath: 'hledger.1', card: card('hledger.1'), bytes: Buffer.from(roff), plan: {} as never, options: { maxLeafPages: 5 } });
+    expect(r.title).toBe('hledger(1) — This is the command-line interface (CLI) for the hledger accounting tool');
+    const one = ['.TH LS 1', '.SH NAME', 'ls \\- list directory contents, e.g. files', '.SH SYNOPSIS', 'ls'].join('\n');
+    expect((await manConverter.convert({ absPath: 'ls.1', card: card('ls.1'), bytes: Buffer.from(one), plan: {} as never, options: { maxLeafPages: 5 } })).title).toBe('ls(1) — list directory contents, e.g. files');
+  });
+
   it('a tbl table reads as rows of cells, one to a line: no options, formats or rules in the text', async () => {
     const roff = [
       '.TH MEDCON 1', '.SH NAME', 'medcon \\- convert medical images', '.SH DESCRIPTION', 'The supported formats are:', '.TS', 'center,tab(@);', 'c c s', 'l l l.',

@@ -681,9 +681,20 @@ const MAN_CAPS: Capabilities = {
   estimatedNodes: 'a manual page tree follows its .SH/.SS sections',
 };
 
+/**
+ * The first sentence of a NAME section that says more than its purpose: pandoc's pages write prose
+ * there (hledger(1): "This is the command-line interface (CLI) for the hledger accounting tool. Here
+ * we also describe hledger's concepts and file formats. This manual is for hledger 1.25." had
+ * titled the page whole).
+ */
+export function firstSentence(text: string): string {
+  const m = /^(.{20,}?[^.\s]{2})\.\s+(?=\p{Lu})/u.exec(text);
+  return m ? m[1]! : text;
+}
+
 export const manConverter: Converter = {
   name: 'man',
-  version: 11,
+  version: 12,
   async convert({ bytes, card, options }) {
     let raw = bytes;
     if (isGzip(bytes)) {
@@ -697,7 +708,7 @@ export const manConverter: Converter = {
     const page = parse(lines);
     if (page.blocks.length === 0) throw new ConvertError('No manual page sections (.SH) found.', 'Is this a roff manual page? Plain text files should end in .txt.');
     const nameBlock = page.blocks.find((b) => /^name$/i.test(b.title));
-    const purpose = nameBlock ? joinText(nameBlock.lines).replace(/\s+/g, ' ').replace(/^.*?\s[-—–]\s/, '') : '';
+    const purpose = nameBlock ? firstSentence(joinText(nameBlock.lines).replace(/\s+/g, ' ').replace(/^.*?\s[-—–]\s/, '')) : '';
     const ident = page.name ? `${page.name.toLowerCase()}${page.section ? `(${page.section})` : ''}` : card.filename;
     const title = purpose ? `${ident} — ${purpose}` : ident;
     const root: ConvertedNode = { title, kind: 'document', line_range: [1, Math.max(1, lines.length)], children: outline(page.blocks) };

@@ -5,7 +5,7 @@
 import { describe, it, expect } from 'vitest';
 import { sourceConflict, sourceVerdict, SOURCE_SURE_LEAD, PERIOD_CONFLICT_GAP } from '../src/search/confidence.js';
 import { nodeVerdictsUnder } from '../src/search/search.js';
-import { bestPassage, columnHeaderBefore, spanningRowOfShownHeader, densestSpan, phraseSpan, sentenceEnd, sentenceStart, labelStart, PASSAGE_LABEL_MAX_CHARS, PASSAGE_CHARS, PASSAGE_FIRST_CHARS, PASSAGE_LEAD, PASSAGE_MORE_MIN, PASSAGE_SENTENCE_BACK, PASSAGE_SENTENCE_EXTRA, WHOLE_NODE_PASSAGE_CHARS, matchingRows, placeOf } from '../src/retrieve/snippets.js';
+import { EXCERPT_GAP, bestPassage, columnHeaderBefore, spanningRowOfShownHeader, densestSpan, phraseSpan, sentenceEnd, sentenceStart, labelStart, PASSAGE_LABEL_MAX_CHARS, PASSAGE_CHARS, PASSAGE_FIRST_CHARS, PASSAGE_LEAD, PASSAGE_MORE_MIN, PASSAGE_SENTENCE_BACK, PASSAGE_SENTENCE_EXTRA, WHOLE_NODE_PASSAGE_CHARS, matchingRows, placeOf } from '../src/retrieve/snippets.js';
 import type { TreeNode } from '../src/store/schemas.js';
 
 const WEAK = 0.3;
@@ -91,6 +91,25 @@ describe('node passages', () => {
     expect(atEnd.pages).toBeUndefined();
     const one = bestPassage(`<!-- page 4 -->\n${filler}The dredging campaign removed 412,000 cubic meters of sediment.\n${filler}`, weights, 4)!;
     expect(one.pages).toBeUndefined();
+  });
+
+  it('a first passage shows a second excerpt where the query\'s words it leaves out are; next to it, one longer excerpt', () => {
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => `Filler sentence ${i} says nothing of note here.`).join(' ');
+    const text = `${filler(5)} The PDFOUTLINE.FOLDLEVEL register sets the outline levels shown expanded. ${filler(60)} Its default value is ten thousand, every level expanded. ${filler(5)}`;
+    const w = new Map([['pdfoutline', 3], ['foldlevel', 3], ['register', 1], ['default', 2], ['value', 1]]);
+    const first = bestPassage(text, w, undefined, PASSAGE_FIRST_CHARS)!;
+    expect(first.text).toContain('FOLDLEVEL register');
+    expect(first.text).toContain(EXCERPT_GAP);
+    expect(first.text.indexOf('FOLDLEVEL')).toBeLessThan(first.text.indexOf('default value is ten thousand'));
+    // a later suggestion's short passage: one excerpt
+    expect(bestPassage(text, w, undefined, PASSAGE_CHARS)!.text).not.toContain(EXCERPT_GAP);
+    // the words it leaves out weigh little: one excerpt
+    expect(bestPassage(text, new Map([['pdfoutline', 3], ['foldlevel', 3], ['register', 3], ['default', 0.5]]), undefined, PASSAGE_FIRST_CHARS)!.text).not.toContain(EXCERPT_GAP);
+    // right after the first, the second widens it
+    const near = `${filler(5)} The PDFOUTLINE.FOLDLEVEL register sets the outline levels shown expanded. ${filler(16)} Its default value is ten thousand. ${filler(30)}`;
+    const one = bestPassage(near, w, undefined, PASSAGE_FIRST_CHARS)!;
+    expect(one.text).not.toContain(EXCERPT_GAP);
+    expect(one.text).toContain('default value is ten thousand');
   });
 
   it('cites, of a row hit\'s block, the rows holding the query\'s weightiest words', () => {

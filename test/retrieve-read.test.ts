@@ -81,6 +81,17 @@ describe('read by pages', () => {
     expect(a.citation.text).toMatch(/^inbox\/harbor-report\.pdf, pp\. 2-3 \(src_[0-9a-f]{8}\)$/);
   });
 
+  it('a node and pages inside it read the pages; pages outside it are refused with the call to make', () => {
+    const node = findNode(root, 'harbor-report.pdf', byTitle('Dredging and Infrastructure'));
+    const [a, b] = node.page_range!;
+    const got = readSource(root, 'harbor-report.pdf', { nodeId: node.node_id, pages: String(b) });
+    expect(got.citation.pages).toEqual([b, b]);
+    expect(got.text).toMatch(new RegExp(`^<!-- page ${b} -->`));
+    const outside = a > 1 ? a - 1 : b + 1;
+    expect(codeOf(() => readSource(root, 'harbor-report.pdf', { nodeId: node.node_id, pages: String(outside) }))).toBe(2);
+    expect(() => readSource(root, 'harbor-report.pdf', { nodeId: node.node_id, pages: String(outside) })).toThrow(/outside node/);
+  });
+
   it('clamps to the last page and rejects pages that do not exist', () => {
     expect(readSource(root, 'harbor-report.pdf', { pages: '3-99' }).citation.pages).toEqual([3, 4]);
     expect(codeOf(() => readSource(root, 'harbor-report.pdf', { pages: '9-9' }))).toBe(4);
@@ -145,7 +156,6 @@ describe('read a node', () => {
     const dredging = findNode(root, 'harbor-report.pdf', byTitle('Dredging and Infrastructure')).node_id;
     expect(readSource(root, pdf.id, { nodeId: String(Number(dredging)) }).node!.node_id).toBe(dredging);
     expect(codeOf(() => readSource(root, pdf.id, { nodeId: '0999' }))).toBe(4);
-    expect(codeOf(() => readSource(root, pdf.id, { nodeId: '0001', pages: '1-1' }))).toBe(2);
   });
 });
 

@@ -29,10 +29,9 @@ export function readSource(root: string, ref: string, req: ReadRequest): ReadAns
   const offset = Math.max(0, req.offset ?? 0);
   const given = [req.pages && '--pages', req.lines && '--lines', req.rows && '--rows', req.stats && '--stats'].filter(Boolean);
   if (given.length > 1) throw new UserError(`Give only one of ${given.join(', ')}.`, 'Expected a single range per read.', EXIT.USAGE);
-  if (req.nodeId && (req.pages || req.lines)) {
-    throw new UserError('Give either a node id or a --pages/--lines range, not both.', 'Expected `read_source SRC NODE` or `read_source SRC --pages A-B`.', EXIT.USAGE);
-  }
-  const path = req.nodeId ? requireNode(tree, req.nodeId).path : null;
+  // a node and a range: the range, when it is inside the node (its page 15, its lines 40-60)
+  if (req.nodeId && (req.pages || req.lines)) rangeInNode(entry, tree, req.nodeId, req.pages ? '--pages' : '--lines', (req.pages ?? req.lines)!);
+  const path = req.nodeId && !req.pages && !req.lines ? requireNode(tree, req.nodeId).path : null;
 
   if (req.around !== undefined && (req.stats || req.rows)) throw new UserError('--around applies to text (a node, --pages or --lines), not to rows or stats.', 'Expected `read_source SRC NODE --around "words"`.', EXIT.USAGE);
   if (req.around !== undefined && !req.around.trim()) throw new UserError('--around needs the words to look for.', 'Expected e.g. --around "total current liabilities".', EXIT.USAGE);
@@ -42,6 +41,21 @@ export function readSource(root: string, ref: string, req: ReadRequest): ReadAns
   if (req.around !== undefined) aroundWindow(root, entry, tree, answer, req.around, req.maxChars === undefined ? AROUND_CHARS : maxChars, req.maxChars === undefined);
   if (lookup.warning) answer.warnings = [lookup.warning];
   return answer;
+}
+
+/**
+ * Checks that a --pages or --lines range given with a node id lies in the node, which is then read
+ * by the range (an agent asked for `read_source SRC 0038 --pages 15` and was refused, a call lost).
+ */
+function rangeInNode(entry: CatalogEntry, tree: TreeFile, nodeId: string, flag: '--pages' | '--lines', value: string): void {
+  const node = requireNode(tree, nodeId).node;
+  const [a, b] = parseRange(flag, value);
+  const span = flag === '--pages' ? node.page_range : node.line_range;
+  const unit = flag === '--pages' ? 'pages' : 'lines';
+  if (!span) throw new UserError(`Node ${nodeId} has no ${unit}.`, `Expected \`read_source ${entry.id} ${nodeId}\` or \`read_source ${entry.id} ${flag} ${a}-${b}\`.`, EXIT.USAGE);
+  if (b < span[0] || a > span[1]) {
+    throw new UserError(`${flag} ${a}-${b} is outside node ${nodeId} (${unit} ${span[0]}-${span[1]}).`, `Read the range alone: \`read_source ${entry.id} ${flag} ${a}-${b}\`; or the node: \`read_source ${entry.id} ${nodeId}\`.`, EXIT.USAGE);
+  }
 }
 
 /** Characters returned by --around when --max-chars is not given (it sets the window's size). */

@@ -16,7 +16,8 @@ Returns the text of one part of a source, plus a citation (file, pages/rows/line
   [node-id]        a node_id from search.js or deep_retrieve.js; its own text then its sub-sections'
                    text (default: the whole document, paged with --offset); several node ids
                    (up to ${MAX_READ_PARTS}) read each of them in one call
-  --pages A-B      pages A to B of a PDF or other paged source (page markers <!-- page N --> kept);
+  --pages A-B      pages A to B of a PDF or other paged source (page markers <!-- page N --> kept; with a
+                   node id, pages inside that node);
                    several ranges comma-separated, e.g. --pages 59,63 (up to ${MAX_READ_PARTS})
   --rows A-B       data rows A to B of a spreadsheet (1 = first data row); with a node id or
   --sheet NAME     --sheet, from that sheet; returns columns + rows

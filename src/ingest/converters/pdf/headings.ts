@@ -618,83 +618,99 @@ function figureLabel(line: Line, above: Line | undefined, below: Line[], body: B
 
 /** All heading candidates of the document, in reading order. `skipPages` (e.g. TOC pages) yield none. */
 export function findHeadings(pages: PageLayout[], furniture: Furniture, body: BodyStyle, skipPages: Set<number>, vocab: OutlineVocabulary = NO_OUTLINE_VOCABULARY, letters: ReadonlySet<string> = bodyLetters(pages, furniture, body)): Heading[] {
-  const first = headingsPass(pages, furniture, body, skipPages, vocab, letters);
-  // one-word titles in the print of the document's headings (inHeadingPrint): a second pass, only when that print has such lines
-  const prints = headingPrintsOf(first, pages, body);
-  if (prints.size === 0 || !pages.some((p) => p.lines.some((l) => prints.has(styleKey(l)) && !l.text.trim().includes(' ')))) return first;
-  return headingsPass(pages, furniture, body, skipPages, vocab, letters, prints);
+  const ctx: HeadingContext = { furniture, body, vocab, letters, code: codeFonts(pages, body), mono: monospacePrints(pages, body), titlePlaces: deckTitlePlaces(pages, furniture, body) };
+  const byPage = pages.map((p, pi) => (skipPages.has(p.page) ? [] : pageHeadings(p, pi, ctx)));
+  // one-word titles in the print of the document's headings (inHeadingPrint): the pages holding such lines are read again
+  const prints = headingPrintsOf(byPage.flat(), pages, body);
+  if (prints.size > 0) {
+    pages.forEach((p, pi) => {
+      if (!skipPages.has(p.page) && p.lines.some((l) => prints.has(styleKey(l)) && !l.text.trim().includes(' '))) byPage[pi] = pageHeadings(p, pi, { ...ctx, headingPrints: prints });
+    });
+  }
+  const out = byPage.flat();
+  liftPeers(out, pages);
+  return out;
 }
 
-function headingsPass(pages: PageLayout[], furniture: Furniture, body: BodyStyle, skipPages: Set<number>, vocab: OutlineVocabulary, letters: ReadonlySet<string>, headingPrints?: ReadonlySet<string>): Heading[] {
+/** What heading detection reads off the whole document, once. */
+interface HeadingContext {
+  furniture: Furniture;
+  body: BodyStyle;
+  vocab: OutlineVocabulary;
+  letters: ReadonlySet<string>;
+  /** fonts of code (codeFonts), fixed-width prints (monospacePrints), a deck's title places (deckTitlePlaces) */
+  code: Set<string>;
+  mono: Set<string>;
+  titlePlaces: Set<string>;
+  /** prints of the document's headings, for one-word titles (inHeadingPrint) */
+  headingPrints?: ReadonlySet<string>;
+}
+
+/** The heading candidates of one page (index `pi`), before peers are lifted (liftPeers). */
+function pageHeadings(p: PageLayout, pi: number, ctx: HeadingContext): Heading[] {
+  const { furniture, body, vocab, letters, code, mono, titlePlaces, headingPrints } = ctx;
   const out: Heading[] = [];
-  const code = codeFonts(pages, body);
-  const mono = monospacePrints(pages, body);
-  const titlePlaces = deckTitlePlaces(pages, furniture, body);
-  pages.forEach((p, pi) => {
-    if (skipPages.has(p.page)) return;
-    const furn = furniture.lines[pi]!;
-    const starts = furniture.runStart[pi]!;
-    let seen = 0;
-    let joined = -1;
-    const frame = pageFrame(p, body);
-    const neighbours = bodyNeighbours(p, furn, TABLE_TITLE_LOOKAHEAD);
-    p.lines.forEach((l, i) => {
-      const isFurniture = furn.has(i);
-      if (isFurniture && !starts.has(i)) return;
-      const top = seen < TOP_LINES;
-      const bodyLine = seen;
-      if (!isFurniture) seen++;
-      const repeats = isFurniture ? 0 : (furniture.repeats.get(lineKey(l.text)) ?? 0);
-      const { above, below } = neighbours(i);
-      const inTable = !!above && isTableRow(above) && !!below[0] && isTableRow(below[0]);
-      const titlesTable = !inTable && !(above && isTableRow(above)) && below.filter(isTableRow).length >= TABLE_TITLE_MIN_ROWS;
-      // a label between the rows of a table ("Adjusted EBIT" over its rows) groups rows: not a heading
-      const rowSize = below.find(isTableRow)?.size;
-      const opts = { repeats, top, vocab, titlesTable, ...(rowSize ? { rowSize } : {}), ...(headingPrints ? { headingPrints } : {}) };
-      const listing = code.has(l.font) || i <= joined || inFixedWidthBlock(p.lines, i, mono);
-      const runIn = listing ? null : runInHeading(l, body, opts);
-      const h = listing ? null : (runIn ?? scoreLine(l, body, opts));
-      if (h && h.kind === 'style' && (inTable || axisLabel(l, above) || figureLabel(l, above, below, body) || !inBodyLetters(h.title, letters))) return;
-      // a large line opening the page in the deck's title place is a title wherever it starts (a slide's title left of its bullets)
-      const opensPage = bodyLine === 0 && titlePlaces.has(titlePlace(l, body) ?? '');
-      if (!h || (h.kind === 'style' && !opensPage && !alignedLikeTitle(l, frame, body))) return;
-      if (h.number && !runIn && keyedTableRow(p.lines, i, furn)) return;
-      if (titlesTable) h.table = true;
-      // a title hyphenated at its line's end ("… deviance expres-" / "sion") lost the hyphen in tidying
-      const hyphenated = HYPHEN_END.test(l.text.trim()) && l.text.trim().slice(0, -1).endsWith(h.title.slice(-HYPHEN_CHECK_CHARS));
-      const following = furn.has(i + 1) ? undefined : p.lines[i + 1];
-      // a sentence that goes on below in its own font ("2. The layout and par commands … on the left" /
-      // "and state space diagrams …"): a numbered paragraph, unless the whole is still a title
-      const runsOn = !runIn && !!following && /^\p{Ll}/u.test(following.text.trim()) && following.size === l.size && following.font === l.font && following.gapAbove < WRAPPED_TITLE_GAP;
-      if (!runIn && following && following.font !== l.font && wrapsIntoNext(l, following, frame, body)) return;
-      if (OPEN_ENDING.test(h.title) || hyphenated || runsOn) {
-        if (following && continuesTitle(l, following, h.title)) {
-          h.title = tidyTitle(joinWrapped(hyphenated ? `${h.title}-` : h.title, following.text.trim()));
-          joined = i + 1;
-          h.lines = 2;
-        } else {
-          // too long for a title: a heading sentence in a font of its own (a 10-K's bold risk factor)
-          // is titled by that sentence; in the body's font it is a paragraph
-          const sentence = l.font !== body.font && h.kind === 'style' ? headingSentence(p.lines, i, furn) : null;
-          if (!sentence) return;
-          h.title = tidyTitle(sentence.text);
-          joined = sentence.last;
-          h.lines = sentence.last - i + 1;
-        }
+  const furn = furniture.lines[pi]!;
+  const starts = furniture.runStart[pi]!;
+  let seen = 0;
+  let joined = -1;
+  const frame = pageFrame(p, body);
+  const neighbours = bodyNeighbours(p, furn, TABLE_TITLE_LOOKAHEAD);
+  p.lines.forEach((l, i) => {
+    const isFurniture = furn.has(i);
+    if (isFurniture && !starts.has(i)) return;
+    const top = seen < TOP_LINES;
+    const bodyLine = seen;
+    if (!isFurniture) seen++;
+    const repeats = isFurniture ? 0 : (furniture.repeats.get(lineKey(l.text)) ?? 0);
+    const { above, below } = neighbours(i);
+    const inTable = !!above && isTableRow(above) && !!below[0] && isTableRow(below[0]);
+    const titlesTable = !inTable && !(above && isTableRow(above)) && below.filter(isTableRow).length >= TABLE_TITLE_MIN_ROWS;
+    // a label between the rows of a table ("Adjusted EBIT" over its rows) groups rows: not a heading
+    const rowSize = below.find(isTableRow)?.size;
+    const opts = { repeats, top, vocab, titlesTable, ...(rowSize ? { rowSize } : {}), ...(headingPrints ? { headingPrints } : {}) };
+    const listing = code.has(l.font) || i <= joined || inFixedWidthBlock(p.lines, i, mono);
+    const runIn = listing ? null : runInHeading(l, body, opts);
+    const h = listing ? null : (runIn ?? scoreLine(l, body, opts));
+    if (h && h.kind === 'style' && (inTable || axisLabel(l, above) || figureLabel(l, above, below, body) || !inBodyLetters(h.title, letters))) return;
+    // a large line opening the page in the deck's title place is a title wherever it starts (a slide's title left of its bullets)
+    const opensPage = bodyLine === 0 && titlePlaces.has(titlePlace(l, body) ?? '');
+    if (!h || (h.kind === 'style' && !opensPage && !alignedLikeTitle(l, frame, body))) return;
+    if (h.number && !runIn && keyedTableRow(p.lines, i, furn)) return;
+    if (titlesTable) h.table = true;
+    // a title hyphenated at its line's end ("… deviance expres-" / "sion") lost the hyphen in tidying
+    const hyphenated = HYPHEN_END.test(l.text.trim()) && l.text.trim().slice(0, -1).endsWith(h.title.slice(-HYPHEN_CHECK_CHARS));
+    const following = furn.has(i + 1) ? undefined : p.lines[i + 1];
+    // a sentence that goes on below in its own font ("2. The layout and par commands … on the left" /
+    // "and state space diagrams …"): a numbered paragraph, unless the whole is still a title
+    const runsOn = !runIn && !!following && /^\p{Ll}/u.test(following.text.trim()) && following.size === l.size && following.font === l.font && following.gapAbove < WRAPPED_TITLE_GAP;
+    if (!runIn && following && following.font !== l.font && wrapsIntoNext(l, following, frame, body)) return;
+    if (OPEN_ENDING.test(h.title) || hyphenated || runsOn) {
+      if (following && continuesTitle(l, following, h.title)) {
+        h.title = tidyTitle(joinWrapped(hyphenated ? `${h.title}-` : h.title, following.text.trim()));
+        joined = i + 1;
+        h.lines = 2;
+      } else {
+        // too long for a title: a heading sentence in a font of its own (a 10-K's bold risk factor)
+        // is titled by that sentence; in the body's font it is a paragraph
+        const sentence = l.font !== body.font && h.kind === 'style' ? headingSentence(p.lines, i, furn) : null;
+        if (!sentence) return;
+        h.title = tidyTitle(sentence.text);
+        joined = sentence.last;
+        h.lines = sentence.last - i + 1;
       }
-      // a title printed over two lines: same style, right below, the first not ending a sentence
-      const prev = out[out.length - 1];
-      const prevLine = prev?.page === p.page ? p.lines[prev.line] : undefined;
-      if (prev && prevLine && prev.line === i - 1 && h.kind === 'style' && prevLine.size === l.size && prevLine.font === l.font && l.gapAbove < WRAPPED_TITLE_GAP && !/[.:;]$/.test(prev.title) && prev.title.length + h.title.length <= MAX_HEADING_CHARS) {
-        prev.title = `${prev.title} ${h.title}`;
-        prev.lines = (prev.lines ?? 1) + 1;
-        return;
-      }
-      if (BARE_LABEL.test(h.title)) h.title = withCaption(h.title, l, below[0]);
-      out.push({ page: p.page, line: i, bodyLine, top, ...h });
-    });
+    }
+    // a title printed over two lines: same style, right below, the first not ending a sentence
+    const prev = out[out.length - 1];
+    const prevLine = prev?.page === p.page ? p.lines[prev.line] : undefined;
+    if (prev && prevLine && prev.line === i - 1 && h.kind === 'style' && prevLine.size === l.size && prevLine.font === l.font && l.gapAbove < WRAPPED_TITLE_GAP && !/[.:;]$/.test(prev.title) && prev.title.length + h.title.length <= MAX_HEADING_CHARS) {
+      prev.title = `${prev.title} ${h.title}`;
+      prev.lines = (prev.lines ?? 1) + 1;
+      return;
+    }
+    if (BARE_LABEL.test(h.title)) h.title = withCaption(h.title, l, below[0]);
+    out.push({ page: p.page, line: i, bodyLine, top, ...h });
   });
-  liftPeers(out, pages);
   return out;
 }
 

@@ -111,6 +111,36 @@ describe('html (cheerio)', () => {
     expect(t).toContain('[image: A steel beam]');
     expect(t).not.toContain('[image: $');
   });
+  it('each section spans the file\'s lines from its heading to the next one\'s, its parts inside it; a term from its <dt>', async () => {
+    const page = ['<html><head><title>Guide</title></head>', '<body>', '<h1>Guide</h1>', '<p>Intro.</p>', '<h2>Setup</h2>', '<p>Install it.</p>', '<h3>Linux</h3>', '<p>Use apt.</p>', '<p>Then run it.</p>', '<h2>Options</h2>', '<dl>',
+      ...Array.from({ length: 5 }, (_, i) => [`<dt>--opt${i}</dt>`, `<dd>${'Option text that explains what it does in some detail. '.repeat(7)}</dd>`]).flat(), '</dl>', '</body></html>'].join('\n');
+    const r = await htmlConverter.convert({ absPath: 'g.html', card: card('g.html', 'html'), bytes: Buffer.from(page), plan: {} as never, options: { maxLeafPages: 5 } });
+    const lines = page.split('\n');
+    const at = (needle: string) => lines.findIndex((l) => l.includes(needle)) + 1;
+    const find = (title: string) => all(r.root).find((n) => n.title === title)!;
+    expect(r.root.line_range).toEqual([1, lines.length]);
+    expect(r.line_count).toBe(lines.length);
+    expect(find('Setup').line_range).toEqual([at('<h2>Setup'), at('<h2>Options') - 1]);
+    expect(find('Linux').line_range).toEqual([at('<h3>Linux'), at('<h2>Options') - 1]);
+    expect(find('--opt2').line_range).toEqual([at('<dt>--opt2'), at('<dt>--opt3') - 1]);
+    expect(find('--opt4').line_range).toEqual([at('<dt>--opt4'), lines.length]);
+  });
+
+  it('--lines of an HTML page reads the text of the sections over them, not its markup', async () => {
+    const { readSource } = await import('../src/retrieve/read.js');
+    const root = tempStore();
+    roots.push(root);
+    const page = ['<html><head><title>Guide</title></head><body>', '<h1>Guide</h1>', '<h2>Setup</h2>', '<p>Install it with apt.</p>', '<h2>Usage</h2>', '<p>Run guide --now.</p>', '</body></html>'].join('\n');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(root, 'inbox', 'guide.html'), page);
+    await ingest(root, { paths: [join(root, 'inbox')] });
+    const got = readSource(root, 'guide.html', { lines: '5-6' });
+    expect(got.text).toContain('Run guide --now.');
+    expect(got.text).not.toContain('<p>');
+    expect(got.text).not.toContain('Install it with apt.');
+    expect(got.note).toMatch(/not its file's lines/);
+  });
+
   it('keeps the main content only: nav, header, cookie banner, aside, footer, scripts and styles are dropped', async () => {
     const r = await htmlConverter.convert({ absPath: F('release-notes.html'), card: card('release-notes.html', 'html'), bytes: readFileSync(F('release-notes.html')), plan: {} as never, options: { maxLeafPages: 5 } });
     expect(r.title).toBe('Orbit 4.2 Release Notes');

@@ -53,6 +53,30 @@ function preorder(n: TreeNode, out: TreeNode[] = []): TreeNode[] {
   return out;
 }
 
+/** Source types whose node texts are their file's lines rendered (an HTML page's text without its markup, a man page's filled paragraphs). */
+export function linesRendered(type: string): boolean {
+  return !LINE_FAITHFUL.has(type) && !WHOLE_RANGE_FAITHFUL.has(type);
+}
+
+/**
+ * --lines of a source whose text is not its file's lines one for one: the own text of each node
+ * whose lines meet the range, in reading order (the markup of an HTML page's lines is not shown).
+ */
+function renderedLines(root: string, tree: TreeFile, range: [number, number], next: [number, number] | null, pastEnd: number | null, opts: { offset: number; maxChars: number }): RangeRead {
+  const used: string[] = [];
+  const texts: string[] = [];
+  for (const n of preorder(tree.root)) {
+    if (!n.content_ref || !n.line_range || n.line_range[0] > range[1] || n.line_range[1] < range[0]) continue;
+    // a node holding the whole range stands for its parts: only the nodes nearest the range are read
+    if (n.children.some((c) => c.line_range && c.line_range[0] <= range[1] && c.line_range[1] >= range[0]) && n.line_range[0] < range[0]) continue;
+    const text = readContent(root, tree.id, n.content_ref).replace(/\n+$/, '');
+    if (!text) continue;
+    texts.push(text);
+    used.push(n.node_id);
+  }
+  return { ...textWindow(texts.join(NODE_SEPARATOR), opts.offset, opts.maxChars), range, next_range: next, past_end: pastEnd, nodes_read: used };
+}
+
 /** Whether a node's text is its file's lines from the first of its range on (see LINE_FAITHFUL, WHOLE_RANGE_FAITHFUL). */
 function linesAsWritten(type: string, raw: string, range: [number, number]): boolean {
   const count = lineCount(raw.endsWith('\n') ? raw.slice(0, -1) : raw);
@@ -226,6 +250,7 @@ export function readLines(root: string, tree: TreeFile, from: number, to: number
   }
   const last = tree.line_count ?? tree.root.line_range[1];
   const { a, b, next, pastEnd } = clampRange(from, to, last, MAX_LINES_PER_READ, 'line', tree.id);
+  if (linesRendered(tree.type)) return renderedLines(root, tree, [a, b], next, pastEnd, opts);
   const lines = new Map<number, string>();
   const used: string[] = [];
   for (const n of preorder(tree.root)) {

@@ -10,7 +10,7 @@ import { sourceFreshness, type Freshness } from '../search/freshness.js';
 import type { CatalogEntry, TreeFile, TreeNode } from '../store/schemas.js';
 import { requireNode } from './tree-view.js';
 import { DEFAULT_READ_CHARS, MAX_READ_CHARS, parseRange } from './bounded.js';
-import { readNodeText, readPages, readLines, type NodeRead } from './read-text.js';
+import { linesRendered, readNodeText, readPages, readLines, type NodeRead } from './read-text.js';
 import { sheetNames } from './read-rows.js';
 import { densestSpan, fileLines, pageAtPos, PASSAGE_SENTENCE_BACK, PASSAGE_SENTENCE_EXTRA, phraseRegExp, phraseSpan, sentenceEnd, sentenceStart, termWeights } from './snippets.js';
 import { readContent } from './store-read.js';
@@ -196,7 +196,7 @@ function readRange(ctx: ReadContext, offset: number): ReadAnswer {
     chars: got.text.length,
     truncated: got.truncated || got.next_range !== null,
     next,
-    ...(got.past_end !== null ? { note: `Asked for ${isPages ? 'pages' : 'lines'} ${a}-${b}, but the source has ${got.past_end} ${isPages ? 'pages' : 'lines'}: ${rangeArg(flag, got.range).replace(/^--/, '')} returned.` } : {}),
+    ...(got.past_end !== null ? { note: `Asked for ${isPages ? 'pages' : 'lines'} ${a}-${b}, but the source has ${got.past_end} ${isPages ? 'pages' : 'lines'}: ${rangeArg(flag, got.range).replace(/^--/, '')} returned.` } : !isPages && linesRendered(tree.type) ? { note: `The ${tree.type === 'html' ? 'page' : 'source'}'s text as read, not its file's lines: the sections over lines ${got.range[0]}-${got.range[1]} (${got.nodes_read.join(', ')}).` } : {}),
     citation: makeCitation(entry, { ...(only ? { node_id: only[only.length - 1]!.node_id, node_title: only[only.length - 1]!.title } : {}), ...(isPages ? { pages: got.range } : { lines: got.range }) }),
     freshness,
   };

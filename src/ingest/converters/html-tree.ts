@@ -22,8 +22,9 @@ const PARSE_OPTIONS = { xml: { xmlMode: false, decodeEntities: true } } as const
  * An HTML text as the converters walk it (`htmlSections`), nested at most `MAX_DOM_DEPTH` deep; when
  * it had to be flattened, `warnings` (the converter's) says so.
  */
-export function loadHtml(cheerio: typeof import('cheerio'), html: string, warnings?: string[]): CheerioAPI {
-  const $ = cheerio.load(html, PARSE_OPTIONS);
+export function loadHtml(cheerio: typeof import('cheerio'), html: string, warnings?: string[], positions = false): CheerioAPI {
+  // positions: each node's `startIndex` in `html`, for the file lines of its sections (htmlSections' lineAt)
+  const $ = cheerio.load(html, positions ? { xml: { ...PARSE_OPTIONS.xml, withStartIndices: true } } : PARSE_OPTIONS);
   const w = depthWarning(capDepth($.root()[0]!), 'page');
   if (w) warnings?.push(w);
   return $;
@@ -97,6 +98,8 @@ interface Ctx {
    * words that are no headings.
    */
   webPage: boolean;
+  /** the file line of a character of the page's source (an HTML file's own; none for pages made from other formats) */
+  lineAt?: (index: number) => number;
   /** the page marks its sections with bold paragraphs, not heading tags (boldHeadingPage) */
   boldHeadings: boolean;
   /** the page titles parts of its sections with bold paragraphs over indented blocks (boldSubHeadingPage) */
@@ -353,13 +356,16 @@ export const GROUP_TARGET_CHARS = 2500;
  * alone is "<section> (part i of n)" (a listing's first line, ");" or "CREATE TABLE parent(x);", named
  * nothing an agent could choose by).
  */
-export function paragraphGroups(blocks: string[], section?: string): ConvertedNode[] {
+export function paragraphGroups(blocks: string[], section?: string, starts?: ReadonlyArray<number | undefined>): ConvertedNode[] {
   const groups = groupParagraphs(blocks.map((b) => ({ b, size: b.length, gap: 0 })), GROUP_TARGET_CHARS).map((g) => g.map((x) => x.b));
   const heads = groups.map((g) => g.join('\n\n').split('\n', TITLE_SCAN_LINES));
   const shared = sharedLines(heads);
+  let first = 0;
   return groups.map((g, i) => {
     const title = groupTitle(heads[i]!, undefined, shared, !section) || (section ? `${section} (part ${i + 1} of ${groups.length})` : '(text)');
-    return { title, kind: 'paragraphs', content: g.join('\n\n'), children: [] };
+    const line = starts?.[first];
+    first += g.length;
+    return { title, kind: 'paragraphs', ...opensAt(line), content: g.join('\n\n'), children: [] };
   });
 }
 
@@ -392,9 +398,10 @@ const isEmptySection = (n: ConvertedNode) => n.kind === 'section' && n.children.
  * their parent, not sections: the run and the sibling that closes it (which holds the text after
  * them) become plain lines.
  */
-export function foldHeadingRuns(children: ConvertedNode[]): { children: ConvertedNode[]; text: string[] } {
+export function foldHeadingRuns(children: ConvertedNode[]): { children: ConvertedNode[]; text: string[]; lines: Array<number | undefined> } {
   const out: ConvertedNode[] = [];
   const text: string[] = [];
+  const lines: Array<number | undefined> = [];
   for (let i = 0; i < children.length; i++) {
     const level = children[i]!.meta?.level;
     let j = i;
@@ -403,10 +410,11 @@ export function foldHeadingRuns(children: ConvertedNode[]): { children: Converte
     if (j - i >= EMPTY_HEADING_RUN && closing && closing.kind === 'section' && closing.children.length === 0 && closing.meta?.level === level) {
       const body = (closing.content ?? '').split('\n').slice(1).join('\n').trim();
       text.push([...children.slice(i, j + 1).map((n) => n.title), ...(body ? ['', body] : [])].join('\n'));
+      lines.push(children[i]!.line_range?.[0]);
       i = j;
     } else out.push(children[i]!);
   }
-  return { children: out, text };
+  return { children: out, text, lines };
 }
 
 /** A definition list becomes one node per term from this many terms… */
@@ -417,15 +425,17 @@ export const DL_MIN_CHARS = 1500;
 const TERM_TITLE_CHARS = 120;
 
 /** The terms of a `<dl>` with their definitions (several `<dt>` before one `<dd>` share it). */
-function definitions(ctx: Ctx, dl: Element): Array<{ term: string; text: string; anchor?: string }> {
-  const out: Array<{ term: string; text: string; anchor?: string }> = [];
+function definitions(ctx: Ctx, dl: Element): Definition[] {
+  const out: Definition[] = [];
   let terms: string[] = [];
   let anchor: string | null = null;
+  let at: number | undefined;
   const flush = (text: string) => {
-    if (terms.length) out.push({ term: clipTitle(terms.join(', ')), text, ...(anchor ? { anchor } : {}) });
+    if (terms.length) out.push({ term: clipTitle(terms.join(', ')), text, ...(anchor ? { anchor } : {}), ...(at !== undefined ? { at } : {}) });
     else if (out.length && text) out[out.length - 1]!.text += `\n\n${text}`;
     terms = [];
     anchor = null;
+    at = undefined;
   };
   for (const c of dl.children) {
     if (c.type !== 'tag') continue;
@@ -434,12 +444,26 @@ function definitions(ctx: Ctx, dl: Element): Array<{ term: string; text: string;
     if (tag === 'dt') {
       const t = headingText(collapse(inlineText(ctx, el.children)));
       if (t) terms.push(t);
+      at ??= lineOf(ctx, el);
       if (ctx.anchors) anchor ??= anchorOf(ctx.$, el);
     } else if (tag === 'dd') flush(lineText(ctx, el));
     else if (tag === 'div') for (const d of definitions(ctx, el)) out.push(d); // <div> wrapping dt/dd pairs (HTML 5.2)
   }
   flush('');
   return out;
+}
+
+/** A definition list's entry: its term(s), definition, link target and the file line its first term is on. */
+interface Definition { term: string; text: string; anchor?: string; at?: number }
+
+/** The file line a node of the page starts on, when the page's lines are known (Ctx.lineAt). */
+function lineOf(ctx: Ctx, n: AnyNode): number | undefined {
+  return ctx.lineAt && typeof n.startIndex === 'number' ? ctx.lineAt(n.startIndex) : undefined;
+}
+
+/** A node's line range opened at `line` (its end is set when the whole page is read: fillLineEnds). */
+function opensAt(line: number | undefined): { line_range?: [number, number] } {
+  return line !== undefined ? { line_range: [line, line] } : {};
 }
 
 function clipTitle(t: string, max = TERM_TITLE_CHARS): string {
@@ -493,6 +517,8 @@ interface Open {
   level: number;
   node: ConvertedNode;
   parts: string[];
+  /** the file line each part starts on, when known (Ctx.lineAt) */
+  lines: Array<number | undefined>;
   /** a reference entry's section (SectionBuilder.referenceEntry) */
   entry?: true;
   /** opened by a bold paragraph, not a heading tag (boldSubHeading) */
@@ -534,14 +560,18 @@ type HeadingTitle = (text: string, level: number, index: number) => string;
 /** Builds the heading tree block by block: text goes to the innermost open section (or the lead). */
 class SectionBuilder {
   readonly lead: string[] = [];
+  readonly leadLines: Array<number | undefined> = [];
   readonly top: ConvertedNode[] = [];
+  /** the file line of the block being read, and of the first node of the inline run waiting (Ctx.lineAt) */
+  private at: number | undefined;
+  private inlineAt: number | undefined;
   headingCount = 0;
   private readonly stack: Open[] = [];
   /** levels added to the headings inside reference entries (each entry is a section above its parts) */
   private levelShift = 0;
   /** asides (isAside) the walk is inside: their headings are labels in the text */
   private asides = 0;
-  private pendingTerms: Array<{ term: string; text: string; anchor?: string }> = [];
+  private pendingTerms: Definition[] = [];
   private inline: AnyNode[] = [];
   /** the page's ids, read once when a list may link into the page */
   private ids: Set<string> | undefined;
@@ -558,6 +588,7 @@ class SectionBuilder {
     const open = this.stack[this.stack.length - 1];
     if (open) open.contentsOnly = contents && (open.contentsOnly ?? open.parts.length === 1);
     (open ? open.parts : this.lead).push(text);
+    (open ? open.lines : this.leadLines).push(this.at);
   }
 
   private children(): ConvertedNode[] {
@@ -572,18 +603,23 @@ class SectionBuilder {
       const folded = foldHeadingRuns(o.node.children);
       o.node.children = folded.children;
       o.parts.push(...folded.text);
+      o.lines.push(...folded.lines);
       if (ownLength(o.parts) > SECTION_SPLIT_CHARS) {
         // a long section keeps its heading; its text becomes paragraph groups ahead of its subsections
         o.node.content = o.parts[0]!;
-        o.node.children = [...paragraphGroups(o.parts.slice(1), o.node.title), ...o.node.children];
+        o.node.children = [...paragraphGroups(o.parts.slice(1), o.node.title, o.lines.slice(1)), ...o.node.children];
       } else o.node.content = o.parts.join('\n\n');
     }
   }
 
   private flushInline(): void {
     if (!this.inline.length) return;
+    const block = this.at;
+    this.at = this.inlineAt ?? block;
     this.emit(inlineText(this.ctx, this.inline).split('\n').map(collapse).filter(Boolean).join('\n'));
+    this.at = block;
     this.inline = [];
+    this.inlineAt = undefined;
   }
 
   private heading(el: Element, level: number): void {
@@ -600,9 +636,10 @@ class SectionBuilder {
     this.headingCount++;
     this.closeTo(level);
     const anchor = this.ctx.anchors ? anchorOf(this.ctx.$, el) : null;
-    const node: ConvertedNode = { title, kind: 'section', meta: { level, ...(anchor ? { anchor } : {}) }, children: [] };
+    const line = lineOf(this.ctx, el);
+    const node: ConvertedNode = { title, kind: 'section', ...opensAt(line), meta: { level, ...(anchor ? { anchor } : {}) }, children: [] };
     this.children().push(node);
-    this.stack.push({ level, node, parts: [`${'#'.repeat(level)} ${title}`] });
+    this.stack.push({ level, node, parts: [`${'#'.repeat(level)} ${title}`], lines: [line] });
     if (firstBlock >= 0) this.walk(el.children.slice(firstBlock));
   }
 
@@ -634,8 +671,13 @@ class SectionBuilder {
     if (entries.length >= DL_MIN_TERMS && entries.reduce((n, e) => n + e.text.length, 0) >= DL_MIN_CHARS) {
       // a long definition list (options, functions, glossary terms) is an outline: one node per term
       const parent = this.children();
-      for (const e of entries) parent.push({ title: e.term, kind: 'term', content: `**${e.term}**\n\n${e.text}`, ...(e.anchor ? { meta: { anchor: e.anchor } } : {}), children: [] });
-    } else this.emit(entries.map((e) => `**${e.term}**${e.text ? `\n${e.text}` : ''}`).join('\n\n'));
+      for (const e of entries) parent.push({ title: e.term, kind: 'term', ...opensAt(e.at), content: `**${e.term}**\n\n${e.text}`, ...(e.anchor ? { meta: { anchor: e.anchor } } : {}), children: [] });
+    } else {
+      const block = this.at;
+      this.at = entries[0]!.at ?? block;
+      this.emit(entries.map((e) => `**${e.term}**${e.text ? `\n${e.text}` : ''}`).join('\n\n'));
+      this.at = block;
+    }
   }
 
   /**
@@ -654,9 +696,10 @@ class SectionBuilder {
     // its id, or the `<a name>` it opens with (DocBook: <a name="ST_Distance">)
     const named = el.children.find((c): c is Element => c.type === 'tag' && (c as Element).tagName.toLowerCase() === 'a' && !!((c as Element).attribs.name ?? (c as Element).attribs.id));
     const anchor = this.ctx.anchors ? [el.attribs.id, named?.attribs.name, named?.attribs.id].find((a): a is string => typeof a === 'string' && ANCHOR.test(a)) : undefined;
-    const node: ConvertedNode = { title, kind: 'section', meta: { level, ...(anchor ? { anchor } : {}) }, children: [] };
+    const line = lineOf(this.ctx, el);
+    const node: ConvertedNode = { title, kind: 'section', ...opensAt(line), meta: { level, ...(anchor ? { anchor } : {}) }, children: [] };
     this.children().push(node);
-    this.stack.push({ level, node, parts: [`${'#'.repeat(level)} ${title}`, head.line], entry: true });
+    this.stack.push({ level, node, parts: [`${'#'.repeat(level)} ${title}`, head.line], lines: [line, line], entry: true });
     const shift = level + 1 - head.level - this.levelShift;
     this.levelShift += shift;
     this.walk(el.children.filter((c) => !(c.type === 'tag' && this.ctx.$(c).is(REFNAMEDIV))));
@@ -705,10 +748,15 @@ class SectionBuilder {
     else if (tag !== 'hr') this.emit(lineText(ctx, el));
   }
 
+  private pushInline(n: AnyNode): void {
+    if (!this.inline.length) this.inlineAt = lineOf(this.ctx, n);
+    this.inline.push(n);
+  }
+
   walk(nodes: AnyNode[]): void {
     for (const n of nodes) {
       if (n.type === 'text') {
-        this.inline.push(n);
+        this.pushInline(n);
         continue;
       }
       if (n.type !== 'tag') continue;
@@ -716,10 +764,11 @@ class SectionBuilder {
       const tag = el.tagName.toLowerCase();
       const wraps = !BLOCKS.has(tag) && holdsBlocks(el);
       if (!BLOCKS.has(tag) && !wraps) {
-        this.inline.push(n);
+        this.pushInline(n);
         continue;
       }
       this.flushInline();
+      this.at = lineOf(this.ctx, el) ?? this.at;
       // an inline tag wrapping blocks (<a name="x"><h1>…</h1></a>) is walked as their container
       if (wraps) this.walk(el.children);
       else this.block(el, tag);
@@ -729,8 +778,8 @@ class SectionBuilder {
 }
 
 /** Walk the blocks under `root` into a heading tree. `headingTitle` may rewrite titles (e.g. to add numbers). */
-export function htmlSections($: CheerioAPI, root: Cheerio<AnyNode>, headingTitle?: HeadingTitle, opts: { tablesAsRows?: boolean; anchors?: boolean; webPage?: boolean } = {}): HtmlTree {
-  const ctx: Ctx = { $, imageAlts: [], links: 0, tables: 0, tablesAsRows: opts.tablesAsRows ?? false, anchors: opts.anchors ?? false, webPage: opts.webPage ?? false, boldHeadings: false, boldSubHeadings: false };
+export function htmlSections($: CheerioAPI, root: Cheerio<AnyNode>, headingTitle?: HeadingTitle, opts: { tablesAsRows?: boolean; anchors?: boolean; webPage?: boolean; lineAt?: (index: number) => number } = {}): HtmlTree {
+  const ctx: Ctx = { $, imageAlts: [], links: 0, tables: 0, tablesAsRows: opts.tablesAsRows ?? false, anchors: opts.anchors ?? false, webPage: opts.webPage ?? false, boldHeadings: false, boldSubHeadings: false, ...(opts.lineAt ? { lineAt: opts.lineAt } : {}) };
   if (ctx.webPage) {
     ctx.boldHeadings = boldHeadingPage($, root);
     ctx.boldSubHeadings = !ctx.boldHeadings && boldSubHeadingPage($, root);
@@ -742,10 +791,11 @@ export function htmlSections($: CheerioAPI, root: Cheerio<AnyNode>, headingTitle
   const folded = foldHeadingRuns(b.top);
   b.top.splice(0, b.top.length, ...folded.children);
   b.lead.push(...folded.text);
+  b.leadLines.push(...folded.lines);
   const longLead = ownLength(b.lead) > SECTION_SPLIT_CHARS;
   return {
     lead: longLead ? '' : b.lead.join('\n\n'),
-    sections: longLead ? [...paragraphGroups(b.lead), ...b.top] : b.top,
+    sections: longLead ? [...paragraphGroups(b.lead, undefined, b.leadLines), ...b.top] : b.top,
     headingCount: b.headingCount,
     tableCount: ctx.tables,
     imageAlts: ctx.imageAlts,
@@ -766,4 +816,19 @@ export function sectionsResult(t: HtmlTree, title: string, warnings: string[]): 
     meta: { headings: String(t.headingCount), tables: String(t.tableCount) },
     ...(warnings.length ? { warnings } : {}),
   };
+}
+
+/**
+ * The ends of the line ranges htmlSections opened (each node's start line): a node runs to the line
+ * before the next node's start in reading order, its parts included, and the last to `after - 1`.
+ * Nodes with no start line keep none.
+ */
+export function fillLineEnds(nodes: ConvertedNode[], after: number): void {
+  nodes.forEach((n, i) => {
+    const next = nodes.slice(i + 1).find((x) => x.line_range)?.line_range?.[0] ?? after;
+    fillLineEnds(n.children, next);
+    // (several sections on one line of the file: a part starting on the line the next section does stays inside its parent)
+    const parts = n.children.flatMap((c) => (c.line_range ? [c.line_range[1]] : []));
+    if (n.line_range) n.line_range = [n.line_range[0], Math.max(n.line_range[0], next - 1, ...parts)];
+  });
 }

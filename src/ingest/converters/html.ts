@@ -7,7 +7,7 @@ import type { Converter, ConvertedNode, ConvertResult } from './types.js';
 import { PRIORITY_SPECIFIC, type ConverterRegistration } from './types.js';
 import { ConvertError } from './types.js';
 import { decodeNonEmptyText } from './text-util.js';
-import { htmlSections, loadHtml } from './html-tree.js';
+import { fillLineEnds, htmlSections, loadHtml } from './html-tree.js';
 import { DOCUMENT_CAPS, followPlan } from './plan-shape.js';
 import { MANUAL_SEPARATOR } from '../../model/place-labels.js';
 
@@ -36,7 +36,7 @@ const MAIN_SELECTORS = ['main', '[role=main]', 'article'];
 
 export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string, filename: string, opts: { tablesAsRows?: boolean } = {}): ConvertResult {
   const warnings: string[] = [];
-  const $ = loadHtml(cheerio, html, warnings);
+  const $ = loadHtml(cheerio, html, warnings, true);
   // (htmlparser2 adds no <head> a page left out)
   const docTitle = $('title').filter((_, e) => $(e).closest('svg').length === 0).first().text().replace(/\s+/g, ' ').trim();
   const description = $('meta[name=description]').attr('content')?.trim() ?? '';
@@ -53,7 +53,8 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
     }
   }
   if (main.length === 0) main = $.root();
-  const t = htmlSections($, main, undefined, { ...opts, anchors: true, webPage: true });
+  const lines = lineLocator(html);
+  const t = htmlSections($, main, undefined, { ...opts, anchors: true, webPage: true, lineAt: lines.lineAt });
   const only = t.sections.length === 1 ? t.sections[0]! : null;
   const pageTitle = docTitle || (only?.meta?.level === 1 ? only.title : '') || basename(filename, extname(filename));
   const title = docTitle ? inManual(docTitle, manual) : pageTitle;
@@ -63,11 +64,15 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
   if (only && (only.meta?.level === 1 || only.title.toLowerCase() === pageTitle.toLowerCase())) {
     root = { ...only, title, kind: 'document', content: [t.lead, only.content].filter(Boolean).join('\n\n') };
   }
+  // each section runs over the file's lines from its heading to the next one's: a citation a reader can check in the file
+  fillLineEnds(root.children, lines.count + 1);
+  root.line_range = [1, lines.count];
   if (!root.content && root.children.length === 0) throw new ConvertError('The page has no readable text after removing navigation, scripts and styles.', 'Check that the HTML is a content page, not a redirect or script-only shell.');
   return {
     title,
     toc_source: t.headingCount > 0 ? 'headings' : 'paragraphs',
     root,
+    line_count: lines.count,
     card: {
       ...(description ? { summary: description } : {}),
       sections_overview: root.children.map((c) => c.title).slice(0, 20),
@@ -75,6 +80,25 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
     meta: { headings: String(t.headingCount), tables: String(t.tableCount), links: String(t.links), ...(lang ? { lang } : {}) },
     ...(warnings.length ? { warnings } : {}),
   };
+}
+
+/** The 1-based line of each character index of a text (binary search over its line starts), and its line count. */
+export function lineLocator(text: string): { lineAt: (index: number) => number; count: number } {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  // a final newline ends the last line; it opens none
+  const count = starts[starts.length - 1] === text.length && starts.length > 1 ? starts.length - 1 : starts.length;
+  const lineAt = (index: number): number => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return Math.min(lo + 1, count);
+  };
+  return { lineAt, count };
 }
 
 /** A home link's title that names no manual ("Home", "Index", "Top", "Table of Contents"). */
@@ -94,7 +118,7 @@ export function inManual(title: string, manual: string): string {
 
 export const htmlConverter: Converter = {
   name: 'html',
-  version: 26,
+  version: 27,
   async convert({ bytes, card, options }) {
     const text = decodeNonEmptyText(bytes);
     const cheerio = await import('cheerio');

@@ -156,6 +156,13 @@ describe('finance vocabulary pack (vocabularies/finance.json)', () => {
     expect([...queryKinds(FINANCE, 'net losses in 2022')]).toContain('income');
   });
 
+  it('calls for no consolidated statement when the question names a part of the company (a segment, region, category)', () => {
+    expect([...queryKinds(FINANCE, 'what operating margin did the company earn in fiscal 2015')]).toContain('income');
+    expect([...queryKinds(FINANCE, 'what operating margin did the walmart u.s. segment earn in fiscal 2015')]).toEqual([]);
+    expect([...queryKinds(FINANCE, 'which region had the worst revenue')]).toEqual([]);
+    expect([...queryKinds(FINANCE, 'net sales by product category')]).toEqual([]);
+  });
+
   it('expands a user\'s words for legal, credit and acquisition matters into the captions filings use', () => {
     expect(expansionText(FINANCE, 'Is PepsiCo involved in any material lawsuits?')).toContain('legal proceedings');
     expect(expansionText(FINANCE, 'any ongoing legal battles')).toContain('legal proceedings');

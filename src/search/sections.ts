@@ -24,7 +24,10 @@ const norm = (s: string): string => s.toLowerCase().replace(/\s+/g, ' ').trim();
 export function queryKinds(vocab: Vocabulary, query: string): Set<string> {
   const q = norm(query);
   const out = new Set<string>();
-  for (const lex of vocab.sections) for (const r of lex.queries) if (r.when.test(q)) for (const k of r.kinds) out.add(k);
+  for (const lex of vocab.sections) {
+    if (lex.unless?.test(q)) continue;
+    for (const r of lex.queries) if (r.when.test(q)) for (const k of r.kinds) out.add(k);
+  }
   return out;
 }
 

@@ -35,6 +35,8 @@ export interface VocabularyFile {
     kinds: Array<{ name: string; title: string }>;
     /** query patterns and the section kinds they call for */
     queries: Array<{ when: string; kinds: string[] }>;
+    /** a query matching this calls for none of the kinds, whatever else it names (regex, on the lower-cased query) */
+    unless?: string;
   };
   /** query pattern → words the documents print for it */
   expansions?: Array<{ when: string; add: string }>;
@@ -48,6 +50,7 @@ export interface SectionLexicon {
   qualified: RegExp | null;
   kinds: Array<{ name: string; title: RegExp }>;
   queries: Array<{ when: RegExp; kinds: string[] }>;
+  unless: RegExp | null;
 }
 
 /** The packs a store uses, compiled and merged. */
@@ -69,6 +72,7 @@ function compileSections(s: NonNullable<VocabularyFile['sections']>): SectionLex
     primary: regex(s.primary_title), mention: regex(s.mention_title), qualified: regex(s.qualified_title),
     kinds: s.kinds.map((k) => ({ name: k.name, title: new RegExp(k.title) })),
     queries: s.queries.map((q) => ({ when: new RegExp(q.when), kinds: q.kinds })),
+    unless: regex(s.unless),
   };
 }
 

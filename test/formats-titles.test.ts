@@ -10,6 +10,8 @@ import { convertPlainText, paragraphNodes } from '../src/ingest/converters/text-
 import { convertMarkdownText } from '../src/ingest/converters/markdown.js';
 import { placedTitle } from '../src/ingest/stages/enrich.js';
 import { isRoff } from '../src/ingest/converters/man.js';
+import { goodMetaTitle, onlyDate, openingTitle } from '../src/ingest/converters/meta-title.js';
+import { metaNamedLine } from '../src/ingest/converters/pdf/card.js';
 import { detectType } from '../src/ingest/detect.js';
 
 const EXAMPLE_INBOX = join(import.meta.dirname, '..', 'examples', 'library', 'inbox');
@@ -258,5 +260,32 @@ describe('a title that is only a conventional file name', () => {
     expect(placedTitle('README', 'external/docs/README.md')).toBe('README');
     expect(placedTitle('Alpha: fast log parsing', 'inbox/alpha/README.md')).toBe('Alpha: fast log parsing');
     expect(placedTitle('q3-report', 'inbox/finance/q3-report.pdf')).toBe('q3-report');
+  });
+});
+
+describe('document titles that are no titles (stop 46)', () => {
+  it('a date alone is no title, from the metadata or atop a cover', () => {
+    for (const d of ['29th October 2006', 'June 28, 2026', '6/4/2018', '2006-10-29', 'APRIL 2020']) {
+      expect(onlyDate(d)).toBe(true);
+      expect(goodMetaTitle(d)).toBe(false);
+    }
+    expect(goodMetaTitle('Report 2006')).toBe(true);
+    expect(onlyDate('October Revolution 1917')).toBe(false);
+  });
+
+  it('the line of the largest print the metadata title names wins over an issuer\'s name set in that size', () => {
+    const line = (text: string, size: number) => ({ text, cells: [text], x: 90, x2: 300, y: 700, size, font: 'f', gapAbove: 2 });
+    const page = { page: 1, width: 612, height: 792, twoColumn: false, lines: [line('EDF R&D', 12), line('Single Phase Thermal-Hydraulics Group', 7), line('Code Saturne documentation', 12), line('Code Saturne Theory Guide', 12)] };
+    expect(metaNamedLine("CodeSaturne Theory and Programmer's Guide", page, 'EDF R&D')).toBe('Code Saturne Theory Guide');
+    // the headline shares its words: it stands
+    expect(metaNamedLine('EDF R&D annual review', page, 'EDF R&D')).toBeNull();
+    expect(metaNamedLine('29th October 2006', page, 'EDF R&D')).toBeNull();
+  });
+
+  it('a word-processor file titled by its opening lines when its first heading is only a part\'s name', () => {
+    expect(openingTitle("User's manual for\n[image: logo]\nWriter2LaTeX, Writer2BibTeX, Writer2xhtml and Calc2xhtml\nversion 1.4\nTable of Contents")).toBe("User's manual for Writer2LaTeX, Writer2BibTeX, Writer2xhtml and Calc2xhtml");
+    // the contents' entries are no title
+    expect(openingTitle('Table of Contents\n1 Introduction 3')).toBe('');
+    expect(openingTitle('x'.repeat(200))).toBe('');
   });
 });

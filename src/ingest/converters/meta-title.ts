@@ -24,9 +24,43 @@ export function isPartName(t: string): boolean {
   return PART_NAME.test(t.trim());
 }
 
-/** A metadata title worth using: words, not an accession number, a path, a tool's file name or a part's name. */
+/** A metadata title worth using: words, not an accession number, a path, a tool's file name, a part's name or a date. */
 export function goodMetaTitle(t: string | undefined): t is string {
   if (!t) return false;
   const s = t.trim();
-  return s.length >= 4 && /\p{L}{3}/u.test(s) && !/^\d{10}-\d{2}-\d{6}$/.test(s) && !/^(microsoft word|untitled|document\d*)\b/i.test(s) && !FILE_NAME_TITLE.test(s) && !PATH_TITLE.test(s) && !PLACEHOLDER.test(s) && !isPartName(s);
+  return s.length >= 4 && /\p{L}{3}/u.test(s) && !/^\d{10}-\d{2}-\d{6}$/.test(s) && !/^(microsoft word|untitled|document\d*)\b/i.test(s) && !FILE_NAME_TITLE.test(s) && !PATH_TITLE.test(s) && !PLACEHOLDER.test(s) && !isPartName(s) && !onlyDate(s);
+}
+
+const MONTH = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+/** A date and nothing else: "29th October 2006", "June 28, 2026", "6/4/2018", "2006-10-29", "APRIL 2020". */
+const DATE_ONLY = new RegExp(`^(?:(?:\\d{1,2}(?:st|nd|rd|th)?\\s+)?${MONTH}(?:\\s+\\d{1,2}(?:st|nd|rd|th)?)?,?\\s+\\d{4}|\\d{1,4}[/.-]\\d{1,2}[/.-]\\d{1,4})$`, 'i');
+
+/**
+ * Whether a title is only a date: the day a Word file was saved, put in its title field (the SRF
+ * specification's "29th October 2006"), or printed atop its cover ("19th June 2008").
+ */
+export function onlyDate(t: string): boolean {
+  return DATE_ONLY.test(t.trim());
+}
+
+/** A line of text ending in a word that goes on to the next line ("User's manual for"). */
+const OPEN_END = /\b(?:for|of|to|and|or|the|a|an|on|in|with|by|from)$/i;
+/** Longest opening taken as a title. */
+export const OPENING_TITLE_MAX_CHARS = 120;
+
+/**
+ * The title a document prints atop its first page in plain paragraphs, before its first heading (as
+ * titles.ts leadTitle reads a plain text's first line, here joined on when it ends open)
+ * (Writer2LaTeX's manual: "User's manual for" / its logo / "Writer2LaTeX, Writer2BibTeX, Writer2xhtml
+ * and Calc2xhtml", then "Table of Contents"; its first heading, "Introduction", had titled it): its
+ * first line, joined with the next when it ends open; images left out. '' when that is no title.
+ */
+export function openingTitle(lead: string): string {
+  const all = lead.split('\n').map((l) => l.replace(/\[image:[^\]]*\]/g, '').trim());
+  // what follows a part's name ("Table of Contents") is that part, not the title
+  const part = all.findIndex(isPartName);
+  const lines = (part < 0 ? all : all.slice(0, part)).filter(Boolean);
+  let title = lines[0] ?? '';
+  if (OPEN_END.test(title) && lines[1]) title = `${title} ${lines[1]}`;
+  return title.length <= OPENING_TITLE_MAX_CHARS && /\p{L}{3}/u.test(title) && title.includes(' ') && !onlyDate(title) ? title : '';
 }

@@ -13,7 +13,7 @@ import { assertOdfNotEncrypted, loadXml, packageFormat, partText, withPackage } 
 import { htmlSections, loadHtml, sectionsResult } from './html-tree.js';
 import { odfBlocksHtml } from './odf-html.js';
 import { DOCUMENT_CAPS, followPlan } from './plan-shape.js';
-import { goodMetaTitle } from './meta-title.js';
+import { goodMetaTitle, isPartName, openingTitle } from './meta-title.js';
 
 const ODT_MIMETYPE = 'application/vnd.oasis.opendocument.text';
 const REPAIR_HINT = 'Open it in LibreOffice Writer and save it again as .odt.';
@@ -34,7 +34,7 @@ function titleParagraph($: ReturnType<typeof loadXml>, body: Element): string {
 
 export const odtConverter: Converter = {
   name: 'odt',
-  version: 12,
+  version: 13,
   async convert({ bytes, card, options }) {
     const cheerio = await import('cheerio');
     return withPackage(bytes, 'OpenDocument file', REPAIR_HINT, async (zip) => {
@@ -49,7 +49,8 @@ export const odtConverter: Converter = {
       const t = htmlSections(html, html('body'));
       const meta = await partText(zip, 'meta.xml');
       const propsTitle = meta ? loadXml(cheerio, meta)('dc\\:title').first().text().replace(/\s+/g, ' ').trim() : '';
-      const title = (goodMetaTitle(propsTitle) ? propsTitle : '') || titleParagraph($, body) || t.sections[0]?.title || basename(card.filename, extname(card.filename));
+      const first = t.sections[0]?.title;
+      const title = (goodMetaTitle(propsTitle) ? propsTitle : '') || titleParagraph($, body) || (first && !isPartName(first) ? first : '') || openingTitle(t.lead) || first || basename(card.filename, extname(card.filename));
       if (!t.lead && t.sections.length === 0) throw new ConvertError('The document has no text.', 'Add content or remove the file from the folder.');
       return followPlan(sectionsResult(t, title, warnings), options.plan, DOCUMENT_CAPS, 'a text document');
     });

@@ -6,7 +6,7 @@
 import { inBodyLetters } from './letters.js';
 import type { DocCard } from '../../../store/schemas.js';
 import type { Line, PageLayout } from './layout-types.js';
-import { goodMetaTitle, isPartName } from '../meta-title.js';
+import { goodMetaTitle, isPartName, onlyDate } from '../meta-title.js';
 import { fiscalLabel } from './fiscal.js';
 import { clipWords, joinWrapped, MAX_TITLE_CHARS, tidyOutlineTitle } from './titles.js';
 import { compareStrings } from '../../../store/json.js';
@@ -78,6 +78,27 @@ function period(text: string, body: () => string): string {
 export const PRINTED_META_MIN_WORDS = 3;
 
 const wordsOf = (t: string): string[] => t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/** Words a largest line shares with the metadata title to be the one it names (metaNamedLine). */
+export const META_NAMED_MIN_WORDS = 2;
+/** Words too common to tie a line to a title. */
+const TITLE_FILLER = new Set(['the', 'and', 'for', 'with', 'from', 'into', 'of', 'to', 'in', 'on', 'a', 'an']);
+
+/**
+ * Of the first page's lines in its largest print, the one the metadata title names, when the
+ * headline shares none of its words: a cover sets the issuer's name in its title's size ("EDF R&D"
+ * over "Code Saturne Theory Guide", the title field reading "CodeSaturne Theory and Programmer's
+ * Guide"), and the first of them had titled the document. Null otherwise.
+ */
+export function metaNamedLine(meta: string | undefined, page: PageLayout | undefined, headline: string): string | null {
+  if (!goodMetaTitle(meta) || !page || page.lines.length === 0) return null;
+  const want = new Set(wordsOf(meta).filter((w) => w.length > 2 && !TITLE_FILLER.has(w)));
+  const shared = (t: string) => wordsOf(t).filter((w) => want.has(w)).length;
+  if (!headline || shared(headline) > 0) return null;
+  const max = Math.max(...page.lines.map((l) => l.size));
+  const line = page.lines.find((l) => l.size >= max * 0.95 && shared(l.text) >= META_NAMED_MIN_WORDS);
+  return line ? line.text.trim() : null;
+}
 
 /**
  * Whether the metadata title is printed on the first page, its words in a row across its lines: the
@@ -260,8 +281,9 @@ function largestLines(page: PageLayout | undefined, firstBlock = false): string 
   const out: string[] = [];
   const largest = page.lines.filter((x) => x.size >= max * 0.95 && /\p{L}{2}/u.test(x.text));
   // a logo set as text ("symptote" eleven times over, the A drawn) is not the headline, nor an author's
-  // name over their e-mail address ("Jean-Pierre Coulon" in 25 pt under a 17 pt title): the next size down is
-  const notHeadline = (x: Line) => repeatedUnit(x.text) || byline(page, x);
+  // name over their e-mail address ("Jean-Pierre Coulon" in 25 pt under a 17 pt title), nor a date
+  // ("19th June 2008" atop the SRF specification's cover): the next size down is
+  const notHeadline = (x: Line) => repeatedUnit(x.text) || byline(page, x) || onlyDate(x.text);
   if (largest.length > 0 && largest.every(notHeadline)) return largestLines({ ...page, lines: page.lines.filter((x) => !notHeadline(x)) }, firstBlock);
   for (const [i, l] of largest.slice(0, HEADLINE_MAX_LINES).entries()) {
     // a long title's lines follow each other (a protocol's five-line title); a larger line further down is something else
@@ -483,7 +505,9 @@ export function buildCard(input: CardInput): { title: string; card: Partial<DocC
     const largest = largestLines(first);
     const printed = splitJoinedInitial(underMasthead(first, largest, input.runningHeads) ?? largest, allText);
     const headline = isPartName(printed) ? '' : printed;
+    const named = metaNamedLine(input.metaTitle, first, headline);
     if (printedMetaTitle(input.metaTitle, input.layouts[0])) title = input.metaTitle!.trim();
+    else if (named) title = named;
     else if (headline && prominent(first)) title = headline;
     else if (goodMetaTitle(input.metaTitle) && !unprintedFileStem(input.metaTitle, input.layouts[0])) title = input.metaTitle.trim();
     else title = (headline && plainHeadline(first, allText)) || input.fallbackTitle;

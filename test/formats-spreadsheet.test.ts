@@ -170,11 +170,16 @@ describe('schema inference', () => {
   it('names then a run of years is a header (a column per year, as the World Bank publishes); other numbers are not', () => {
     const rows = [raw('Country Name', 'Country Code', 1960, 1961, 1962), raw('Aruba', 'ABW', 4.82, 4.655, 4.471), raw('China', 'CHN', 5.76, 5.89, 6.03)];
     expect(detectHeaderRow(rows)).toBe(0);
-    // years out of order, too few, or amounts: a data row
+    // years out of order, or amounts: a data row
     expect(detectHeaderRow([raw('Country Name', 'Code', 1962, 1961, 1960), ...rows.slice(1)])).toBe(-1);
-    expect(detectHeaderRow([raw('Country Name', 'Code', 1960, 1961), ...rows.slice(1)])).toBe(-1);
+    // two years over values that are no years: a header too
+    expect(detectHeaderRow([raw('Country Name', 'Code', 1960, 1961), raw('Aruba', 'ABW', 4.82, 4.655), raw('China', 'CHN', 5.76, 5.89)])).toBe(0);
     expect(detectHeaderRow([raw('Total', 'all', 10, 20, 35), ...rows.slice(1)])).toBe(-1);
     expect(detectHeaderRow([raw(1960, 1961, 1962), raw(4.82, 4.655, 4.471)])).toBe(-1);
+    // one year over values that are no years ("HDI Rank | Country | 2005" over ranks and thousandths): a header
+    expect(detectHeaderRow([raw('HDI Rank', 'Country', 2005), raw(1, 'Iceland', 968), raw(2, 'Norway', 968)])).toBe(0);
+    // one year over more years: a data row of a table without a header
+    expect(detectHeaderRow([raw('Widget', 'blue', 2005), raw('Gadget', 'red', 2007), raw('Gizmo', 'green', 2011)])).toBe(-1);
   });
   it('notes below a table are not data rows: text in a column of numbers or dates, or after an empty row (readxl deaths.xlsx)', () => {
     const b = new SheetBuilder('arts');

@@ -269,11 +269,11 @@ function isTextCell(c: RawCell | undefined): boolean {
   return classifyCell(c ?? { value: null }).type === 'text';
 }
 
-/** A row that may be a header: filled enough, text (or names of text then a run of years), no name twice. */
-function headerShaped(r: RawCell[], n: number, widest: number): boolean {
+/** A row that may be a header: filled enough, text (or names of text then years), no name twice. `below`: the rows under it. */
+function headerShaped(r: RawCell[], n: number, widest: number, below: RawCell[][] = []): boolean {
   if (n === 0 || n < Math.max(widest === 1 ? 1 : 2, Math.ceil(widest * HEADER_MIN_FILL))) return false;
   const cells = r.filter((c) => c.value !== null && c.value !== '');
-  if (!cells.every(isTextCell) && !namesThenYears(cells)) return false;
+  if (!cells.every(isTextCell) && !namesThenYears(r, below)) return false;
   return new Set(cells.map((c) => String(c.value).trim().toLowerCase())).size === cells.length;
 }
 
@@ -285,15 +285,27 @@ const YEAR_RANGE: readonly [number, number] = [1000, 2999];
  * Text names, then only whole numbers that are years in increasing order ("Country Name | Country
  * Code | … | 1960 | 1961 | … | 2021"): a header of a table with a column per year, as statistics
  * offices publish them (the World Bank's fertility rates had been read headerless, 58 columns named
- * "Column A" to "Column BF" and the names as a data row).
+ * "Column A" to "Column BF" and the names as a data row; an HDI table's "HDI Rank | Country | 2005"
+ * over ranks and values in thousandths).
  */
-function namesThenYears(cells: RawCell[]): boolean {
+function namesThenYears(row: RawCell[], below: RawCell[][]): boolean {
+  const filled = (c: RawCell | undefined) => c !== undefined && c.value !== null && c.value !== '';
+  const cells = row.filter(filled);
   const firstNumber = cells.findIndex((c) => !isTextCell(c));
-  if (firstNumber < 1) return false;
+  if (firstNumber < 1 || !cells.slice(0, firstNumber).every(isTextCell)) return false;
   const years = cells.slice(firstNumber).map((c) => Number(String(c.value).trim()));
-  if (years.length < HEADER_YEAR_RUN_MIN || !cells.slice(0, firstNumber).every(isTextCell)) return false;
-  return years.every((y, i) => Number.isInteger(y) && y >= YEAR_RANGE[0] && y <= YEAR_RANGE[1] && (i === 0 || y > years[i - 1]!));
+  const isYear = (y: number) => Number.isInteger(y) && y >= YEAR_RANGE[0] && y <= YEAR_RANGE[1];
+  if (!years.every((y, i) => isYear(y) && (i === 0 || y > years[i - 1]!))) return false;
+  if (years.length >= HEADER_YEAR_RUN_MIN) return true;
+  // fewer years ("HDI Rank | Country | 2005"): a header when the rows below hold no years under them
+  // (a data row "Widget | blue | 2005" has years below it: "Gadget | red | 2007")
+  const columns = row.map((c, k) => (filled(c) && !isTextCell(c) ? k : -1)).filter((k) => k >= 0);
+  const under = below.slice(0, HEADER_YEAR_CHECK_ROWS).flatMap((r) => columns.map((k) => r[k]).filter(filled));
+  return under.length > 0 && under.every((c) => !isTextCell(c) && !isYear(Number(String(c!.value).trim())));
 }
+
+/** Rows under a header of fewer than HEADER_YEAR_RUN_MIN years looked at for years (namesThenYears). */
+export const HEADER_YEAR_CHECK_ROWS = 3;
 
 /**
  * Index (into `rows`) of the header row, or -1. Titles above a table and header rows below row 1 are
@@ -307,7 +319,7 @@ export function detectHeaderRow(rows: RawCell[][]): number {
   const widest = Math.max(0, ...filled);
   if (widest === 0) return -1;
   const typed = (r: RawCell[]) => r.some((c) => c.value !== null && c.value !== '' && !isTextCell(c));
-  const first = rows.findIndex((r, i) => headerShaped(r, filled[i]!, widest));
+  const first = rows.findIndex((r, i) => headerShaped(r, filled[i]!, widest, rows.slice(i + 1)));
   if (first < 0) return -1;
   // a header is followed by something: a lone header-shaped last row is one only as the table's first row
   if (!rows.slice(first + 1).some((x) => lastNonEmpty(x) >= 0)) return widest > 1 && first === 0 ? first : -1;
@@ -317,8 +329,8 @@ export function detectHeaderRow(rows: RawCell[][]): number {
   // and no row between them is header-shaped (rows of text like it are the table's first data rows)
   let above = dataFrom - 1;
   while (above > first && filled[above] === 0) above--;
-  if (above <= first || filled[above]! <= filled[first]! || !headerShaped(rows[above]!, filled[above]!, widest)) return first;
-  for (let i = first + 1; i < above; i++) if (headerShaped(rows[i]!, filled[i]!, widest)) return first;
+  if (above <= first || filled[above]! <= filled[first]! || !headerShaped(rows[above]!, filled[above]!, widest, rows.slice(above + 1))) return first;
+  for (let i = first + 1; i < above; i++) if (headerShaped(rows[i]!, filled[i]!, widest, rows.slice(i + 1))) return first;
   return above;
 }
 
@@ -407,7 +419,8 @@ export class SheetBuilder {
       const header = buffered[this.headerIndex]!;
       this.headerRowNo = header.rowNo;
       this.preamble = buffered.slice(0, this.headerIndex).map((b) => rowText(b.cells)).filter(Boolean);
-      this.headerNames = header.cells.slice(0, lastNonEmpty(header.cells) + 1).map((c) => cellText(c.value).trim());
+      // a name set over two lines in its cell ("Population" / "in millions") is one line of words: a node title
+      this.headerNames = header.cells.slice(0, lastNonEmpty(header.cells) + 1).map((c) => cellText(c.value).replace(/\s+/g, ' ').trim());
       this.width = this.headerNames.length;
       start = this.headerIndex + 1;
     } else {

@@ -131,6 +131,23 @@ describe('rankNodes verdicts in an ingested store', () => {
     expect(nodes.map((n) => n.title)).not.toContain('Feeders');
   });
 
+  it('never suggests a title page alone (an opening of a few words), but does an opening with text', async () => {
+    const e = readCatalog(root).sources[0]!;
+    const tree = TreeFile.parse(JSON.parse(readFileSync(join(root, e.tree_path!), 'utf8')));
+    const ctx = { root, loadTree: () => tree } as unknown as IndexBuildContext;
+    const long = join(root, 'converted', e.id, 'opening.md');
+    writeFileSync(long, `Backyard Birds\n${'Garden birds feed, nest and sing through the seasons in many ways. '.repeat(5)}\n`);
+    const feeders = tree.root.children.find((c: TreeNode) => c.title === 'Feeders')!;
+    feeders.kind = 'preface';
+    feeders.content_ref = `converted/${e.id}/opening.md`;
+    // an opening with text of its own: still suggested
+    expect(buildNodesIndex(ctx, e, 'sha').not_suggested).toBeUndefined();
+    writeFileSync(join(root, 'converted', e.id, 'title-page.md'), 'Backyard Birds\nRelease 2.1\nThe Garden Society\n');
+    feeders.content_ref = `converted/${e.id}/title-page.md`;
+    const ix = buildNodesIndex(ctx, e, 'sha');
+    expect(ix.not_suggested).toEqual([ix.nodes.findIndex((r) => r[1] === 'Feeders')]);
+  });
+
   it('lists no node beside its ancestor or descendant: they point to the same place', async () => {
     const e = readCatalog(root).sources[0]!;
     const tree = TreeFile.parse(JSON.parse(readFileSync(join(root, e.tree_path!), 'utf8')));

@@ -24,6 +24,16 @@ import { summaryWithoutSample } from '../model/column-summary.js';
 export const NODE_PATH_BOOST = 1;
 /** Tree node kinds tier 2 never suggests (printed contents pages list every section's words). */
 export const NOT_SUGGESTED_KINDS: ReadonlySet<string> = new Set(['contents']);
+/** A document's opening (kind `preface`) with fewer words than this holds a title page's lines only. */
+export const TITLE_PAGE_MAX_TOKENS = 30;
+
+/**
+ * A title page and nothing else ("Kerberos Concepts" / "Release 1.20.1" / "MIT"): never where an
+ * answer is, yet its few words made it the first suggestion for "MIT Kerberos" questions.
+ */
+function titlePageOnly(n: { kind: string; text: string }): boolean {
+  return n.kind === 'preface' && tokenize(n.text).length < TITLE_PAGE_MAX_TOKENS;
+}
 /** Version of the source-level fields' contents (2: the file name moved from identity to card); bump when they change. */
 export const SOURCE_FIELDS_VERSION = 2;
 /** Version of the row entries (spreadsheet data rows searchable by cell values); bump when they change. */
@@ -118,7 +128,7 @@ function buildNodes(root: string, tree: TreeFile | null, e: CatalogEntry, sha: s
   if (tree) {
     for (const n of nodeTexts(root, tree)) {
       if (opening.length < OPENING_TEXT_CHARS) opening += ' ' + n.text.slice(0, OPENING_TEXT_CHARS - opening.length);
-      if (NOT_SUGGESTED_KINDS.has(n.kind)) acc.notSuggested.push(acc.nodes.length);
+      if (NOT_SUGGESTED_KINDS.has(n.kind) || titlePageOnly(n)) acc.notSuggested.push(acc.nodes.length);
       acc.placeAt(n.depth);
       const path = Array<string[]>(NODE_PATH_BOOST).fill(tokenize(n.path.join(' '))).flat();
       // a column's sample of values is not what it holds: the rows below are indexed by their cells

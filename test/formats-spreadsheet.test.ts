@@ -1,5 +1,5 @@
 import { describe, it, expect, afterEach } from 'vitest';
-import { readFileSync, existsSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { readSource } from '../src/retrieve/read.js';
 import { renderReadText } from '../src/retrieve/render.js';
 import { join } from 'node:path';
@@ -320,6 +320,21 @@ describe('column summaries', () => {
     expect(hits[0]!.relevance).toBeGreaterThan(hits.find((h) => h.title === '1970')?.relevance ?? 0);
     // a column alone, no row named: the column
     expect((await rankNodes(root, e.id, 'rates in 1970', { vectors: false }))[0]!.title).toBe('1970');
+  });
+
+  it('a workbook\'s row hit is cited with its sheet; a CSV\'s rows with none (its sheet is the file)', async () => {
+    const { deepRetrieve } = await import('../src/retrieve/deep.js');
+    const root = tempStore({});
+    roots.push(root);
+    cpSync(join(FIXTURES, 'formats', 'sales.xlsx'), join(root, 'inbox', 'sales.xlsx'));
+    cpSync(join(FIXTURES, 'formats', 'sales.csv'), join(root, 'inbox', 'sales.csv'));
+    await ingest(root, { paths: [join(root, 'inbox')] });
+    const byName = (f: string) => readCatalog(root).sources.find((e) => e.filename === f)!;
+    const xl = await deepRetrieve(root, byName('sales.xlsx').id, { query: 'Widget Pro units in the East' });
+    const row = xl.suggestions.find((s) => s.row_range)!;
+    expect(row.passage?.cite).toMatch(/sales\.xlsx, sheet "Sales", rows? \d/);
+    const csv = await deepRetrieve(root, byName('sales.csv').id, { query: 'Widget Pro units in the East' });
+    expect(csv.suggestions.find((s) => s.row_range)!.passage?.cite).not.toContain('sheet');
   });
 
   it('a wide row\'s passage opening past its first cells starts with them: whose row it is', async () => {

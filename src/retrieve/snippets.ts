@@ -597,12 +597,20 @@ export function hitPassage(root: string, tree: TreeFile, path: TreeNode[], hit: 
   return hit.row_range ? rowsPassage(root, tree, path, hit.row_range, weights, chars) : nodePassage(root, tree, path[path.length - 1]!, weights, chars);
 }
 
-/** Where a passage's words are, as a citation: its pages, else its own lines, else the node's lines or rows. */
+/** Source types holding several sheets (a CSV's one sheet is the file). */
+const WORKBOOK_TYPES: ReadonlySet<string> = new Set(['xlsx', 'xls', 'ods']);
+
+/**
+ * Where a passage's words are, as a citation: its pages, else its own lines, else the node's lines or
+ * rows, with the sheet a workbook's rows are on (an agent's "row 9" did not say which of two sheets).
+ */
 export function passageCite(entry: CatalogEntry, n: NodeHit, passage: NodePassage, node?: TreeNode): string {
   const anchor = node?.meta?.['anchor'];
+  const sheet = n.row_range && node?.kind === 'sheet' && WORKBOOK_TYPES.has(entry.type) ? node.title : undefined;
   return makeCitation(entry, {
     node_id: n.node_id,
     node_title: node?.title ?? n.title,
+    sheet,
     anchor: typeof anchor === 'string' ? anchor : undefined,
     pages: passage.pages ?? (passage.page !== undefined ? [passage.page, passage.page] : undefined),
     lines: passage.page === undefined ? (passage.lines ?? n.line_range) : undefined,

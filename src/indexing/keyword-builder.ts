@@ -31,8 +31,8 @@ export const TITLE_PAGE_MAX_TOKENS = 30;
  * A title page and nothing else ("Kerberos Concepts" / "Release 1.20.1" / "MIT"): never where an
  * answer is, yet its few words made it the first suggestion for "MIT Kerberos" questions.
  */
-function titlePageOnly(n: { kind: string; text: string }): boolean {
-  return n.kind === 'preface' && tokenize(n.text).length < TITLE_PAGE_MAX_TOKENS;
+function titlePageOnly(kind: string, textTokens: number): boolean {
+  return kind === 'preface' && textTokens < TITLE_PAGE_MAX_TOKENS;
 }
 /** Version of the source-level fields' contents (2: the file name moved from identity to card); bump when they change. */
 export const SOURCE_FIELDS_VERSION = 2;
@@ -128,12 +128,13 @@ function buildNodes(root: string, tree: TreeFile | null, e: CatalogEntry, sha: s
   if (tree) {
     for (const n of nodeTexts(root, tree)) {
       if (opening.length < OPENING_TEXT_CHARS) opening += ' ' + n.text.slice(0, OPENING_TEXT_CHARS - opening.length);
-      if (NOT_SUGGESTED_KINDS.has(n.kind) || titlePageOnly(n)) acc.notSuggested.push(acc.nodes.length);
+      const textTokens = tokenize(n.text);
+      if (NOT_SUGGESTED_KINDS.has(n.kind) || titlePageOnly(n.kind, textTokens.length)) acc.notSuggested.push(acc.nodes.length);
       acc.placeAt(n.depth);
       const path = Array<string[]>(NODE_PATH_BOOST).fill(tokenize(n.path.join(' '))).flat();
       // a column's sample of values is not what it holds: the rows below are indexed by their cells
       const summary = n.kind === 'column' ? summaryWithoutSample(n.summary) : n.summary;
-      acc.add([n.node_id, n.title, n.range.kind, n.range.start, n.range.end], headingOf(n.title), [...path, ...tokenize(summary), ...tokenize(n.text)]);
+      acc.add([n.node_id, n.title, n.range.kind, n.range.start, n.range.end], headingOf(n.title), [...path, ...tokenize(summary), ...textTokens]);
     }
     // a row's title ("Sheet1 row 7") is for display: its words would match every row alike
     for (const r of rowTexts(root, tree)) {

@@ -12,7 +12,7 @@ import { nodeFields, nodeKeywords } from '../search/keyword-index.js';
 import { expansionTerms, nodeQueryTerms } from '../search/nodes.js';
 import { queryTerms } from '../search/query.js';
 import { tokenize } from '../model/tokenize.js';
-import { DENSE_WINDOW_CHARS, bestWindow, termHits } from '../search/term-window.js';
+import { DENSE_WINDOW_CHARS, bestWindow, termHits, type TermHit } from '../search/term-window.js';
 import { loadVocabulary } from '../search/vocabulary.js';
 import { loadConfig } from '../store/config.js';
 import { loadTree } from './store-read.js';
@@ -132,8 +132,7 @@ export function pageAtPos(text: string, pos: number, first?: number): number | u
  * terms (`lead` of the padding before it, the rest after), cut at whitespace; `at` is where its
  * first term is. Null when no term occurs.
  */
-export function densestSpan(text: string, weights: Map<string, number>, chars: number, lead = 0.5): { from: number; to: number; at: number } | null {
-  const hits = termHits(text, weights);
+export function densestSpan(text: string, weights: Map<string, number>, chars: number, lead = 0.5, hits: TermHit[] = termHits(text, weights)): { from: number; to: number; at: number } | null {
   const win = bestWindow(hits, weights, DENSE_WINDOW_CHARS);
   if (!win) return null;
   return spanAround(text, hits[win.from]!.start, hits[win.to - 1]!.end, chars, lead);
@@ -437,13 +436,14 @@ interface Excerpt { body: string; from: number; to: number; at: number; spanFrom
 
 /** bestPassage, with where in `text` the passage starts and ends. */
 function passageIn(text: string, weights: Map<string, number>, firstPage: number | undefined, chars: number): { passage: NodePassage; from: number; to: number } | null {
-  const dense = densestSpan(text, weights, chars, PASSAGE_LEAD);
+  const hits = termHits(text, weights);
+  const dense = densestSpan(text, weights, chars, PASSAGE_LEAD, hits);
   if (!dense) return null;
   const whole = chars >= PASSAGE_FIRST_CHARS && text.length <= WHOLE_NODE_PASSAGE_CHARS;
   const span = whole ? { from: 0, to: text.length, at: dense.at } : dense;
   let main: Excerpt = { ...shownSpan(text, span.from, span.to, whole ? text.length : chars), at: span.at, spanFrom: span.from };
   // the first suggestion's passage only: the one agents answer from (on all three, 12-22% more characters for about the same gain)
-  const second = whole || chars < PASSAGE_FIRST_CHARS ? null : secondExcerpt(text, weights, main);
+  const second = whole || chars < PASSAGE_FIRST_CHARS ? null : secondExcerpt(text, weights, main, hits);
   // next to the first, the second widens it: one place
   if (second?.joined) {
     const [a, b] = [Math.min(span.from, second.span.from), Math.max(span.to, second.span.to)];
@@ -474,8 +474,7 @@ function passageIn(text: string, weights: Map<string, number>, firstPage: number
  * Where the query's words the first excerpt leaves out stand most densely, outside it (null when
  * they weigh too little, SECOND_EXCERPT_MIN_SHARE); `joined` when, shown, it would run into the first.
  */
-function secondExcerpt(text: string, weights: Map<string, number>, first: Excerpt): { excerpt: Excerpt; span: { from: number; to: number }; joined: boolean } | null {
-  const hits = termHits(text, weights);
+function secondExcerpt(text: string, weights: Map<string, number>, first: Excerpt, hits: TermHit[]): { excerpt: Excerpt; span: { from: number; to: number }; joined: boolean } | null {
   const inside = (h: { start: number; end: number }) => h.start < first.to && h.end > first.from;
   const shown = new Set(hits.filter(inside).flatMap((h) => h.terms));
   const held = new Set(hits.flatMap((h) => h.terms));

@@ -6,7 +6,7 @@ import { basename, extname } from 'node:path';
 import type { Converter, ConvertedNode, ConvertResult } from './types.js';
 import { PRIORITY_SPECIFIC, type ConverterRegistration } from './types.js';
 import { ConvertError } from './types.js';
-import { decodeNonEmptyText } from './text-util.js';
+import { decodeNonEmptyText, lineLocator } from './text-util.js';
 import { fillLineEnds, htmlSections, loadHtml } from './html-tree.js';
 import { DOCUMENT_CAPS, followPlan } from './plan-shape.js';
 import { MANUAL_SEPARATOR } from '../../model/place-labels.js';
@@ -80,25 +80,6 @@ export function convertHtmlWith(cheerio: typeof import('cheerio'), html: string,
     meta: { headings: String(t.headingCount), tables: String(t.tableCount), links: String(t.links), ...(lang ? { lang } : {}) },
     ...(warnings.length ? { warnings } : {}),
   };
-}
-
-/** The 1-based line of each character index of a text (binary search over its line starts), and its line count. */
-export function lineLocator(text: string): { lineAt: (index: number) => number; count: number } {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  // a final newline ends the last line; it opens none
-  const count = starts[starts.length - 1] === text.length && starts.length > 1 ? starts.length - 1 : starts.length;
-  const lineAt = (index: number): number => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= index) lo = mid;
-      else hi = mid - 1;
-    }
-    return Math.min(lo + 1, count);
-  };
-  return { lineAt, count };
 }
 
 /** A home link's title that names no manual ("Home", "Index", "Top", "Table of Contents"). */

@@ -12,7 +12,7 @@ import type { PlanDirectives } from '../../model/plan.js';
 import { convertMarkdownText } from './markdown.js';
 import { followPlan, type Capabilities } from './plan-shape.js';
 import { ConvertError, PRIORITY_SPECIFIC, type ConvertedNode, type Converter, type ConverterRegistration, type ConvertResult } from './types.js';
-import { decodeNonEmptyText } from './text-util.js';
+import { decodeNonEmptyText, lineLocator } from './text-util.js';
 
 /** Characters of a code cell's text outputs kept (a long table or log printed by the cell is clipped). */
 export const OUTPUT_MAX_CHARS = 1500;
@@ -79,21 +79,6 @@ function memberValue(s: string, from: number, to: number, key: string): number {
   return -1;
 }
 
-/** Line (1-based) of each offset of `s`, by a table of line starts. */
-function lineOf(s: string): (offset: number) => number {
-  const starts = [0];
-  for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) starts.push(i + 1);
-  return (offset) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  };
-}
 
 /**
  * Per cell, the file line of each line of its source: an element of a "source" array written on a
@@ -112,7 +97,7 @@ function sourceLines(text: string, cellCount: number): number[][] | null {
   if (cellsAt < 0 || text[cellsAt] !== '[') return null;
   const spans = elementSpans(text, cellsAt);
   if (spans.length !== cellCount) return null;
-  const line = lineOf(text);
+  const line = lineLocator(text).lineAt;
   return spans.map(([a, b]) => {
     let src = memberValue(text, a, b, 'source');
     if (src < 0) src = memberValue(text, a, b, 'input');

@@ -10,7 +10,7 @@ import type { Converter, ConvertedNode, ConvertResult } from './types.js';
 import type { FileCard } from '../../store/schemas.js';
 import { PRIORITY_SPECIFIC, type ConverterRegistration } from './types.js';
 import { ConvertError } from './types.js';
-import { decodeNonEmptyText, splitLines } from './text-util.js';
+import { decodeNonEmptyText, lineLocator, splitLines } from './text-util.js';
 import { followPlan, type Capabilities } from './plan-shape.js';
 import { JSON_OUTLINE_DEPTH, jsonOutline, type JsonContainer, type JsonEntry } from './json-outline.js';
 import { cutAtWord } from './titles.js';
@@ -22,22 +22,6 @@ export const SPLIT_VALUE_CHARS = 4000;
 /** Keys listed in a node's summary. */
 const SUMMARY_KEYS = 12;
 
-class LineIndex {
-  private starts: number[] = [0];
-  constructor(text: string) {
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
-  }
-  line(offset: number): number {
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  }
-}
 
 function describe(v: unknown): string {
   if (Array.isArray(v)) return `array of ${v.length}`;
@@ -54,7 +38,7 @@ type YamlPair = { key: YamlNode & { toString(): string }; value: YamlNode | null
 
 interface Ctx {
   lines: string[];
-  idx: LineIndex;
+  idx: ReturnType<typeof lineLocator>;
 }
 
 function slice(ctx: Ctx, a: number, b: number): string {
@@ -62,8 +46,8 @@ function slice(ctx: Ctx, a: number, b: number): string {
 }
 
 function rangeLines(ctx: Ctx, start: number, end: number): [number, number] {
-  const a = ctx.idx.line(start);
-  const b = Math.max(a, ctx.idx.line(Math.max(start, end - 1)));
+  const a = ctx.idx.lineAt(start);
+  const b = Math.max(a, ctx.idx.lineAt(Math.max(start, end - 1)));
   return [a, b];
 }
 
@@ -116,7 +100,7 @@ function outlineOrTooDeep<T>(outline: () => T): T {
 async function convertYaml(text: string, filename: string): Promise<ConvertResult> {
   const yaml = await import('yaml');
   const lines = splitLines(text);
-  const ctx: Ctx = { lines, idx: new LineIndex(text) };
+  const ctx: Ctx = { lines, idx: lineLocator(text) };
   const title = basename(filename, extname(filename));
   const docs = yaml.parseAllDocuments(text, { prettyErrors: false, uniqueKeys: false });
   const list = Array.isArray(docs) ? docs : [docs];
@@ -314,7 +298,7 @@ function convertJson(text: string, filename: string): ConvertResult {
     throw new ConvertError(`The JSON file is not valid: ${err instanceof Error ? err.message : String(err)}`, 'Fix the syntax (e.g. `node -e "JSON.parse(require(\'fs\').readFileSync(0))" < file.json`) and ingest again.');
   }
   const lines = splitLines(text);
-  const ctx: Ctx = { lines, idx: new LineIndex(text) };
+  const ctx: Ctx = { lines, idx: lineLocator(text) };
   const title = basename(filename, extname(filename));
   const outline = jsonOutline(text);
   const children = outline ? structuredNodes(ctx, text, outline, 0) : [];
@@ -387,7 +371,7 @@ async function convertXml(text: string, filename: string): Promise<ConvertResult
     throw new ConvertError(`The XML file is not well-formed at line ${e.line}, column ${e.col}: ${e.msg}`, 'Fix the markup (e.g. `xmllint --noout file.xml` shows the error) and ingest again.');
   }
   const lines = splitLines(text);
-  const ctx: Ctx = { lines, idx: new LineIndex(text) };
+  const ctx: Ctx = { lines, idx: lineLocator(text) };
   const { root: rootName, children: els } = xmlTopChildren(text);
   const children: ConvertedNode[] = [];
   // runs of same-named siblings (records) are grouped in windows; distinct elements stay single nodes

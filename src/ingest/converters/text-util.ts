@@ -25,6 +25,28 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
+/**
+ * The 1-based line of each character index of a text (binary search over its line starts), and its
+ * line count: the file lines of HTML sections, notebook cells and structured-data nodes.
+ */
+export function lineLocator(text: string): { lineAt: (index: number) => number; count: number } {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  // a final newline ends the last line; it opens none
+  const count = starts[starts.length - 1] === text.length && starts.length > 1 ? starts.length - 1 : starts.length;
+  const lineAt = (index: number): number => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return Math.min(lo + 1, count);
+  };
+  return { lineAt, count };
+}
+
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
 /** XML/HTML character references decoded: the five named ones and numeric ones (&#39; &#x2014;). */

@@ -308,4 +308,9 @@ describe('--around windows', () => {
     // only inside a longer word: found there
     expect(readSource(root, 'release-runbook.md', { around: 'rollb', maxChars: 40 }).note).toMatch(/where "rollb" first occurs as written/);
   });
+
+  it('say when the words were found only in another case than typed', () => {
+    expect(readSource(root, 'release-runbook.md', { around: 'Roll back', maxChars: 40 }).note).toMatch(/first occurs as written;/);
+    expect(readSource(root, 'release-runbook.md', { around: 'ROLL BACK', maxChars: 40 }).note).toMatch(/first occurs as written but in another case/);
+  });
 });

@@ -24,6 +24,14 @@ describe('source verdicts', () => {
     expect(sourceVerdict({ rank: 1, relevance: 0.552, lead: 0.2, next: 0.4 }, WEAK)).toBe('strong');
   });
 
+  it('calls a clearly leading first source strong when the second, however relevant, is of another period or name (3M 2018 vs its 2015 10-K)', () => {
+    expect(sourceVerdict({ rank: 1, relevance: 0.718, lead: 0.2, next: 0.724, nextConflicts: true }, WEAK)).toBe('strong');
+    expect(sourceVerdict({ rank: 1, relevance: 0.718, lead: 0.2, next: 0.724, nextConflicts: false }, WEAK)).toBe('weak');
+    // still not when it leads by too little, or conflicts itself
+    expect(sourceVerdict({ rank: 1, relevance: 0.718, lead: SOURCE_SURE_LEAD / 2, next: 0.724, nextConflicts: true }, WEAK)).toBe('weak');
+    expect(sourceVerdict({ rank: 1, relevance: 0.718, lead: 0.2, next: 0.724, nextConflicts: true, period: { own: -1, best: -1 } }, WEAK)).toBe('weak');
+  });
+
   it('never calls a source of another period or another name strong', () => {
     // a 10-K for the year before when the quarter asked about is in the store
     expect(sourceConflict({ period: { own: 0.6, best: 1 } })).toBe('period');
@@ -200,6 +208,19 @@ describe('node passages', () => {
     expect(text.slice(span.from, span.to)).toMatch(/as\.ts\(z\), which fills/);
     expect(text.slice(phraseSpan(text, 'which   FILLS the', 120)!.at)).toMatch(/^which fills\nthe/);
     expect(phraseSpan(text, 'as.tsx', 200)).toBeNull();
+  });
+
+  it('finds a phrase typed with capitals in that case first (a statement row, not the heading line above it), else in any case', () => {
+    const text = `${filler}Adjustments to reconcile net income to net cash provided by operating activities:\nDepreciation | 339,473\n${filler}Net cash provided by operating activities | 1,469,502\n${filler}`;
+    const row = phraseSpan(text, 'Net cash provided by operating activities', 80)!;
+    expect(row.cased).toBe(true);
+    expect(text.slice(row.at)).toMatch(/^Net cash provided by operating activities \| 1,469,502/);
+    // typed in lower case: the first place, whatever its case
+    expect(text.slice(phraseSpan(text, 'net cash provided by operating activities', 80)!.at)).toMatch(/^net cash provided by operating activities:/);
+    // no place in the case typed: found in another
+    const other = phraseSpan(text, 'Depreciation | 339,473'.toUpperCase(), 80)!;
+    expect(other.cased).toBe(false);
+    expect(text.slice(other.at)).toMatch(/^Depreciation \| 339,473/);
   });
 
   it('finds a phrase typed with other blanks around its punctuation ("mfinit([1,12],1)")', () => {

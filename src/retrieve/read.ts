@@ -102,7 +102,7 @@ function aroundWindow(root: string, entry: CatalogEntry, tree: TreeFile, answer:
   answer.text = marker + text.slice(from, to).trim();
   answer.chars = answer.text.length;
   answer.note = span
-    ? `--around: characters ${from}-${to} of ${text.length}, ${phrase ? `where "${around}" first occurs ${phrase.joined ? 'written as one word' : 'as written'}` : `where the words of "${around}" are densest (it does not occur as written)`}; read without --around for the whole text.`
+    ? `--around: characters ${from}-${to} of ${text.length}, ${phrase ? `where "${around}" first occurs ${phrase.joined ? 'written as one word' : phrase.cased || !/\p{Lu}/u.test(around) ? 'as written' : 'as written but in another case'}` : `where the words of "${around}" are densest (it does not occur as written)`}; read without --around for the whole text.`
     : `--around: none of "${around}" occurs here; the first ${to} of ${text.length} characters are returned.`;
   if (!phrase) answer.note += phraseElsewhere(root, tree, answer, around);
   else answer.note += laterOccurrences(text, around, phrase, to, first, chars);
@@ -128,12 +128,12 @@ export const AROUND_LATER_LISTED = 3;
  * first (and any close after it), and the one an agent wanted was often another ("Net cash provided
  * by operating activities" in a heading line before its total). '' when none lies past the window
  * (agents were sent with --offset to a place the window already showed). `found`: how the window's
- * first place was matched (words of their own; words written as one), as the later ones are.
+ * first place was matched (words of their own; words written as one; in the case typed), as the later ones are.
  */
-function laterOccurrences(text: string, around: string, found: { whole: boolean; joined: boolean }, windowEnd: number, firstPage: number | undefined, chars: number): string {
-  const re = phraseRegExp(around, found.whole, found.joined);
+function laterOccurrences(text: string, around: string, found: { whole: boolean; joined: boolean; cased: boolean }, windowEnd: number, firstPage: number | undefined, chars: number): string {
+  const re = phraseRegExp(around, found.whole, found.joined, found.cased);
   if (!re) return '';
-  const all = [...text.matchAll(new RegExp(re.source, 'giu'))].map((m) => m.index);
+  const all = [...text.matchAll(new RegExp(re.source, `g${re.flags}`))].map((m) => m.index);
   const at = all.filter((i) => i >= windowEnd);
   if (at.length === 0) return '';
   const place = (i: number) => {

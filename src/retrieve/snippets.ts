@@ -52,9 +52,13 @@ export const PASSAGE_FIRST_CHARS = 1000;
  * answers, audit 15). Answer words in the first node's passage (scripts/passage-recall.mjs),
  * cross-domain / its rewording / other formats / audits 14 and 15: 0.678 / 0.665 / 0.779 / 0.661 /
  * 0.528 → 0.678 / 0.665 / 0.787 / 0.674 / 0.536 for 0.5–3% more passage characters (at 2,600:
- * +0.005–0.025 for 6–17% more).
+ * +0.005–0.025 for 6–17% more). 2,000 rather than 1,500: an agent's income statement of 1,790
+ * characters was cut 300 characters before "Net earnings attributable to …", the row it needed
+ * (FinanceBench agent test, stop 47); answer words in the first passage, the five sets above with
+ * audit 16 and its rewording, and audit 17: +0.000–0.005 each for 2–5% more characters (2,500:
+ * +0.002–0.017 for 5–12% more).
  */
-export const WHOLE_NODE_PASSAGE_CHARS = 1500;
+export const WHOLE_NODE_PASSAGE_CHARS = 2000;
 /**
  * A passage that stops inside a sentence goes on to the sentence's end when it is at most this many
  * characters further: agents reported passages cut just before the words they needed ("you could…",
@@ -139,18 +143,24 @@ export function densestSpan(text: string, weights: Map<string, number>, chars: n
 }
 
 /**
- * The span of about `chars` characters around the first place `phrase` occurs as written (case
- * and the blanks between its words aside): `--around "as.ts"` is about that spelling, which its
- * words taken one by one ("as", "ts") do not find. Null when it does not occur.
+ * The span of about `chars` characters around the first place `phrase` occurs as written (the
+ * blanks between its words aside): `--around "as.ts"` is about that spelling, which its words taken
+ * one by one ("as", "ts") do not find. A phrase typed with capitals is first looked for in that
+ * case (`cased`), then in any: "Net cash provided by operating activities" is the statement's row,
+ * not the "… to net cash provided by operating activities" of a heading line above it (an agent's
+ * --around landed there and took another call). Null when it does not occur.
  */
-export function phraseSpan(text: string, phrase: string, chars: number, lead = 0.5): { from: number; to: number; at: number; whole: boolean; joined: boolean } | null {
+export function phraseSpan(text: string, phrase: string, chars: number, lead = 0.5): { from: number; to: number; at: number; whole: boolean; joined: boolean; cased: boolean } | null {
+  const cases = /\p{Lu}/u.test(phrase) ? [true, false] : [false];
   // as a word of its own first ("adjust", not the "adjust" of "adjustment"), else inside a longer
   // word; then, for words apart, written as one ("web site" → "websites", "set up" → "set-up")
   for (const joined of [false, true]) {
     if (joined && !/\s/.test(phrase.trim())) break;
     for (const whole of [true, false]) {
-      const m = phraseRegExp(phrase, whole, joined)?.exec(text);
-      if (m) return { ...spanAround(text, m.index, m.index + m[0].length, chars, lead), whole, joined };
+      for (const cased of cases) {
+        const m = phraseRegExp(phrase, whole, joined, cased)?.exec(text);
+        if (m) return { ...spanAround(text, m.index, m.index + m[0].length, chars, lead), whole, joined, cased };
+      }
     }
   }
   return null;
@@ -175,10 +185,10 @@ const matchChar = (c: string): string => LOOK_ALIKES.find(([re]) => re.test(c))?
  * (an agent reported a one-space difference sending --around elsewhere); dashes and quotes match
  * their typeset look-alikes (LOOK_ALIKES: "p-value" finds "p−value"). `whole`: only where it is not
  * part of a longer word. `joined`: its words also written together or hyphenated ("web site" finds
- * "websites": an agent's --around found nothing and was given the node's first characters). Null
- * when it is empty.
+ * "websites": an agent's --around found nothing and was given the node's first characters). `cased`:
+ * letters in the case typed (else in any). Null when it is empty.
  */
-export function phraseRegExp(phrase: string, whole = false, joined = false): RegExp | null {
+export function phraseRegExp(phrase: string, whole = false, joined = false, cased = false): RegExp | null {
   const words = phrase.trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) return null;
   const punct = (c: string) => /[^\p{L}\p{N}]/u.test(c);
@@ -188,7 +198,7 @@ export function phraseRegExp(phrase: string, whole = false, joined = false): Reg
   };
   const body = words.map(word).join(joined ? '[\\s\\u00ad\\u2010-]*' : '\\s+');
   // `whole`: not inside a longer word (a letter or digit on neither side)
-  return new RegExp(whole ? `(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])` : body, 'iu');
+  return new RegExp(whole ? `(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])` : body, cased ? 'u' : 'iu');
 }
 
 /** [a, b) widened to about `chars` characters, `lead` of the padding before it (what one side lacks goes to the other), cut at whitespace. */

@@ -129,6 +129,8 @@ export interface SourceEvidence {
   lead: number;
   /** for rank 1: the second listed source's own relevance (absent: none listed) */
   next?: number;
+  /** for rank 1: the second listed source names another period or company than the query (sourceConflict) */
+  nextConflicts?: boolean;
   /** this source's period match and the best candidate's (undefined: the query names no period) */
   period?: { own: number; best: number };
   /** this source's naming-word share and the best candidate's (undefined: no naming words) */
@@ -145,14 +147,19 @@ export function sourceConflict(e: Pick<SourceEvidence, 'period' | 'identity'>): 
 /**
  * Verdict of a listed source: `none` under the weak threshold; `strong` only for the first source,
  * clearly ahead of the second (SOURCE_SURE_LEAD), holding more of the query than the second does
- * (relevance) and not conflicting with the period or the name the query gives; every other listed
- * source `weak` (an alternative, rarely the answer). Twelve dev and held-out sets (533 questions,
+ * (relevance) unless the second names another period or company than the query does, and not
+ * conflicting with the period or the name the query gives itself; every other listed source `weak`
+ * (an alternative, rarely the answer). Twelve dev and held-out sets (533 questions,
  * scripts/calibrate-verdicts.mjs): first sources leading the fusion but no more relevant than the
  * second were the expected file 57 times of 65, those more relevant 418 of 424 (an agent stayed in
  * MrBayes' manual, `strong`, for a BUGS-model question JAGS's manual answers, equally relevant).
+ * A second source of another year is no rival, however many of the query's words it holds: 3M's
+ * 2018 10-K, asked for 2018, was `weak` behind its 2015 one's relevance (0.718 vs 0.724), and
+ * agents of the FinanceBench agent test read that as doubt four times.
  */
 export function sourceVerdict(e: SourceEvidence, weak: number): Verdict {
   if (e.relevance < weak) return 'none';
-  if (e.rank === 1 && e.lead >= SOURCE_SURE_LEAD && e.relevance > (e.next ?? -Infinity) && !sourceConflict(e)) return 'strong';
+  const aheadOfNext = e.relevance > (e.next ?? -Infinity) || e.nextConflicts === true;
+  if (e.rank === 1 && e.lead >= SOURCE_SURE_LEAD && aheadOfNext && !sourceConflict(e)) return 'strong';
   return 'weak';
 }

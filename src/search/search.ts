@@ -15,7 +15,7 @@ import { applyFilters, hasFilters } from './filters.js';
 import { queryTermGroups, splitCompounds } from './query.js';
 import { KeywordShardError, libraryHolds, sourceKeywords, sourcesHolding, nodeKeywords, type SourceKeywords } from './keyword-index.js';
 import type { SourceField } from '../model/keyword-format.js';
-import { combineRelevance, sourceVerdict, vectorRelevance } from './confidence.js';
+import { combineRelevance, sourceConflict, sourceVerdict, vectorRelevance } from './confidence.js';
 import { allowedRows, keywordSignals, type KeywordSignals } from './signals/keyword.js';
 import { SERIES_CANDIDATES, identitySignal, latestInSeries, periodSignal } from './signals/metadata.js';
 import { queryPeriod } from './period.js';
@@ -269,12 +269,15 @@ function assignVerdicts(ctx: SearchContext, sig: Signals, fused: Fused, hits: So
   }
   // the second listed source's own relevance, before it is capped at the first's
   const second = hits[1]?.relevance;
+  const metadata = (id: string) => ({
+    ...(bestPeriod !== undefined ? { period: { own: sig.lists.period?.get(id) ?? 0, best: bestPeriod } } : {}),
+    ...(bestIdentity !== undefined ? { identity: { own: sig.lists.identity?.get(id) ?? 0, best: bestIdentity } } : {}),
+  });
+  const nextConflicts = hits[1] ? sourceConflict(metadata(hits[1].id)) !== null : false;
   hits.forEach((h, i) => {
     if (i > 0) h.relevance = Math.min(h.relevance, hits[i - 1]!.relevance);
     h.verdict = sourceVerdict({
-      rank: i + 1, relevance: h.relevance, lead, ...(i === 0 && second !== undefined ? { next: second } : {}),
-      ...(bestPeriod !== undefined ? { period: { own: sig.lists.period?.get(h.id) ?? 0, best: bestPeriod } } : {}),
-      ...(bestIdentity !== undefined ? { identity: { own: sig.lists.identity?.get(h.id) ?? 0, best: bestIdentity } } : {}),
+      rank: i + 1, relevance: h.relevance, lead, ...(i === 0 && second !== undefined ? { next: second, nextConflicts } : {}), ...metadata(h.id),
     }, weak);
     nodeVerdictsUnder(h);
   });

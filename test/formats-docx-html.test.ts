@@ -54,11 +54,11 @@ describe('docx (mammoth, LibreOffice-made file)', () => {
     const para = (text: string, st?: string) => `<w:p>${st ? `<w:pPr><w:pStyle w:val="${st}"/></w:pPr>` : ''}<w:r><w:t>${text}</w:t></w:r></w:p>`;
     const doc = `<?xml version="1.0" encoding="UTF-8"?><w:document ${W}><w:body>${para('9.10. Backup', 'Heading2')}${para('Making backups is a complex subject.')}${para('9.10.1. Backing Up with rsync', 'Heading2')}${para('Backups go to hard drives.')}</w:body></w:document>`;
     const core = (title: string) => ({ name: 'docProps/core.xml', data: `<?xml version="1.0" encoding="UTF-8"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>${title}</dc:title></cp:coreProperties>` });
-    const docx = (fmt: string, text: string, title?: string) => makeZip([
+    const docx = (fmt: string, text: string, title?: string, body = doc) => makeZip([
       { name: '[Content_Types].xml', data: '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>' },
       { name: '_rels/.rels', data: '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>' },
       { name: 'word/_rels/document.xml.rels', data: '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/></Relationships>' },
-      { name: 'word/document.xml', data: doc }, { name: 'word/styles.xml', data: styles }, { name: 'word/numbering.xml', data: numbering(fmt, text) },
+      { name: 'word/document.xml', data: body }, { name: 'word/styles.xml', data: styles }, { name: 'word/numbering.xml', data: numbering(fmt, text) },
       ...(title === undefined ? [] : [core(title)]),
     ]);
     const titles = async (bytes: Uint8Array) => outline((await docxConverter.convert({ absPath: 'h.docx', card: card('h.docx', 'docx'), bytes, plan: {} as never, options: { maxLeafPages: 5 } })).root).slice(1).map((t) => t.trim());
@@ -70,6 +70,11 @@ describe('docx (mammoth, LibreOffice-made file)', () => {
     expect(await titleOf(docx('none', '%2', 'The Debian Administrator&apos;s Handbook: Backup'))).toBe("The Debian Administrator's Handbook: Backup");
     expect(await titleOf(docx('none', '%2', 'Microsoft Word - backup.doc'))).toBe('h');
     expect(await titleOf(docx('none', '%2'))).toBe('h');
+    // one section holding the whole text, under a byline: its heading titles the document (DDS's benchmarking note)
+    const note = (lead: string) => `<?xml version="1.0" encoding="UTF-8"?><w:document ${W}><w:body>${para(lead)}${para('DDS Performance and Benchmarking', 'Heading2')}${para('The key design criterion for DDS is solution speed.')}</w:body></w:document>`;
+    expect(await titleOf(docx('none', '%2', undefined, note('Haglund / Hein, November 2014')))).toBe('DDS Performance and Benchmarking');
+    // a long text before it is the document's own opening: the heading names a part only
+    expect(await titleOf(docx('none', '%2', undefined, note('Solution speed matters. '.repeat(10))))).toBe('h');
     expect(silentlyNumberedStyles(numbering('none', '%2'))).toEqual(new Set(['Heading1', 'Heading2']));
     expect(silentlyNumberedStyles(numbering('decimal', ''))).toEqual(new Set(['Heading1', 'Heading2']));
     expect(silentlyNumberedStyles(numbering('decimal', '%1.%2')).size).toBe(0);

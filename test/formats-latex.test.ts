@@ -70,6 +70,20 @@ describe('LaTeX sources', () => {
     expect(stripComment('50\\% done % a comment')).toBe('50\\% done ');
   });
 
+  it('prints math commands as their symbols, a document\'s own macros as what they expand to, and a note running over lines apart from its word', async () => {
+    expect(latexInline('values $>1 \\cdot 10^{-16}$, else $\\beta$\'s are nan; $a \\leq b \\times c$')).toBe('values $>1 · 10^-16$, else $β$\'s are nan; $a ≤ b × c$');
+    const tex = Buffer.from([
+      '\\documentclass{article}', '\\newcommand{\\GA}{\\texttt{GenABEL}}', '\\newcommand*\\PA{\\texttt{ProbABEL}}', '\\newcommand{\\vect}[1]{\\mathbf{#1}}',
+      '\\title{Manual for \\PA}', '\\begin{document}', '\\section{Input}', 'See the R libraries \\GA{} and \\PA{} on how to convert files.',
+      'The number of columns is seven\\footnote{This means that', '  fewer columns are read.} and no more.', '\\end{document}',
+    ].join('\n'));
+    const r = await convert('manual.tex', tex);
+    expect(r.title).toBe('Manual for ProbABEL');
+    const text = JSON.stringify(r.root);
+    expect(text).toContain('See the R libraries GenABEL and ProbABEL on how to convert files.');
+    expect(text).toContain('seven This means that');
+  });
+
   it('an empty file is a clear error', async () => {
     const err = await convert('empty.tex', Buffer.from('  \n')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConvertError);

@@ -76,6 +76,9 @@ describe('manual pages', () => {
     expect(roffText('\\fBgrep\\fR \\(em search \\-e')).toBe('grep — search -e');
     // italic corrections and unbreakable spaces (GNU man pages: `--block-size=\fI\,SIZE\/\fR`)
     expect(roffText('\\fB\\-\\-block\\-size\\fR=\\fI\\,SIZE\\/\\fR and\\~more')).toBe('--block-size=SIZE and more');
+    // `\c` joins a line to the next and prints nothing (hebcal(1): "to \c" / ".I deg \c" / "degrees")
+    expect(roffText('Set the latitude to \\c')).toBe('Set the latitude to');
+    expect(roffText('deg \\c')).toBe('deg');
     expect(mdocText('Fl o Ar file Xr ls 1 .')).toBe('-o file ls(1).');
     const err = await manConverter.convert({ absPath: 'x.man', card: card('x.man'), bytes: Buffer.from('.TH X 1\nno sections\n'), plan: {} as never, options: { maxLeafPages: 5 } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConvertError);

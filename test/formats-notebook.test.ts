@@ -2,7 +2,7 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { notebookConverter } from '../src/ingest/converters/notebook.js';
+import { notebookConverter, OUTPUT_MAX_CHARS } from '../src/ingest/converters/notebook.js';
 import { detectType } from '../src/ingest/detect.js';
 import { ConvertError, type ConvertedNode } from '../src/ingest/converters/types.js';
 import type { FileCard } from '../src/store/schemas.js';
@@ -33,6 +33,17 @@ describe('Jupyter notebooks', () => {
     expect(span(peaks!.line_range)).toContain('"## Flood peaks\\n"');
     expect(span(peaks!.children[0]!.line_range)).toContain('idxmax');
     expect(r.card?.doc_type).toBe('notebook');
+  });
+
+  it('clips a very long output and says how much of it the notebook file holds beyond the cut', async () => {
+    const nb = { nbformat: 4, nbformat_minor: 5, metadata: {}, cells: [
+      { cell_type: 'markdown', metadata: {}, source: ['# Roughness data\n'] },
+      { cell_type: 'code', metadata: {}, execution_count: 1, source: ['table'], outputs: [{ output_type: 'execute_result', execution_count: 1, metadata: {}, data: { 'text/plain': 'x'.repeat(OUTPUT_MAX_CHARS + 5000) } }] },
+    ] };
+    const r = await convert('rough.ipynb', Buffer.from(JSON.stringify(nb)));
+    const text = JSON.stringify(r.root);
+    expect(text).toContain('[output cut here: 5,000 more characters are in the notebook file]');
+    expect(text).toContain('x'.repeat(OUTPUT_MAX_CHARS));
   });
 
   it('shows code fenced in the kernel\'s language with its text outputs, images as their text form, errors by name', async () => {

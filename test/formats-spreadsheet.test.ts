@@ -228,6 +228,18 @@ describe('schema inference', () => {
     [raw('# exported 2024', ' v2'), raw('Name', 'Qty'), raw('Bolt', 3)].forEach((r, i) => c.addRow(i + 1, r));
     expect(c.finish()).toMatchObject({ header_row: 2, preamble: ['# exported 2024 v2'], row_count: 1 });
   });
+  it('a header written as a comment right above the data is the header, "#" taken off (GDL\'s projections, a VCF\'s "#CHROM")', () => {
+    const b = new SheetBuilder('projections');
+    [raw('#proj4name', 'fullname', 'othername', 'hints'), raw('aea', 'Albers Equal Area', null, 'Conic'), raw('omerc', 'Oblique Mercator', 'Hotine', 'Cyl')].forEach((r, i) => b.addRow(i + 1, r));
+    const s = b.finish();
+    expect(s).toMatchObject({ header_row: 1, row_count: 2, preamble: [] });
+    expect(s.columns.map((c) => c.name)).toEqual(['proj4name', 'fullname', 'othername', 'hints']);
+    // comment lines above it stay notes
+    const v = new SheetBuilder('calls');
+    [raw('##fileformat=VCFv4.2'), raw('#CHROM', 'POS', 'ID'), raw('chr1', 10177, 'rs367896724'), raw('chr1', 10352, 'rs555500075')].forEach((r, i) => v.addRow(i + 1, r));
+    expect(v.finish()).toMatchObject({ header_row: 2, preamble: ['##fileformat=VCFv4.2'], row_count: 2 });
+    expect(v.finish().columns.map((c) => c.name)).toEqual(['CHROM', 'POS', 'ID']);
+  });
   it('a missing value written "NA" is an empty cell in a column of numbers, and a value in a text column', () => {
     const b = new SheetBuilder('penguins');
     b.addRow(1, raw('species', 'body_mass_g', 'sex', 'country'));

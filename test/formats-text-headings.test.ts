@@ -309,6 +309,23 @@ describe('headings that do not structure the text', () => {
     expect(commentRunsAsText(['# Usage', '', 'Run it.', '', '# Options', '', 'None.'])).toEqual(['# Usage', '', 'Run it.', '', '# Options', '', 'None.']);
   });
 
+  it('a "#" line going on with the line above, lower case first, is text; the heading opening the file titles it (abc2midi\'s guide)', () => {
+    const para = (n: number) => Array.from({ length: 6 }, (_, i) => `Line ${i} of paragraph ${n} tells what the fields of a tune header do.`);
+    const text = [
+      'Guide to writing abc for abc2midi - minor revision 2021-05-24', '--------------------------------------------------------------', '',
+      ...para(1), '', 'The K: is made up of a base note A-G possibly followed by b for flat or', '# for sharp. This specifies a major key.', ...para(2), '',
+      'The Body of the Tune', '--------------------', '', ...para(3), '', 'Part Notation', '-------------', '', ...para(4), '',
+    ];
+    const r = convertTextByPlan(text.join('\n'), 'abc-guide.txt', plan);
+    const titles = outline(r.root).map((l) => l.trim().replace(/ [\d-]+$/, ''));
+    expect(titles.some((t) => t.startsWith('for sharp'))).toBe(false);
+    expect(r.title).toBe('Guide to writing abc for abc2midi - minor revision 2021-05-24');
+    expect(commentRunsAsText(['going on with b for flat or', '# for sharp.'])).toEqual(['going on with b for flat or', '\\# for sharp.']);
+    // after a blank line, or in capitals, it stays the heading Markdown makes of it
+    expect(commentRunsAsText(['Some text.', '', '# for sharp'])).toEqual(['Some text.', '', '# for sharp']);
+    expect(commentRunsAsText(['Some text', '# Options'])).toEqual(['Some text', '# Options']);
+  });
+
   it('a heading opening an item of a list is a section, as a reader sees it (Stockfish lists its options as "  * #### SyzygyPath")', () => {
     const md = ['## Options', '', 'The options are:', '', '  * #### Threads', '    The number of threads.', '', '  * #### SyzygyPath', '    Folders of the tablebases, apart by ":" on Unix.', '', '  * plain item', '', '## Terms', '', 'GPL.'].join('\n');
     const r = convertMarkdownText(md, 'README.md');

@@ -197,6 +197,11 @@ describe('source titles from the first page', () => {
     // a name alone with nothing of its size around it stays the name
     const alone = page(1, [line('horoscop', 22.5, 640), gap(line('Body text of the manual starts here and goes on for a while.', 10, 300), 20)]);
     expect(titleOf(alone)).toBe('horoscop');
+    // a headline naming only the kind of document takes the name printed above it, however far (InVesalius's cover)
+    const guide = page(1, [gap(line('InVesalius', 30, 691), Infinity), gap(line('User Guide', 33.5, 487), 6.1), gap(line('About InVesalius', 12, 420), 2), line('Body text of the manual starts here and goes on for a while.', 10, 300)]);
+    expect(titleOf(guide)).toBe('InVesalius User Guide');
+    const named = page(1, [gap(line('InVesalius', 30, 691), Infinity), gap(line('Surgeons and Scans', 33.5, 487), 6.1), line('Body text of the manual starts here and goes on for a while.', 10, 300)]);
+    expect(titleOf(named)).toBe('Surgeons and Scans');
     // a section label set apart under it (a refentry's "Name", indented) is not part of its block
     const refentry = page(1, [{ ...line('fonts-conf', 13.5, 756), x: 96, x2: 160 }, gap({ ...line('Name', 12, 727), x: 143, x2: 176 }, 2.1), line('fonts.conf — Font configuration files', 10, 710)]);
     expect(titleOf(refentry)).toBe('fonts-conf');

@@ -294,6 +294,12 @@ describe('bookmark titles the document cut short (elsarticle)', () => {
       { title: 'Species accumulation models', level: 1, page: 4 }, { title: 'Symbols', level: 1, page: 5 }], body);
     expect(out.map((e) => e.title)).toEqual(['Mathematical symbols and formulae', 'Installation', 'Usage', 'Species accumulation models', 'Symbols']);
   });
+  it('a label\'s bookmark ("Chapter 1") takes the title printed after its colon or dash (Brewtarget)', () => {
+    const heading = (t: string) => line(t, { size: 14.5, x2: 72 + t.length * 7 });
+    const body = [[heading('Chapter 1: A Walkthrough'), prose('Walk'), prose('More')], [heading('Part II — General Concepts'), prose('Concepts'), prose('More')]];
+    const out = locateEntries([{ title: 'Chapter 1', level: 1, page: 1 }, { title: 'Part II', level: 1, page: 2 }], body);
+    expect(out.map((e) => e.title)).toEqual(['Chapter 1: A Walkthrough', 'Part II — General Concepts']);
+  });
 });
 
 describe('bookmarks pointing pages before their headings (4ti2 manual)', () => {

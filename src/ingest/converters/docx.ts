@@ -62,6 +62,19 @@ export function silentlyNumberedStyles(numberingXml: string): Set<string> {
   return out;
 }
 
+/** Longest text before a document's one top heading that still lets the heading title it (a byline, a date). */
+export const BYLINE_MAX_CHARS = 120;
+
+/**
+ * The title of a document whose text is one top-level section: that section's heading, also under a
+ * short line above it (DDS's benchmarking note: "Haglund / Hein November 2014" over "DDS Performance
+ * and Benchmarking" had left it titled by its file name); '' otherwise.
+ */
+function onlyTopTitle(onlyTop: ConvertedNode | null, lead: string | undefined): string {
+  if (!onlyTop) return '';
+  return !lead || lead.trim().length <= BYLINE_MAX_CHARS ? onlyTop.title : '';
+}
+
 /** The parts mammoth does not read for us: the numbering definitions and the document properties' title. */
 async function packageParts(bytes: Uint8Array): Promise<{ numbering: string; title: string }> {
   try {
@@ -147,9 +160,11 @@ export async function convertDocxBytes(bytes: Uint8Array, filename: string, opts
     const n = info && info.level === level ? info.number : null;
     return n && !text.startsWith(n) ? `${n} ${text}` : text;
   }, opts);
-  const single = t.sections.length === 1 && t.sections[0]!.meta?.level === 1 && !t.lead ? t.sections[0]! : null;
+  // one section holding the whole text, at whatever level its heading is set ("Heading 2" in DDS's note)
+  const onlyTop = t.sections.length === 1 ? t.sections[0]! : null;
+  const single = onlyTop && onlyTop.meta?.level === 1 && !t.lead ? onlyTop : null;
   // a Title paragraph is printed; the properties' title is the author's own (LibreOffice's from the page it saved), when it names the document
-  const title = docTitle || (goodMetaTitle(parts.title) ? parts.title : '') || single?.title || basename(filename, extname(filename));
+  const title = docTitle || (goodMetaTitle(parts.title) ? parts.title : '') || onlyTopTitle(onlyTop, t.lead) || basename(filename, extname(filename));
   let root: ConvertedNode = { title, kind: 'document', children: t.sections };
   if (t.lead) root.content = t.lead;
   if (single) root = { ...single, title, kind: 'document' };
@@ -166,7 +181,7 @@ export async function convertDocxBytes(bytes: Uint8Array, filename: string, opts
 
 export const docxConverter: Converter = {
   name: 'docx',
-  version: 19,
+  version: 20,
   async convert({ bytes, card, options }) {
     const result = await convertDocxBytes(bytes, card.filename, { tablesAsRows: options.plan?.tablesAsRows ?? false });
     return followPlan(result, options.plan, DOCUMENT_CAPS, 'a Word document');

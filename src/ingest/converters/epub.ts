@@ -135,7 +135,7 @@ function chapterNode(cheerio: typeof import('cheerio'), text: string, tocTitle: 
 
 export const epubConverter: Converter = {
   name: 'epub',
-  version: 14,
+  version: 15,
   async convert({ bytes, card, options }) {
     const cheerio = await import('cheerio');
     return withPackage(bytes, 'e-book', REPAIR_HINT, async (zip) => {

@@ -431,7 +431,8 @@ function definitions(ctx: Ctx, dl: Element): Definition[] {
   let anchor: string | null = null;
   let at: number | undefined;
   const flush = (text: string) => {
-    if (terms.length) out.push({ term: clipTitle(terms.join(', ')), text, ...(anchor ? { anchor } : {}), ...(at !== undefined ? { at } : {}) });
+    const joined = sharedLabelOnce(terms).join(', ');
+    if (terms.length) out.push({ term: clipTitle(joined), full: joined, text, ...(anchor ? { anchor } : {}), ...(at !== undefined ? { at } : {}) });
     else if (out.length && text) out[out.length - 1]!.text += `\n\n${text}`;
     terms = [];
     anchor = null;
@@ -453,8 +454,22 @@ function definitions(ctx: Ctx, dl: Element): Definition[] {
   return out;
 }
 
-/** A definition list's entry: its term(s), definition, link target and the file line its first term is on. */
-interface Definition { term: string; text: string; anchor?: string; at?: number }
+/** A definition list's entry: its title (its terms, clipped), its terms whole, definition, link target and the file line its first term is on. */
+interface Definition { term: string; full: string; text: string; anchor?: string; at?: number }
+
+/** A label several terms open with ("Function: "), at most this long. */
+const TERM_LABEL = /^([^:]{1,20}:\s+)\S/;
+
+/**
+ * Terms sharing one label ("Function: PDF.LAPLACE (x, a, b)", "Function: CDF.LAPLACE …", as Texinfo
+ * sets a @deftypefn group) with the label said once, so the title holds every term: PSPP's four
+ * Laplace functions had been titled "Function: PDF.LAPLACE (x, a, b), …, Function:…", the fourth cut.
+ */
+function sharedLabelOnce(terms: string[]): string[] {
+  const label = TERM_LABEL.exec(terms[0] ?? '')?.[1];
+  if (!label || terms.length < 2 || !terms.every((t) => t.startsWith(label))) return terms;
+  return terms.map((t, i) => (i === 0 ? t : t.slice(label.length)));
+}
 
 /** The file line a node of the page starts on, when the page's lines are known (Ctx.lineAt). */
 function lineOf(ctx: Ctx, n: AnyNode): number | undefined {
@@ -671,11 +686,12 @@ class SectionBuilder {
     if (entries.length >= DL_MIN_TERMS && entries.reduce((n, e) => n + e.text.length, 0) >= DL_MIN_CHARS) {
       // a long definition list (options, functions, glossary terms) is an outline: one node per term
       const parent = this.children();
-      for (const e of entries) parent.push({ title: e.term, kind: 'term', ...opensAt(e.at), content: `**${e.term}**\n\n${e.text}`, ...(e.anchor ? { meta: { anchor: e.anchor } } : {}), children: [] });
+      // the node's text names every term whole (its title may be clipped)
+      for (const e of entries) parent.push({ title: e.term, kind: 'term', ...opensAt(e.at), content: `**${e.full}**\n\n${e.text}`, ...(e.anchor ? { meta: { anchor: e.anchor } } : {}), children: [] });
     } else {
       const block = this.at;
       this.at = entries[0]!.at ?? block;
-      this.emit(entries.map((e) => `**${e.term}**${e.text ? `\n${e.text}` : ''}`).join('\n\n'));
+      this.emit(entries.map((e) => `**${e.full}**${e.text ? `\n${e.text}` : ''}`).join('\n\n'));
       this.at = block;
     }
   }

@@ -99,7 +99,7 @@ export function inManual(title: string, manual: string): string {
 
 export const htmlConverter: Converter = {
   name: 'html',
-  version: 27,
+  version: 28,
   async convert({ bytes, card, options }) {
     const text = decodeNonEmptyText(bytes);
     const cheerio = await import('cheerio');

@@ -42,6 +42,44 @@ const REFERENCE_COMMANDS = new Set(['ref', 'eqref', 'pageref', 'autoref', 'cref'
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&', '%': '%', $: '$', '#': '#', _: '_', '{': '{', '}': '}' };
 /** Commands without arguments that print a word or symbol. */
 const SYMBOLS: Readonly<Record<string, string>> = { LaTeX: 'LaTeX', TeX: 'TeX', LaTeXe: 'LaTeX2e', ldots: '…', dots: '…', textbackslash: '\\', S: '§', P: '¶', copyright: '©', textasciitilde: '~', textbar: '|', textless: '<', textgreater: '>', quad: ' ', qquad: ' ' };
+/**
+ * Math commands as the symbol they print: `$\beta$'s` had read "$$'s" and `$1 \times 10^{-6}$` "$1 10^-6$"
+ * (ProbABEL's manual), the symbol a question names gone.
+ */
+const MATH_SYMBOLS: Readonly<Record<string, string>> = {
+  alpha: 'α', beta: 'β', gamma: 'γ', delta: 'δ', epsilon: 'ε', varepsilon: 'ε', zeta: 'ζ', eta: 'η', theta: 'θ', vartheta: 'ϑ',
+  iota: 'ι', kappa: 'κ', lambda: 'λ', mu: 'μ', nu: 'ν', xi: 'ξ', pi: 'π', rho: 'ρ', sigma: 'σ', tau: 'τ', upsilon: 'υ', phi: 'φ',
+  varphi: 'φ', chi: 'χ', psi: 'ψ', omega: 'ω', Gamma: 'Γ', Delta: 'Δ', Theta: 'Θ', Lambda: 'Λ', Xi: 'Ξ', Pi: 'Π', Sigma: 'Σ',
+  Phi: 'Φ', Psi: 'Ψ', Omega: 'Ω', cdot: '·', times: '×', pm: '±', mp: '∓', div: '÷', le: '≤', leq: '≤', ge: '≥', geq: '≥',
+  ne: '≠', neq: '≠', approx: '≈', sim: '∼', simeq: '≃', equiv: '≡', propto: '∝', infty: '∞', sum: '∑', prod: '∏', int: '∫',
+  partial: '∂', nabla: '∇', in: '∈', notin: '∉', subset: '⊂', subseteq: '⊆', cup: '∪', cap: '∩', forall: '∀', exists: '∃',
+  to: '→', rightarrow: '→', leftarrow: '←', Rightarrow: '⇒', Leftarrow: '⇐', leftrightarrow: '↔', ell: 'ℓ', degree: '°', circ: '∘',
+};
+/** Expansions of a document's own macros, by name (argument-less \newcommand definitions). */
+export type Macros = ReadonlyMap<string, string>;
+const NO_MACROS: Macros = new Map();
+/** Nested macro expansions followed at most (a macro defined by itself would loop). */
+const MACRO_DEPTH = 4;
+/** `\newcommand{\GA}{\texttt{GenABEL}}`, `\newcommand*\PA{…}`, `\def\DA{…}`: a macro without arguments, its body's brace. */
+const MACRO_DEF = /\\(?:(?:re|provide)?newcommand\*?\s*\{?\\([A-Za-z]+)\}?|def\s*\\([A-Za-z]+))\s*\{/g;
+
+/**
+ * A document's argument-less macros (\newcommand{\GA}{\texttt{GenABEL}}): used as "\GA{}", they had
+ * printed nothing ("See the R libraries and on how…" for "…GenABEL and DatABEL…"). Definitions taking
+ * arguments ("[1]") are left out, as are bodies whose braces do not close on their line.
+ */
+export function documentMacros(lines: readonly string[]): Macros {
+  const out = new Map<string, string>();
+  for (const line of lines) {
+    for (const m of line.matchAll(MACRO_DEF)) {
+      const open = m.index + m[0].length - 1;
+      const close = closingBrace(line, open);
+      if (close > open) out.set((m[1] ?? m[2])!, line.slice(open + 1, close));
+    }
+  }
+  return out;
+}
+
 /** Characters of the first paragraphs read for the card's summary. */
 const SUMMARY_SOURCE_CHARS = 1200;
 
@@ -89,7 +127,7 @@ function argsAfter(s: string, at: number): { args: string[]; end: number } {
 }
 
 /** A piece of LaTeX as plain words: commands rendered or dropped, braces and ties gone. */
-export function latexInline(text: string): string {
+export function latexInline(text: string, macros: Macros = NO_MACROS, depth = 0): string {
   const s = text.replace(/\$\\backslash\$/g, '\\textbackslash{}');
   let out = '';
   let plain = '';
@@ -148,27 +186,34 @@ export function latexInline(text: string): string {
       i = end;
       continue;
     }
-    if (name === 'footnote' && args.length) {
-      out += ` (${latexInline(args[args.length - 1]!)})`;
+    if (name === 'footnote') {
+      // a note running on over the next lines: its words at least stand apart from the one it is set on ("seven" / "This means…")
+      out += args.length ? ` (${latexInline(args[args.length - 1]!, macros, depth)})` : ' ';
       i = end;
+      continue;
+    }
+    if (macros.has(name) && depth < MACRO_DEPTH) {
+      out += latexInline(macros.get(name)!, macros, depth + 1);
+      // "\GA{}": the empty group only ends the name
+      if (s.startsWith('{}', i)) i += 2;
       continue;
     }
     if (name === 'item') {
       // a description list's term (\item[Plot size]) opens its entry
       const close = s[i] === '[' ? s.indexOf(']', i) : -1;
-      const term = close > i ? latexInline(s.slice(i + 1, close)).trim() : '';
+      const term = close > i ? latexInline(s.slice(i + 1, close), macros, depth).trim() : '';
       if (close > i) i = close + 1;
       out += term ? `• ${term}${/[.:;,!?]$/.test(term) ? '' : ':'}` : '•';
       continue;
     }
-    if (name in SYMBOLS) {
-      out += SYMBOLS[name];
+    if (name in SYMBOLS || name in MATH_SYMBOLS) {
+      out += SYMBOLS[name] ?? MATH_SYMBOLS[name];
       if (s[i] === '{' && s[i + 1] === '}') i += 2;
       continue;
     }
     // any other command: its arguments' words (\emph{x}, \textbf{x}, \url{x}, \cmd{pkg}); none: nothing
     if (args.length) {
-      out += args.map(latexInline).join(' ');
+      out += args.map((a) => latexInline(a, macros, depth)).join(' ');
       i = end;
     }
   }
@@ -193,31 +238,31 @@ interface Parsed {
 }
 
 /** A sectioning command opening line i: its title (read over up to TITLE_MAX_LINES lines) and depth. */
-function headingAt(lines: readonly string[], i: number): Heading | null {
+function headingAt(lines: readonly string[], i: number, macros: Macros): Heading | null {
   const m = SECTION_RE.exec(lines[i]!);
   if (!m) return null;
   const text = lines.slice(i, i + TITLE_MAX_LINES).join(' ');
   const open = text.indexOf('{', m[0].length - 1);
   const close = closingBrace(text, open);
   if (close < 0) return null;
-  const title = latexInline(text.slice(open + 1, close)).replace(/\s+/g, ' ').trim();
+  const title = latexInline(text.slice(open + 1, close), macros).replace(/\s+/g, ' ').trim();
   // (a title closing on its own line may have text after it; one running over lines is kept whole)
-  const rest = close < lines[i]!.length ? latexInline(lines[i]!.slice(close + 1)).trim() : '';
+  const rest = close < lines[i]!.length ? latexInline(lines[i]!.slice(close + 1), macros).trim() : '';
   return title ? { line: i + 1, depth: SECTION_DEPTH[m[1]!]!, title, rest } : null;
 }
 
 /** The document title: \title{…} before the first section, else the PDF title given to hyperref. */
-function titleOf(preamble: string): string | null {
+function titleOf(preamble: string, macros: Macros): string | null {
   const m = /\\title\s*(?:\[[^\]]*\])?\s*\{/.exec(preamble);
   if (m) {
     const close = closingBrace(preamble, m.index + m[0].length - 1);
     if (close > 0) {
-      const t = latexInline(preamble.slice(m.index + m[0].length, close).replace(/\\(?:thanks|footnote)\s*\{[^}]*\}/g, '')).replace(/\s+/g, ' ').trim();
+      const t = latexInline(preamble.slice(m.index + m[0].length, close).replace(/\\(?:thanks|footnote)\s*\{[^}]*\}/g, ''), macros).replace(/\s+/g, ' ').trim();
       if (t) return t;
     }
   }
   const pdf = /pdftitle\s*=\s*\{([^{}]*)\}/.exec(preamble) ?? /pdftitle\s*=\s*([^,}\n]+)/.exec(preamble);
-  const t = pdf ? latexInline(pdf[1]!).trim() : '';
+  const t = pdf ? latexInline(pdf[1]!, macros).trim() : '';
   return t || null;
 }
 
@@ -239,6 +284,7 @@ export function parseLatex(source: string): Parsed {
   const begin = raw.findIndex((l) => /\\begin\s*\{document\}/.test(l));
   const bodyFrom = begin < 0 ? 0 : begin + 1;
   const rendered: string[] = raw.map(() => '');
+  const macros = documentMacros(raw);
   const headings: Heading[] = [];
   const abstract: string[] = [];
   let verbatim: string | null = null;
@@ -258,20 +304,20 @@ export function parseLatex(source: string): Parsed {
     }
     if (env === 'abstract') inAbstract = true;
     if (/\\end\s*\{abstract\}/.test(line)) inAbstract = false;
-    const h = headingAt(raw, i);
+    const h = headingAt(raw, i, macros);
     if (h) {
       headings.push(h);
       rendered[i] = h.rest ? `${h.title} ${h.rest}` : h.title;
       continue;
     }
     // \begin{…} and \end{…} print nothing (the environment's body does)
-    const text = latexInline(line.replace(/\\(?:begin|end)\s*\{[^}]*\}(?:\{[^}]*\}|\[[^\]]*\])*/g, '')).trim();
+    const text = latexInline(line.replace(/\\(?:begin|end)\s*\{[^}]*\}(?:\{[^}]*\}|\[[^\]]*\])*/g, ''), macros).trim();
     rendered[i] = text;
     if (inAbstract && text) abstract.push(text);
   }
   // \title may be set in the preamble or after \begin{document}, before \maketitle
   const front = raw.slice(0, (headings[0]?.line ?? raw.length + 1) - 1).join('\n');
-  return { rendered, headings, title: titleOf(front) ?? chapterTitle(headings, begin < 0), abstract: abstract.join(' ') };
+  return { rendered, headings, title: titleOf(front, macros) ?? chapterTitle(headings, begin < 0), abstract: abstract.join(' ') };
 }
 
 /** Markdown-special characters of a title escaped, so the skeleton's heading reads back as typed. */
@@ -326,7 +372,7 @@ export function convertLatexText(source: string, filename: string, plan?: PlanDi
 
 export const latexConverter: Converter = {
   name: 'latex',
-  version: 3,
+  version: 4,
   async convert({ bytes, card, options }) {
     const text = decodeNonEmptyText(bytes);
     return convertLatexText(text, card.filename, options.plan);

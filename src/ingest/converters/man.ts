@@ -25,7 +25,9 @@ export function roffText(s: string, trim = true): string {
     .replace(/\\\[([^\]]+)\]/g, (_, n: string) => SPECIAL[n] ?? '')
     .replace(/\\s[-+]?\d/g, '')
     .replace(/\\\*(?:\(..|\[[^\]]*\]|.)/g, '')
-    .replace(/\\[&|^)%,/:]/g, '') // zero-width: non-printing, italic corrections (`\,` `\/`), break points
+    // zero-width: non-printing, italic corrections (`\,` `\/`), break points, and `\c`, which joins
+    // the line to the next ("to \c" / ".I deg \c" had read "to c deg c degrees" in hebcal(1))
+    .replace(/\\[&|^)%,/:c]/g, '')
     .replace(/\\[~0 ]/g, ' ')
     .replace(/\\[-e]/g, (m) => (m === '\\-' ? '-' : '\\'))
     .replace(/\\(.)/g, '$1')
@@ -694,7 +696,7 @@ export function firstSentence(text: string): string {
 
 export const manConverter: Converter = {
   name: 'man',
-  version: 12,
+  version: 13,
   async convert({ bytes, card, options }) {
     let raw = bytes;
     if (isGzip(bytes)) {

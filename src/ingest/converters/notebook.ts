@@ -14,8 +14,13 @@ import { followPlan, type Capabilities } from './plan-shape.js';
 import { ConvertError, PRIORITY_SPECIFIC, type ConvertedNode, type Converter, type ConverterRegistration, type ConvertResult } from './types.js';
 import { decodeNonEmptyText, lineLocator } from './text-util.js';
 
-/** Characters of a code cell's text outputs kept (a long table or log printed by the cell is clipped). */
-export const OUTPUT_MAX_CHARS = 1500;
+/**
+ * Characters of a code cell's text outputs kept (a long table or log printed by the cell is clipped,
+ * and says so). 20,000 rather than 1,500: the fluids notebook's table of pipe roughnesses, printed as
+ * a dict of 160 entries, was cut after 40, and an agent asking for one of the others searched five
+ * more times for text the index did not hold, told nothing of the cut.
+ */
+export const OUTPUT_MAX_CHARS = 20_000;
 
 interface Cell {
   cell_type?: string;
@@ -131,7 +136,7 @@ function outputsOf(cell: Cell): string {
     }
   }
   const out = parts.join('\n').replace(/\n+$/, '');
-  return out.length > OUTPUT_MAX_CHARS ? `${out.slice(0, OUTPUT_MAX_CHARS)}…` : out;
+  return out.length > OUTPUT_MAX_CHARS ? `${out.slice(0, OUTPUT_MAX_CHARS)}…\n[output cut here: ${(out.length - OUTPUT_MAX_CHARS).toLocaleString('en-US')} more characters are in the notebook file]` : out;
 }
 
 /** The notebook rendered as Markdown, with the file line of each rendered line. */
@@ -223,7 +228,7 @@ export function convertNotebookText(text: string, filename: string, plan?: PlanD
 
 export const notebookConverter: Converter = {
   name: 'notebook',
-  version: 3,
+  version: 4,
   async convert({ bytes, card, options }) {
     const text = decodeNonEmptyText(bytes);
     return convertNotebookText(text, card.filename, options.plan);

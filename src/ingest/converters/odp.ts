@@ -92,7 +92,7 @@ function readSlide(cheerio: typeof import('cheerio'), page: Element, number: num
 
 export const odpConverter: Converter = {
   name: 'odp',
-  version: 9,
+  version: 10,
   async convert({ bytes, card, options }) {
     const cheerio = await import('cheerio');
     return withPackage(bytes, 'OpenDocument presentation', REPAIR_HINT, async (zip) => {

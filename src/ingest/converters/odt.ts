@@ -34,7 +34,7 @@ function titleParagraph($: ReturnType<typeof loadXml>, body: Element): string {
 
 export const odtConverter: Converter = {
   name: 'odt',
-  version: 13,
+  version: 14,
   async convert({ bytes, card, options }) {
     const cheerio = await import('cheerio');
     return withPackage(bytes, 'OpenDocument file', REPAIR_HINT, async (zip) => {

@@ -9,6 +9,7 @@ import { approachFor, chunkChars, declined, missingNote, type Capabilities } fro
 import { LONG_SECTION_CHARS, convertMarkdownText, headingLineKind } from './markdown.js';
 import { GROUP_TARGET_CHARS, convertPlainText, keySectionTree } from './text-chunks.js';
 import { leadTitle, TITLE_SCAN_LINES } from './titles.js';
+import { goodMetaTitle, OPENING_TITLE_MAX_CHARS } from './meta-title.js';
 import { basename, extname } from 'node:path';
 
 export { GROUP_TARGET_CHARS, GROUP_TITLE_CHARS, paragraphNodes, convertPlainText, keySectionTree } from './text-chunks.js';
@@ -72,13 +73,19 @@ const HASH_LINE = /^#(?:\s|$)/;
 /** A "#" line holding nothing but marks and blanks: the frame of a comment box ("#", "#        #"). */
 const HASH_FRAME = /^#[\s#]*$/;
 
+/** The words after a "#" going on with a sentence: a lower-case letter first ("# for sharp."). */
+const LOWER_START = /^#\s+\p{Ll}/u;
+
 /**
  * Runs of "#" lines read as Markdown would make every comment line a heading: the GNU units
  * database's licence, its notes and the bare "#" lines framing its section names became 2,093
  * headings, many "(untitled heading)". In plain text such a run is a comment: a box (framing lines
  * around one named line) keeps that line as a heading; any other run of two or more lines is text;
  * a "#" line alone between other lines stays the heading Markdown makes of it (a README written in
- * Markdown). Lines are rewritten one for one, so line numbers hold.
+ * Markdown), unless it goes on with the line above, lower case first: abc2midi's guide wraps
+ * "…followed by b for flat or" / "# for sharp. This specifies a major key.", which had become the
+ * guide's title and a section swallowing 1,600 of its 1,723 lines. Lines are rewritten one for
+ * one, so line numbers hold.
  */
 export function commentRunsAsText(lines: string[]): string[] {
   if (!lines.some((l) => l.startsWith('#'))) return lines;
@@ -93,10 +100,11 @@ export function commentRunsAsText(lines: string[]): string[] {
     const named: number[] = [];
     for (let k = i; k < j; k++) if (!HASH_FRAME.test(lines[k]!)) named.push(k);
     const box = named.length === 1 && named[0]! > i && named[0]! < j - 1;
+    const wrapped = j - i === 1 && i > 0 && lines[i - 1]!.trim() !== '' && LOWER_START.test(lines[i]!);
     for (let k = i; k < j; k++) {
       if (HASH_FRAME.test(lines[k]!)) out[k] = '';
       else if (box) out[k] = lines[k]!.replace(/\s+#+\s*$/, ''); // the box's right edge
-      else if (j - i > 1) out[k] = `\\${lines[k]}`;
+      else if (j - i > 1 || wrapped) out[k] = `\\${lines[k]}`;
     }
     i = j;
   }
@@ -112,10 +120,21 @@ export function commentRunsAsText(lines: string[]): string[] {
 function leadLineTitle(lines: string[], marked: string | null): string | null {
   const i = lines.findIndex((l) => l.trim() !== '');
   if (i < 0) return null;
-  const isHeading = marked ? /^#{1,6}\s/.test(marked.split('\n', i + 1)[i] ?? '') : headingLineKind(lines, i) !== null || (i + 1 < lines.length && headingLineKind(lines, i + 1) !== null);
-  if (isHeading) return null;
+  const markedLine = marked?.split('\n', i + 1)[i] ?? '';
+  const isHeading = marked ? /^#{1,6}\s/.test(markedLine) : headingLineKind(lines, i) !== null || (i + 1 < lines.length && headingLineKind(lines, i + 1) !== null);
+  if (isHeading) return marked ? openingHeadingTitle(markedLine) : null;
   const t = leadTitle(lines.slice(i, i + TITLE_SCAN_LINES).map((l) => l.replace(ESCAPED_HASH, '#')));
   return t && !/[.,;:]$/.test(t) ? t : null;
+}
+
+/**
+ * A heading opening the text, of the style its sections use ("Guide to writing abc for abc2midi -
+ * minor revision [JA] 2021-05-24", underlined as "The Body of the Tune" is), titles it rather than
+ * the file name; not a part's name ("Introduction", "Contents") or a date, which tell nothing apart.
+ */
+function openingHeadingTitle(markedLine: string): string | null {
+  const t = markedLine.replace(/^#{1,6}\s+/, '').trim();
+  return goodMetaTitle(t) && t.includes(' ') && t.length <= OPENING_TITLE_MAX_CHARS ? t : null;
 }
 
 /**
@@ -173,7 +192,7 @@ export function convertTextByPlan(source: string, filename: string, plan: PlanDi
 
 export const plainTextConverter: Converter = {
   name: 'text',
-  version: 30,
+  version: 31,
   async convert({ bytes, card, options }) {
     const text = decodeNonEmptyText(bytes);
     return convertTextByPlan(text, card.filename, options.plan);

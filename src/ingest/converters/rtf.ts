@@ -326,7 +326,7 @@ function usableTitle(t: string): boolean {
 
 export const rtfConverter: Converter = {
   name: 'rtf',
-  version: 6,
+  version: 7,
   async convert({ bytes, card, options }) {
     const src = new TextDecoder('latin1').decode(bytes);
     if (!/^\s*\{\\rtf/.test(src)) throw new ConvertError('The file does not start with an RTF header ({\\rtf).', REPAIR_HINT);

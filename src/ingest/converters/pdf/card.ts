@@ -321,19 +321,28 @@ export const TITLE_BLOCK_SIZE_SHARE = 0.75;
 export const TITLE_BLOCK_GAP = 2.5;
 
 /**
+ * A headline naming only the kind of document ("User Guide", "Reference Manual", "Handbook"): it
+ * tells no document apart, so the name printed next to it belongs to the title at any distance.
+ */
+const KIND_ONLY = /^(?:(?:the\s+)?(?:user|users|user['’]s|reference|programmer['’]?s|administrator['’]?s|installation|technical|quick\s*start|getting\s+started)\s+)?(?:guide|manual|handbook|documentation|tutorial|reference|notes)$/i;
+
+/**
  * A headline that is a name alone ("horoscop" under "TYPESETTING ASTROLOGY with"): the title is the
  * block it is printed in, the lines right above and below it in nearly its size, in reading order
- * ("TYPESETTING ASTROLOGY with horoscop"); '' when no such line stands next to it.
+ * ("TYPESETTING ASTROLOGY with horoscop"); '' when no such line stands next to it. A headline naming
+ * only a kind of document (KIND_ONLY) takes those lines however far apart: InVesalius's cover sets
+ * "InVesalius" six line heights above "User Guide", which had titled it alone.
  */
 function titleBlock(page: PageLayout, head: Line): string {
   const at = page.lines.indexOf(head);
+  const maxGap = KIND_ONLY.test(head.text.trim()) ? Infinity : TITLE_BLOCK_GAP;
   // set in line with it (its left edge or its centre): a refentry's "Name" label indented under "fonts-conf" is the next section's
   const aligned = (l: Line) => Math.abs(l.x - head.x) <= head.size || Math.abs((l.x + l.x2) / 2 - (head.x + head.x2) / 2) <= head.size;
   const fits = (l: Line | undefined): l is Line => !!l && l.size >= head.size * TITLE_BLOCK_SIZE_SHARE && /\p{L}{2}/u.test(l.text) && !repeatedUnit(l.text) && aligned(l);
   let a = at;
-  while (a > 0 && page.lines[a]!.gapAbove <= TITLE_BLOCK_GAP && fits(page.lines[a - 1])) a--;
+  while (a > 0 && page.lines[a]!.gapAbove <= maxGap && fits(page.lines[a - 1])) a--;
   let b = at;
-  while (b + 1 < page.lines.length && page.lines[b + 1]!.gapAbove <= TITLE_BLOCK_GAP && fits(page.lines[b + 1])) b++;
+  while (b + 1 < page.lines.length && page.lines[b + 1]!.gapAbove <= maxGap && fits(page.lines[b + 1])) b++;
   if (a === b) return '';
   return page.lines.slice(a, b + 1).map((l) => l.text).reduce((x, t) => (x ? joinWrapped(x, t) : t), '').slice(0, HEADLINE_MAX_CHARS);
 }

@@ -204,19 +204,25 @@ export const PRINTED_TITLE_MAX_CHARS = 80;
 /**
  * The heading as printed, when the entry's title is its start cut short by the document ("Mathematical"
  * and "Theorem and" in elsarticle's bookmarks, for "10. Mathematical symbols and formulae" and "7.
- * Theorem and theorem like environments"): the title's words and the rest of the line, in a print at
- * least the page's usual size; null when the line says no more, or reads as a sentence.
+ * Theorem and theorem like environments"; "Chapter 1" in Brewtarget's, printed "Chapter 1: A Walkthrough"):
+ * the title's words and the rest of the line, in a print at least the page's usual size; null when
+ * the line says no more, or reads as a sentence.
  */
 function printedTitle(title: string, line: Line, lines: Line[]): string | null {
   const t = title.trim();
-  const printed = line.text.trim().replace(HEADING_NUMBER, '');
+  // the title may hold the heading's number itself ("Chapter 1"), else the heading's number is not the title's
+  const whole = line.text.trim();
+  const printed = whole.toLowerCase().startsWith(t.toLowerCase()) ? whole : whole.replace(HEADING_NUMBER, '');
   if (printed.length > PRINTED_TITLE_MAX_CHARS || /[.,;:!?]$/.test(printed) || !printed.toLowerCase().startsWith(t.toLowerCase())) return null;
-  const rest = printed.slice(t.length).trim().split(/\s+/);
+  // a label's title after a colon or a dash ("Chapter 1: A Walkthrough" for Brewtarget's bookmark "Chapter 1")
+  const [, mark = '', after = ''] = /^([:.–—-]?)\s*(.*)$/u.exec(printed.slice(t.length).trim())!;
+  const rest = after.split(/\s+/).filter(Boolean);
   // the rest of a title: words ("symbols and formulae", "for Fiscal 2022"), not a label or a command's values ("B", "solid 0.5 border -1")
   if (rest.length < PRINTED_REST_MIN_WORDS || !rest.every((w) => /^\p{L}/u.test(w) || /^(?:19|20)\d\d$/.test(w))) return null;
   // in a heading's print, on a line that does not fill the measure (a paragraph's first line opening with the title does)
   if (line.size < median(lines.map((l) => l.size)) || line.x2 >= Math.max(...lines.map((l) => l.x2)) - FILLED_LINE_EMS * line.size) return null;
-  return `${t} ${rest.join(' ')}`;
+  const joint = mark === '' ? ' ' : mark === ':' || mark === '.' ? `${mark} ` : ` ${mark} `;
+  return `${t}${joint}${rest.join(' ')}`;
 }
 
 /** Words a cut title's printed rest has at least. */

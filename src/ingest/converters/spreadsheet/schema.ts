@@ -340,6 +340,31 @@ function isCommentRow(r: RawCell[]): boolean {
   return typeof first?.value === 'string' && first.value.trimStart().startsWith('#');
 }
 
+/** A comment row's cells with the comment mark taken off its first filled cell ("#proj4name" → "proj4name"). */
+function uncommented(r: RawCell[]): RawCell[] {
+  const at = r.findIndex((c) => c.value !== null && c.value !== '');
+  return r.map((c, k) => (k === at && typeof c.value === 'string' ? { ...c, value: c.value.replace(/^\s*#+\s*/, '') } : c));
+}
+
+/**
+ * Index of a header written as a comment, or -1: the comment row right above the first row that is
+ * none (empty rows aside), header-shaped once its "#" is taken off, as tab- and comma-separated
+ * exports write their column names ("#proj4name | fullname | othername | hints | …" over GDL's
+ * table of projections, "#CHROM | POS | ID" in a VCF). Taken for a comment, its first data row
+ * ("aea | Albers Equal Area | | Conic") had been the header and the names a note. Used when no
+ * header of names stands over rows of numbers below it (SheetBuilder.decide).
+ */
+export function commentedHeader(rows: RawCell[][]): number {
+  const firstData = rows.findIndex((r) => lastNonEmpty(r) >= 0 && !isCommentRow(r));
+  let i = firstData - 1;
+  while (i >= 0 && lastNonEmpty(rows[i]!) < 0) i--;
+  if (i < 0 || !isCommentRow(rows[i]!)) return -1;
+  const filled = (r: RawCell[]) => r.filter((c) => c.value !== null && c.value !== '').length;
+  const widest = Math.max(0, ...rows.slice(i).map(filled));
+  const row = uncommented(rows[i]!);
+  return headerShaped(row, filled(row), widest, rows.slice(i + 1)) ? i : -1;
+}
+
 /**
  * Index of the first data row of a table without a header when the rows above it are notes:
  * comment rows, and rows of text filling at most NOTE_MAX_FILL of the widest row, up to the first
@@ -411,12 +436,17 @@ export class SheetBuilder {
   private decide(): void {
     this.decided = true;
     const rows = this.buffered.map((b) => b.cells);
-    this.headerIndex = detectHeaderRow(rows.map((r) => (isCommentRow(r) ? [] : r)));
+    const detected = detectHeaderRow(rows.map((r) => (isCommentRow(r) ? [] : r)));
+    // a header row of names over rows of numbers stands (a comment above it is a note: "# exported 2024");
+    // over rows of text alone, or with no header found, a header written as a comment is the header
+    const overTyped = detected >= 0 && rows.slice(detected + 1).some((r) => !isCommentRow(r) && r.some((c) => c.value !== null && c.value !== '' && !isTextCell(c)));
+    const commented = overTyped ? -1 : commentedHeader(rows);
+    this.headerIndex = commented >= 0 ? commented : detected;
     const buffered = this.buffered;
     this.buffered = [];
     let start = 0;
     if (this.headerIndex >= 0) {
-      const header = buffered[this.headerIndex]!;
+      const header = commented >= 0 ? { ...buffered[commented]!, cells: uncommented(buffered[commented]!.cells) } : buffered[this.headerIndex]!;
       this.headerRowNo = header.rowNo;
       this.preamble = buffered.slice(0, this.headerIndex).map((b) => rowText(b.cells)).filter(Boolean);
       // a name set over two lines in its cell ("Population" / "in millions") is one line of words: a node title

@@ -178,7 +178,7 @@ describe('source titles from the first page', () => {
     const first = page(1, [line('Table of Contents', 14, 700), line('Introduction', 10, 650), line('Starting xfig', 10, 630), line('Main Menus', 10, 610)]);
     expect(titleOf(first, 'Contents', 'xfig-reference')).toBe('xfig-reference');
     expect(titleOf(first, 'Xfig User Manual', 'xfig-reference')).toBe('Xfig User Manual');
-    for (const t of ['Index', 'PREFACE', 'Appendix B', 'Chapter 3', 'Acknowledgments']) expect(titleOf(first, t, 'file')).toBe('file');
+    for (const t of ['Index', 'PREFACE', 'Appendix B', 'Chapter 3', 'Acknowledgments', '1 Front Matter']) expect(titleOf(first, t, 'file')).toBe('file');
     // a title that only begins with a part's name is a title
     expect(titleOf(first, 'Introduction to Partial Differential Equations', 'f')).toBe('Introduction to Partial Differential Equations');
   });
@@ -202,6 +202,9 @@ describe('source titles from the first page', () => {
     expect(titleOf(guide)).toBe('InVesalius User Guide');
     const named = page(1, [gap(line('InVesalius', 30, 691), Infinity), gap(line('Surgeons and Scans', 33.5, 487), 6.1), line('Body text of the manual starts here and goes on for a while.', 10, 300)]);
     expect(titleOf(named)).toBe('Surgeons and Scans');
+    // a metadata title written as a file's stem, printed on the cover, is the title with its words apart (a Keynote deck)
+    const cover = page(1, [line('CYCLING TRAINING', 68, 495), line('SOFTWARE USER SURVEY', 68, 402), line('Used software and hardware, reasons for software choice.', 32, 333)]);
+    expect(titleOf(cover, 'Cycling_Training_Software_User_Survey', 'f')).toBe('Cycling Training Software User Survey');
     // a section label set apart under it (a refentry's "Name", indented) is not part of its block
     const refentry = page(1, [{ ...line('fonts-conf', 13.5, 756), x: 96, x2: 160 }, gap({ ...line('Name', 12, 727), x: 143, x2: 176 }, 2.1), line('fonts.conf — Font configuration files', 10, 710)]);
     expect(titleOf(refentry)).toBe('fonts-conf');

@@ -9,7 +9,7 @@
 import { describe, it, expect } from 'vitest';
 import type { Line, PageLayout } from '../src/ingest/converters/pdf/layout-types.js';
 import type { Heading } from '../src/ingest/converters/pdf/headings.js';
-import { findHeadings } from '../src/ingest/converters/pdf/headings.js';
+import { DECK_TITLE_SCORE, findHeadings } from '../src/ingest/converters/pdf/headings.js';
 import { findFurniture } from '../src/ingest/converters/pdf/furniture.js';
 import { buildSections, leaves, plainTitle, pos, posLine, posPage, type Section } from '../src/ingest/converters/pdf/sections.js';
 import { abstractTitle, findBackMatter } from '../src/ingest/converters/pdf/matter-headings.js';
@@ -329,6 +329,20 @@ describe('slide titles', () => {
     // a large line atop one page only is no deck's title place
     const one = [slide(1, 'Hello World'), ...Array.from({ length: 3 }, (_, i) => { y = 260; return page(i + 2, Array.from({ length: 7 }, (_, k) => line(`Body line ${k} of a page of prose with words.`, { x: 28, x2: 330, size: 12 }))); })];
     expect(findHeadings(one, findFurniture(one), BODY12, new Set()).map((h) => h.title)).toEqual([]);
+  });
+
+  it('titles set half a point apart, in the body\'s own print, with a glyph at the line\'s end, are the slides\' titles (a Beamer deck: EBU loudness talk)', () => {
+    const BODY17 = { size: 17, font: 'g3' };
+    const slide = (n: number, title: string) => {
+      y = 560;
+      const t = line(`${title} ζ`, { x: 15, x2: 822, size: 25, font: 'g3', cells: [title, 'ζ'], y: n % 2 ? 549.4 : 549.6 });
+      return page(n, [t, ...Array.from({ length: 5 }, (_, i) => line(`• Bullet ${i} on loudness meters and what they measure.`, { x: 347, x2: 789, size: 17, font: 'g3', y: 330 - i * 30 }))]);
+    };
+    const titles = ['What is missing ?', 'Levels meters: Pseudo peak meter', 'VU meter response', 'The loudness range algorithm - 1', 'The loudness range algorithm - 2', 'Inter-sample peaks', 'Some results'];
+    const pages = titles.map((t, i) => slide(i + 1, t));
+    const hs = findHeadings(pages, findFurniture(pages), BODY17, new Set());
+    expect(hs.map((h) => h.title)).toEqual(titles);
+    expect(hs.every((h) => h.score >= DECK_TITLE_SCORE)).toBe(true);
   });
 });
 

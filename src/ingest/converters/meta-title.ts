@@ -17,7 +17,7 @@ const PLACEHOLDER = /click here|type here|enter (?:text|a? ?title)|insert (?:a )
  * xfig reference carries "Contents" as its metadata title and "Table of Contents" as its first
  * page's headline, and was titled "Contents".
  */
-const PART_NAME = /^(?:(?:table of )?contents|index|preface|foreword|introduction|abstract|acknowledge?ments?|bibliography|references|glossary|appendix(?:\s+[a-z\d]{1,4})?|chapter\s+[\divxl]{1,4}|title page|cover(?: page)?)[.:]?$/i;
+const PART_NAME = /^(?:\d{1,2}\.?\s+)?(?:(?:table of )?contents|index|preface|foreword|introduction|abstract|acknowledge?ments?|bibliography|references|glossary|appendix(?:\s+[a-z\d]{1,4})?|chapter\s+[\divxl]{1,4}|title page|cover(?: page)?|front matter)[.:]?$/i;
 
 /** Whether a title names a part of a document (PART_NAME) rather than the document. */
 export function isPartName(t: string): boolean {

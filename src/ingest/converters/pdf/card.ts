@@ -119,6 +119,15 @@ export function printedMetaTitle(meta: string | undefined, page: PageLayout | un
 }
 
 /**
+ * A metadata title written as a file's stem, its words joined by underscores ("Cycling_Training_Software_User_Survey",
+ * Keynote's title for the deck it printed as "CYCLING TRAINING SOFTWARE USER SURVEY"), with its words
+ * apart; any other title as it is.
+ */
+export function spacedStem(t: string): string {
+  return /\s/.test(t) || !/_/.test(t) ? t : t.replace(/_+/g, ' ').trim();
+}
+
+/**
  * One word joined as file names are ("manualA4", "report_final", "thesis-v2"): an underscore, a
  * lower-case letter before a capital, or letters against digits.
  */
@@ -515,7 +524,7 @@ export function buildCard(input: CardInput): { title: string; card: Partial<DocC
     const printed = splitJoinedInitial(underMasthead(first, largest, input.runningHeads) ?? largest, allText);
     const headline = isPartName(printed) ? '' : printed;
     const named = metaNamedLine(input.metaTitle, first, headline);
-    if (printedMetaTitle(input.metaTitle, input.layouts[0])) title = input.metaTitle!.trim();
+    if (printedMetaTitle(input.metaTitle, input.layouts[0])) title = spacedStem(input.metaTitle!.trim());
     else if (named) title = named;
     else if (headline && prominent(first)) title = headline;
     else if (goodMetaTitle(input.metaTitle) && !unprintedFileStem(input.metaTitle, input.layouts[0])) title = input.metaTitle.trim();

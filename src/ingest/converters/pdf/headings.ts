@@ -214,8 +214,9 @@ function tableLike(line: Line, text: string, words: number, sizeRatio: number, v
   if (line.cells.length >= 2) return true;
   if (/^[($€£%]/.test(text)) return true;
   if ((text.match(/\b(19|20)\d\d\b/g) ?? []).length >= 2) return true;
-  // "Total 1,234" is a row; a large short "Example 2" / "Goal 3" is a title
-  if (/\d[\d,.]*\s*%?$/.test(text) && !/^\d/.test(text) && !(sizeRatio >= 1.15 && words <= 4 && /\s\d{1,3}$/.test(text))) return true;
+  // "Total 1,234" is a row; a large short "Example 2" / "Goal 3" is a title, and so is a large one
+  // numbered after a dash ("The loudness range algorithm - 1", a slide's title over two slides)
+  if (/\d[\d,.]*\s*%?$/.test(text) && !/^\d/.test(text) && !(sizeRatio >= 1.15 && (words <= 4 || /\s[-–—]\s\d{1,2}$/.test(text)) && /\s\d{1,3}$/.test(text))) return true;
   if (words === 1 && sizeRatio < 1.15 && !(setApart && (oneWordHeading(line, text) || inHeadingPrint(line, text, headingPrints)))) return true;
   if ((UNIT_CAPTION.test(text) || vocab.tableCaptions?.test(text)) && sizeRatio < 1.15) return true;
   return false;
@@ -358,7 +359,8 @@ function inFixedWidthBlock(lines: Line[], i: number, mono: ReadonlySet<string>):
 }
 
 /** Scores one line as a heading; null when it is not a candidate. */
-export function scoreLine(line: Line, body: BodyStyle, opts: { repeats: number; top: boolean; vocab?: OutlineVocabulary; titlesTable?: boolean; rowSize?: number; headingPrints?: ReadonlySet<string> }): Omit<Heading, 'page' | 'line' | 'top'> | null {
+export function scoreLine(printed: Line, body: BodyStyle, opts: { repeats: number; top: boolean; vocab?: OutlineVocabulary; titlesTable?: boolean; rowSize?: number; headingPrints?: ReadonlySet<string> }): Omit<Heading, 'page' | 'line' | 'top'> | null {
+  const line = withoutLoneMark(printed);
   const vocab = opts.vocab ?? NO_OUTLINE_VOCABULARY;
   // a principal section's title printed beside the company name ("Consolidated Balance Sheets | Corning Inc.") is the title
   const captioned = line.cells.length >= 2 && !line.cells.some(isNumericCell) && isSectionTitle(line.cells[0]!, vocab);
@@ -503,7 +505,33 @@ function titlePlace(l: Line, body: BodyStyle): string | null {
   return l.size >= body.size * PAGE_TITLE_SIZE_RATIO ? `${styleKey(l)}|${Math.round(l.y)}` : null;
 }
 
-/** The places where the first lines of at least PAGE_TITLE_PLACE_SHARE of the pages (PAGE_TITLE_MIN_PAGES at least) are set large. */
+/**
+ * A cell of one letter outside the Latin alphabet or one symbol glyph: a mark set on a title's line
+ * (a slide's logo glyph), not a table's value (a dash for nil, "$", "%").
+ */
+const LONE_MARK = /^(?![A-Za-z])[\p{L}\p{So}]$/u;
+
+/**
+ * A line without a last cell that is a lone mark set apart from its words: a Beamer deck prints a
+ * glyph ("ζ") at the right end of every frame title's line, which made each title a two-cell table
+ * row ("Levels meters: Pseudo peak meter | ζ") and no title at all.
+ */
+function withoutLoneMark(line: Line): Line {
+  const last = line.cells[line.cells.length - 1]?.trim() ?? '';
+  if (line.cells.length < 2 || !LONE_MARK.test(last)) return line;
+  const cells = line.cells.slice(0, -1);
+  return { ...line, cells, text: cells.join(' ') };
+}
+
+/** First lines this close in height (PDF units) are set in one place: a rounding of 549.4 and 549.6 apart. */
+export const PAGE_TITLE_Y_TOLERANCE = 2;
+
+/**
+ * The places where the first lines of at least PAGE_TITLE_PLACE_SHARE of the pages (PAGE_TITLE_MIN_PAGES
+ * at least) are set large, counting places of one print within PAGE_TITLE_Y_TOLERANCE together (a
+ * Beamer deck's frame titles sit at y 549 and 550 alike: counted apart, neither place had half the
+ * 32 slides, and the EBU loudness talk was read in windows of "Opening pages").
+ */
 function deckTitlePlaces(pages: PageLayout[], furniture: Furniture, body: BodyStyle): Set<string> {
   const count = new Map<string, number>();
   pages.forEach((p, pi) => {
@@ -512,8 +540,13 @@ function deckTitlePlaces(pages: PageLayout[], furniture: Furniture, body: BodySt
     if (place) count.set(place, (count.get(place) ?? 0) + 1);
   });
   const need = Math.max(PAGE_TITLE_MIN_PAGES, PAGE_TITLE_PLACE_SHARE * pages.length);
-  return new Set([...count].filter(([, n]) => n >= need).map(([k]) => k));
+  const split = (k: string) => { const at = k.lastIndexOf('|'); return { print: k.slice(0, at), y: Number(k.slice(at + 1)) }; };
+  const near = (a: string, b: string) => { const x = split(a); const y = split(b); return x.print === y.print && Math.abs(x.y - y.y) <= PAGE_TITLE_Y_TOLERANCE; };
+  return new Set([...count.keys()].filter((k) => [...count].reduce((n, [o, c]) => n + (near(k, o) ? c : 0), 0) >= need));
 }
+
+/** A deck's slide title (opening its page in the deck's title place) scores at least this: the structural score of a detected outline (detected.ts STYLE_OUTLINE_SCORE). */
+export const DECK_TITLE_SCORE = 0.75;
 
 /**
  * A title set by style alone sits where titles sit: at a left edge of the page's text, centred on it
@@ -676,6 +709,8 @@ function pageHeadings(p: PageLayout, pi: number, ctx: HeadingContext): Heading[]
     // a large line opening the page in the deck's title place is a title wherever it starts (a slide's title left of its bullets)
     const opensPage = bodyLine === 0 && titlePlaces.has(titlePlace(l, body) ?? '');
     if (!h || (h.kind === 'style' && !opensPage && !alignedLikeTitle(l, frame, body))) return;
+    // a slide's title: each slide is a section of the deck, in whatever print its body shares
+    if (opensPage && h.score < DECK_TITLE_SCORE) h.score = DECK_TITLE_SCORE;
     if (h.number && !runIn && keyedTableRow(p.lines, i, furn)) return;
     if (titlesTable) h.table = true;
     // a title hyphenated at its line's end ("… deviance expres-" / "sion") lost the hyphen in tidying

@@ -256,10 +256,17 @@ describe('--around windows', () => {
     const before = findNode(root, 'release-runbook.md', byTitle('Before the release'));
     const a = readSource(root, 'release-runbook.md', { nodeId: before.node_id, around: 'make rollback' });
     const rollback = findNode(root, 'release-runbook.md', byTitle('Monitoring and rollback'));
-    expect(a.note).toMatch(/none of "make rollback" occurs here/);
+    // a short node is shown whole, the note saying the words are not in it
+    expect(a.note).toMatch(/shown whole; "make rollback" does not occur in it as written/);
+    expect(a.text).toBe(readSource(root, 'release-runbook.md', { nodeId: before.node_id }).text);
     expect(a.note).toContain(`"make rollback" occurs as written in node ${rollback.node_id} "Monitoring and rollback" (lines`);
-    // found in the node read: no pointer elsewhere
-    expect(readSource(root, 'release-runbook.md', { nodeId: rollback.node_id, around: 'make rollback' }).note).not.toMatch(/occurs as written in node/);
+    // found in the node read: no pointer elsewhere; a short node whole, the note saying where the words are
+    const found = readSource(root, 'release-runbook.md', { nodeId: rollback.node_id, around: 'make rollback' });
+    expect(found.note).not.toMatch(/occurs as written in node/);
+    expect(found.note).toMatch(/shown whole; "make rollback" first occurs at character \d+/);
+    expect(found.text).toBe(readSource(root, 'release-runbook.md', { nodeId: rollback.node_id }).text);
+    // with a size given, the window is cut to it
+    expect(readSource(root, 'release-runbook.md', { nodeId: rollback.node_id, around: 'make rollback', maxChars: 60 }).note).toMatch(/^--around: characters \d+-\d+ of/);
     // written nowhere: no pointer
     expect(readSource(root, 'release-runbook.md', { nodeId: before.node_id, around: 'rollback window zzz' }).note).not.toMatch(/occurs as written in node/);
   });

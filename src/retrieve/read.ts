@@ -61,6 +61,21 @@ function rangeInNode(entry: CatalogEntry, tree: TreeFile, nodeId: string, flag: 
 /** Characters returned by --around when --max-chars is not given (it sets the window's size). */
 export const AROUND_CHARS = 1500;
 /**
+ * A node read with --around (no --max-chars) at most this long is returned whole, the note saying
+ * where the words are: a window of 1,500 characters cut a node of 2,799 before the default an agent
+ * needed, which cost an --offset call (cross-domain agent test, stop 47).
+ */
+export const AROUND_WHOLE_MAX_CHARS = 3000;
+
+/** --around on a short text: all of it, and where the words first occur in it (or where else they do). */
+function aroundInWhole(root: string, tree: TreeFile, answer: ReadAnswer, around: string, text: string): void {
+  const phrase = phraseSpan(text, around, 1, 0);
+  const page = phrase ? pageAtPos(text, phrase.at, answer.citation.pages?.[0]) : undefined;
+  const where = phrase ? `"${around}" first occurs at character ${phrase.at}${page !== undefined ? ` (p. ${page})` : ''}` : `"${around}" does not occur in it as written`;
+  answer.note = `--around: the text read is ${text.length} characters, shown whole; ${where}.`;
+  if (!phrase) answer.note += phraseElsewhere(root, tree, answer, around);
+}
+/**
  * Share of an --around window placed before the words it is about: what a reader looks for mostly
  * follows them (a definition after its term, a total after its table's caption, a reason after
  * "because"), and a window centred on them cut the answer off.
@@ -88,6 +103,10 @@ export function outsideMark(text: string, pos: number): number {
 function aroundWindow(root: string, entry: CatalogEntry, tree: TreeFile, answer: ReadAnswer, around: string, chars: number, sentences: boolean): void {
   const text = answer.text ?? '';
   if (!text) return;
+  if (sentences && answer.mode === 'node' && text.length <= AROUND_WHOLE_MAX_CHARS) {
+    aroundInWhole(root, tree, answer, around, text);
+    return;
+  }
   const phrase = phraseSpan(text, around, chars, AROUND_LEAD);
   const span = phrase ?? densestSpan(text, termWeights(root, entry.id, around), chars, AROUND_LEAD);
   // the default window has whole sentences at both ends, as search's passages have (one had

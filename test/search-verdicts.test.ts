@@ -248,6 +248,9 @@ describe('node passages', () => {
     expect(text.slice(phraseSpan(text, 'p-value', 60)!.at)).toMatch(/^p−value of/);
     expect(text.slice(phraseSpan(text, '"step-down"', 60)!.at)).toMatch(/^“step‐down” test/);
     expect(phraseSpan(text, 'p-values', 60)).toBeNull();
+    // an underscore the PDF's text lost (the Ada manual prints Fine_Delta, its text reads "Fine Delta")
+    const ada = `${filler}Fine Delta is the smallest delay that can be represented. ${filler}`;
+    expect(ada.slice(phraseSpan(ada, 'Fine_Delta is', 60)!.at)).toMatch(/^Fine Delta is the smallest/);
   });
 
   it('never shows a page marker cut in half by its ends', () => {

@@ -170,9 +170,12 @@ const escapeChar = (c: string) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Characters typed one way and printed another: a typed hyphen finds a typeset hyphen, a minus
- * sign or a dash ("p-value" finds TeX's "p−value"), straight quotes find curly ones.
+ * sign or a dash ("p-value" finds TeX's "p−value"), straight quotes find curly ones, an underscore
+ * a blank where the text lost it.
  */
 const LOOK_ALIKES: Array<[RegExp, string]> = [
+  // an underscore a PDF's text lost ("Fine_Delta" printed, "Fine Delta" extracted: the Ada manual)
+  [/_/u, '[_\\s]'],
   [/[-\u2010\u2011\u2012\u2013\u2014\u2212]/u, '[-\\u2010\\u2011\\u2012\\u2013\\u2014\\u2212]'],
   [/['\u2018\u2019]/u, "['\\u2018\\u2019]"],
   [/["\u201c\u201d]/u, '["\\u201c\\u201d]'],

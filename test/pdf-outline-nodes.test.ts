@@ -9,7 +9,7 @@
 import { describe, it, expect } from 'vitest';
 import type { Line, PageLayout } from '../src/ingest/converters/pdf/layout-types.js';
 import type { Heading } from '../src/ingest/converters/pdf/headings.js';
-import { DECK_TITLE_SCORE, findHeadings } from '../src/ingest/converters/pdf/headings.js';
+import { DECK_TITLE_SCORE, findHeadings, unclosedBracket } from '../src/ingest/converters/pdf/headings.js';
 import { findFurniture } from '../src/ingest/converters/pdf/furniture.js';
 import { buildSections, leaves, plainTitle, pos, posLine, posPage, type Section } from '../src/ingest/converters/pdf/sections.js';
 import { abstractTitle, findBackMatter } from '../src/ingest/converters/pdf/matter-headings.js';
@@ -312,6 +312,21 @@ describe('numbered headings the bookmarks skip', () => {
     const book = [{ title: 'Plugins', level: 1, page: 100, line: 0 }, { title: 'Appendix A. GNU General Public License', level: 1, page: 124, line: 0 }];
     const gpl = [heading(100, 0, '7 Plugins', { kind: 'numbered', level: 1, score: 1.45 }), heading(131, 4, '8. Termination', { kind: 'numbered', level: 1, score: 1.25 })];
     expect(withUnlistedNumbered(book, gpl)).toEqual(book);
+  });
+});
+
+describe('titles with a bracket they do not close', () => {
+  it('are lines of text (a cross-reference\'s first line in a narrow column, "Chapter 21 [Annex"), not headings', () => {
+    expect(unclosedBracket('Chapter 21 [Annex')).toBe(true);
+    expect(unclosedBracket('Chapter 21 [Annex G]')).toBe(false);
+    expect(unclosedBracket('Section [3.2] Results')).toBe(false);
+    // a signature wrapped inside its parentheses still titles its entry
+    expect(unclosedBracket('ComplexRowVector quotient (const RowVector &a, const')).toBe(false);
+    y = 700;
+    const pages = [page(1, [line('Chapter 21 [Annex', { font: 'bold', size: 14 }), ...prose(8)]), page(2, [line('Chapter 3 Types', { font: 'bold', size: 14 }), ...prose(8)])];
+    const titles = findHeadings(pages, findFurniture(pages), BODY, new Set()).map((h) => h.title);
+    expect(titles).toContain('Chapter 3 Types');
+    expect(titles).not.toContain('Chapter 21 [Annex');
   });
 });
 

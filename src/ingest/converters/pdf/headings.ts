@@ -576,6 +576,22 @@ function wrapsIntoNext(line: Line, next: Line, frame: PageFrame | null, body: Bo
   return Math.abs(next.x - line.x) <= tol && line.x2 >= frame.right - tol;
 }
 
+/**
+ * A title with a square bracket it does not close ("Chapter 21 [Annex", a cross-reference's first line
+ * in a narrow column of the Ada manual, which had become a section of pages 585–1279): a line of text,
+ * not a heading (a title wrapped over two lines is joined before this is asked). An open parenthesis
+ * is left alone: a function's signature wraps inside its parentheses ("ComplexRowVector quotient
+ * (const RowVector &a, const" titles an entry of liboctave's reference).
+ */
+export function unclosedBracket(title: string): boolean {
+  let depth = 0;
+  for (const c of title) {
+    if (c === '[') depth++;
+    else if (c === ']' && depth > 0) depth--;
+  }
+  return depth > 0;
+}
+
 /** A title that is only a label and its number ("Example 3", "Table 2", "ARTICLE IV", "Figure 1.2"). */
 const BARE_LABEL = /^\p{L}[\p{L}-]*\.?\s+(?:\d{1,3}[A-Z]?(?:[.-]\d{1,3})*|[IVXLC]{1,6}|[A-Z])[.:]?$/u;
 /** A caption added to a bare label is a line of at most this many characters. */
@@ -744,6 +760,7 @@ function pageHeadings(p: PageLayout, pi: number, ctx: HeadingContext): Heading[]
       return;
     }
     if (BARE_LABEL.test(h.title)) h.title = withCaption(h.title, l, below[0]);
+    if (unclosedBracket(h.title)) return;
     out.push({ page: p.page, line: i, bodyLine, top, ...h });
   });
   return out;

@@ -116,6 +116,15 @@ describe('html (cheerio)', () => {
     expect(t).toContain('[image: A steel beam]');
     expect(t).not.toContain('[image: $');
   });
+  it('terms of one entry sharing a label say it once in the title, and the entry\'s text holds them all whole (PSPP\'s Laplace functions)', async () => {
+    const group = (name: string) => ['PDF', 'CDF', 'IDF', 'RV'].map((f) => `<dt>Function: ${f}.${name} (x, location, scale)</dt>`).join('') + `<dd>${`${name} distribution with location a and scale b. `.repeat(12)}</dd>`;
+    const page = `<html><head><title>Continuous Distributions</title></head><body><h1>Continuous Distributions</h1><dl>${['LAPLACE', 'LOGISTIC', 'LNORMAL', 'PARETO'].map(group).join('')}</dl></body></html>`;
+    const r = await htmlConverter.convert({ absPath: 'dist.html', card: card('dist.html', 'html'), bytes: Buffer.from(page), plan: {} as never, options: { maxLeafPages: 5 } });
+    const laplace = all(r.root).find((n) => n.title.startsWith('Function: PDF.LAPLACE'))!;
+    expect(laplace.title).toBe('Function: PDF.LAPLACE (x, location, scale), CDF.LAPLACE (x, location, scale), IDF.LAPLACE (x, location, scale),…');
+    expect(laplace.content).toContain('RV.LAPLACE (x, location, scale)');
+  });
+
   it('each section spans the file\'s lines from its heading to the next one\'s, its parts inside it; a term from its <dt>', async () => {
     const page = ['<html><head><title>Guide</title></head>', '<body>', '<h1>Guide</h1>', '<p>Intro.</p>', '<h2>Setup</h2>', '<p>Install it.</p>', '<h3>Linux</h3>', '<p>Use apt.</p>', '<p>Then run it.</p>', '<h2>Options</h2>', '<dl>',
       ...Array.from({ length: 5 }, (_, i) => [`<dt>--opt${i}</dt>`, `<dd>${'Option text that explains what it does in some detail. '.repeat(7)}</dd>`]).flat(), '</dl>', '</body></html>'].join('\n');

@@ -540,9 +540,16 @@ function deckTitlePlaces(pages: PageLayout[], furniture: Furniture, body: BodySt
     if (place) count.set(place, (count.get(place) ?? 0) + 1);
   });
   const need = Math.max(PAGE_TITLE_MIN_PAGES, PAGE_TITLE_PLACE_SHARE * pages.length);
-  const split = (k: string) => { const at = k.lastIndexOf('|'); return { print: k.slice(0, at), y: Number(k.slice(at + 1)) }; };
-  const near = (a: string, b: string) => { const x = split(a); const y = split(b); return x.print === y.print && Math.abs(x.y - y.y) <= PAGE_TITLE_Y_TOLERANCE; };
-  return new Set([...count.keys()].filter((k) => [...count].reduce((n, [o, c]) => n + (near(k, o) ? c : 0), 0) >= need));
+  // a place's count with those of its print set up to PAGE_TITLE_Y_TOLERANCE above or below it (heights are whole points)
+  const nearby = (k: string): number => {
+    const at = k.lastIndexOf('|');
+    const print = k.slice(0, at);
+    const y = Number(k.slice(at + 1));
+    let n = 0;
+    for (let d = -PAGE_TITLE_Y_TOLERANCE; d <= PAGE_TITLE_Y_TOLERANCE; d++) n += count.get(`${print}|${y + d}`) ?? 0;
+    return n;
+  };
+  return new Set([...count.keys()].filter((k) => nearby(k) >= need));
 }
 
 /** A deck's slide title (opening its page in the deck's title place) scores at least this: the structural score of a detected outline (detected.ts STYLE_OUTLINE_SCORE). */

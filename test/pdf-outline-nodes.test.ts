@@ -89,6 +89,59 @@ describe('a paragraph is no heading', () => {
   });
 });
 
+describe('a reference\'s entries', () => {
+  const entry = (key: string, name: string, o: Partial<Line> = {}) => [line(`${key} ${name}`, { cells: [key, name], font: 'bold', gapAbove: 3, ...o }), ...prose(3, key)];
+
+  it('a key and its name set apart in two cells, in a print of their own with space above, are a heading (NMEA 0183\'s "DBK Depth Below Keel")', () => {
+    const pages = [page(1, [...prose(4), ...entry('DBK', 'Depth Below Keel'), ...entry('DBS', 'Depth Below Surface'), ...prose(4)])];
+    expect(findHeadings(pages, findFurniture(pages), BODY, new Set()).map((h) => h.title)).toEqual(['DBK Depth Below Keel', 'DBS Depth Below Surface']);
+    // no space above it, or a name holding figures: a table's row
+    const tight = [page(1, [...prose(4), ...entry('DBK', 'Depth Below Keel', { gapAbove: 1.2 }), ...prose(4)])];
+    expect(findHeadings(tight, findFurniture(tight), BODY, new Set())).toEqual([]);
+    const figures = [page(1, [...prose(4), ...entry('Q3', 'Sales 2024 Total'), ...prose(4)])];
+    expect(findHeadings(figures, findFurniture(figures), BODY, new Set())).toEqual([]);
+    // a bold header over the rows of a table is the table's, not a heading
+    const row = (a: string, b: string, x = 160) => line(`${a} ${b}`, { cells: [a, b], spans: [72, 90, x, x + 80] });
+    const head = line('Code Description of the code', { cells: ['Code', 'Description of the code'], spans: [72, 95, 160, 260], font: 'bold', gapAbove: 3 });
+    const table = [page(1, [...prose(4), head, row('AB', 'Alpha beta'), row('CD', 'Gamma delta'), row('EF', 'Epsilon phi'), ...prose(4)])];
+    expect(findHeadings(table, findFurniture(table), BODY, new Set())).toEqual([]);
+    // cells below in other columns (an entry's numbered fields) are no rows of it
+    const fields = [page(1, [...prose(4), head, row('1 2 3 4 5 6 7 8 9 10', '12 13', 300), ...prose(4)])];
+    expect(findHeadings(fields, findFurniture(fields), BODY, new Set()).map((h) => h.title)).toEqual(['Code Description of the code']);
+  });
+
+  it('a title cut after a comma is read whole from its first line, not titled by the rest below', () => {
+    const bold = (t: string, gapAbove: number) => line(t, { font: 'bold', gapAbove });
+    const pages = [page(1, [...prose(4), bold('BWR Bearing and Distance to Waypoint – Rhumb Line Latitude, N/S, Longitude,', 3), bold('UTC, Status', 1.2), ...prose(4)])];
+    const [h] = findHeadings(pages, findFurniture(pages), BODY, new Set());
+    expect(h).toMatchObject({ title: 'BWR Bearing and Distance to Waypoint – Rhumb Line Latitude, N/S, Longitude, UTC, Status', line: 4, lines: 2 });
+  });
+
+  const lineChars = (pages: number, perPage = 40, chars = 80) => Array.from({ length: pages }, () => Array.from({ length: perPage }, () => chars));
+  const peers = (p: number, at: number[], print: string) => at.map((l) => heading(p, l, `Entry ${p}.${l}`, { print }));
+
+  it('peers a few lines apart on one page each start a node; headings of other prints that close together do not', () => {
+    const build = (headings: Heading[]) => buildSections([{ title: '5. Sentences', level: 1, page: 1 }], { pageCount: 7, maxLeafPages: 5, lineChars: lineChars(7), headings })[0]!.children.map((c) => c.title);
+    const later = [3, 4, 5, 6, 7].map((p) => heading(p, 0, `Topic ${p}`, { print: 'bold/9.5' }));
+    expect(build([...peers(2, [0, 4, 8], 'bold/9.5'), ...later])).toEqual(['5. Sentences (introduction)', 'Entry 2.0', 'Entry 2.4', 'Entry 2.8', 'Topic 3', 'Topic 4', 'Topic 5', 'Topic 6', 'Topic 7']);
+    const mixed = [heading(2, 0, 'Entry 2.0', { print: 'bold/9.5' }), heading(2, 4, 'Entry 2.4', { print: 'italic/9.5' }), heading(2, 8, 'Entry 2.8', { print: 'bold/12' })];
+    expect(build([...mixed, ...later])).toEqual(['5. Sentences (introduction)', 'Entry 2.0', 'Topic 3', 'Topic 4', 'Topic 5', 'Topic 6', 'Topic 7']);
+    // titles of tables close together are one statement's, however alike their print: one node titled by both
+    const tables = [heading(2, 0, 'BALANCE SHEETS', { print: 'bold/9.5', table: true }), heading(2, 6, 'Current liabilities', { print: 'bold/9.5', table: true })];
+    expect(build([...tables, ...later])).toEqual(['5. Sentences (introduction)', 'BALANCE SHEETS; Current liabilities', 'Topic 3', 'Topic 4', 'Topic 5', 'Topic 6', 'Topic 7']);
+  });
+
+  it('headings below the section\'s own on its first page split it as on any other page', () => {
+    const later = [3, 4, 5, 6, 7].map((p) => heading(p, 0, `Topic ${p}`, { print: 'bold/9.5' }));
+    const [s] = buildSections([{ title: '5. Sentences', level: 1, page: 1, line: 0 }], { pageCount: 7, maxLeafPages: 5, lineChars: lineChars(7), headings: [...peers(1, [6, 12], 'bold/9.5'), ...later] });
+    expect(shape(s!.children).slice(0, 3)).toEqual([['5. Sentences (introduction)', 'intro', 1, 1], ['Entry 1.6', 'style', 1, 1], ['Entry 1.12', 'style', 1, 2]]);
+    // right under the section's heading, the first part opens with it: no introduction of the heading's line alone
+    const [t] = buildSections([{ title: 'astFindFrame', level: 1, page: 1, line: 0 }], { pageCount: 7, maxLeafPages: 5, lineChars: lineChars(7), headings: [...peers(1, [1, 12], 'bold/9.5'), ...later] });
+    expect(shape(t!.children).slice(0, 2)).toEqual([['Entry 1.1', 'style', 1, 1], ['Entry 1.12', 'style', 1, 2]]);
+    expect(t!.children[0]!.from).toBe(t!.from);
+  });
+});
+
 describe('a table keyed by number is no run of headings', () => {
   it('a numbered line over rows that open with numbers, in its print and column, is a row (Elk\'s space groups); over its text, or one sub-heading, a heading', () => {
     const row = (t: string) => line(t, { x2: 300 });

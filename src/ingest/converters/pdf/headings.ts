@@ -104,6 +104,8 @@ export interface Heading {
   table?: boolean;
   /** lines the title is printed over (from `line` on), when more than one */
   lines?: number;
+  /** the print of its line (layout-types.ts styleKey): headings in one print are peers */
+  print?: string;
 }
 
 export interface BodyStyle {
@@ -210,8 +212,8 @@ export function bodyStyle(pages: PageLayout[], furniture: Furniture): BodyStyle 
  */
 const UNIT_CAPTION = /\((?:[^()]*\s)?in (?:units|hundreds|thousands|millions|billions|percent)\b[^()]*\)/i;
 
-function tableLike(line: Line, text: string, words: number, sizeRatio: number, vocab: OutlineVocabulary, setApart: boolean, headingPrints?: ReadonlySet<string>): boolean {
-  if (line.cells.length >= 2) return true;
+function tableLike(line: Line, text: string, words: number, sizeRatio: number, vocab: OutlineVocabulary, setApart: boolean, headingPrints?: ReadonlySet<string>, keyed = false): boolean {
+  if (line.cells.length >= 2 && !keyed) return true;
   if (/^[($€£%]/.test(text)) return true;
   if ((text.match(/\b(19|20)\d\d\b/g) ?? []).length >= 2) return true;
   // "Total 1,234" is a row; a large short "Example 2" / "Goal 3" is a title, and so is a large one
@@ -220,6 +222,34 @@ function tableLike(line: Line, text: string, words: number, sizeRatio: number, v
   if (words === 1 && sizeRatio < 1.15 && !(setApart && (oneWordHeading(line, text) || inHeadingPrint(line, text, headingPrints)))) return true;
   if ((UNIT_CAPTION.test(text) || vocab.tableCaptions?.test(text)) && sizeRatio < 1.15) return true;
   return false;
+}
+
+/** Characters of the key opening a keyed title (keyedTitle): a code, mnemonic or command name. */
+export const TITLE_KEY_MAX_CHARS = 12;
+const TITLE_KEY = /^[\p{L}\d$_.:-]+$/u;
+
+/**
+ * A heading made of a key and its name set apart in two cells ("DBK      Depth Below Keel", an
+ * NMEA sentence's code and name; a command and what it does), in a print of its own with space above
+ * it and no row of cells right below (scoreLine): a reference entry's title, not a table's row. Two cells
+ * had made every such line a table row: NMEA 0183's 60 sentences sat in six nodes titled by the few
+ * whose key and name were printed close enough to be one cell.
+ */
+function keyedTitle(line: Line): boolean {
+  const [key, name] = line.cells.map((c) => c.trim());
+  return line.cells.length === 2 && key!.length <= TITLE_KEY_MAX_CHARS && TITLE_KEY.test(key!) && /\p{L}/u.test(key!)
+    && /^\p{Lu}/u.test(name!) && name!.split(/\s+/).length >= 2 && !/\d/.test(name!) && line.gapAbove >= ONE_WORD_HEADING_GAP;
+}
+
+/** Cells of two lines start within this many of the upper line's font sizes of each other when they are one table's columns. */
+export const COLUMN_ALIGN_EMS = 1;
+
+/** Whether `below` has `line`'s cells, each starting where `line`'s does: rows of one table. */
+function sameColumns(line: Line, below: Line): boolean {
+  const [a, b] = [line.spans, below.spans];
+  if (!a || !b || a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k += 2) if (Math.abs(a[k]! - b[k]!) > COLUMN_ALIGN_EMS * line.size) return false;
+  return true;
 }
 
 /** Letters a one-word heading at body size has at least, and the space above it, in line heights. */
@@ -359,7 +389,7 @@ function inFixedWidthBlock(lines: Line[], i: number, mono: ReadonlySet<string>):
 }
 
 /** Scores one line as a heading; null when it is not a candidate. */
-export function scoreLine(printed: Line, body: BodyStyle, opts: { repeats: number; top: boolean; vocab?: OutlineVocabulary; titlesTable?: boolean; rowSize?: number; headingPrints?: ReadonlySet<string> }): Omit<Heading, 'page' | 'line' | 'top'> | null {
+export function scoreLine(printed: Line, body: BodyStyle, opts: { repeats: number; top: boolean; vocab?: OutlineVocabulary; titlesTable?: boolean; rowSize?: number; headingPrints?: ReadonlySet<string>; cellsBelow?: boolean }): Omit<Heading, 'page' | 'line' | 'top'> | null {
   const line = withoutLoneMark(printed);
   const vocab = opts.vocab ?? NO_OUTLINE_VOCABULARY;
   // a principal section's title printed beside the company name ("Consolidated Balance Sheets | Corning Inc.") is the title
@@ -397,7 +427,7 @@ export function scoreLine(printed: Line, body: BodyStyle, opts: { repeats: numbe
   if (endsSentence) score -= 0.3;
   if (opts.repeats >= REPEAT_PENALTY_PAGES && !statement) score -= 0.3;
   if (!pattern && !statement && !emph && !caps && sizeRatio < 1.05) return null;
-  if (!pattern && (statement ? line.cells.length >= 2 && !captioned : tableLike(line, text, words, sizeRatio, vocab, emph && !opts.titlesTable, opts.headingPrints))) return null;
+  if (!pattern && (statement ? line.cells.length >= 2 && !captioned : tableLike(line, text, words, sizeRatio, vocab, emph && !opts.titlesTable, opts.headingPrints, emph && !opts.titlesTable && !opts.cellsBelow && keyedTitle(line)))) return null;
   // an emphasised or capitalised line right above the rows of a table titles it ("CONSOLIDATED BALANCE SHEETS"),
   // even at body size or in the table's small print: enough to split a long section on, never more
   if (opts.titlesTable && (caps || emph)) {
@@ -443,6 +473,20 @@ function headingSentence(lines: Line[], i: number, furn: Set<number>): { text: s
     if (/[.!?:]["”’)]?$/.test(l.text.trim())) return { text: parts.reduce(joinWrapped), last: k };
   }
   return null;
+}
+
+/**
+ * The whole title when line i carries on the line above it, cut after a comma in the same print
+ * ("BWR Bearing and Distance to Waypoint – Rhumb Line Latitude, N/S, Longitude, E/W," over "UTC,
+ * Status"): a line ending in a comma is no heading (CODE_LINE), so the tail alone had titled the
+ * section. Null when it does not, or the whole is too long for a title.
+ */
+function commaWrappedHead(lines: Line[], i: number, furn: Set<number>, title: string): string | null {
+  const line = lines[i]!;
+  const above = i > 0 && !furn.has(i - 1) ? lines[i - 1]! : null;
+  if (!above || above.font !== line.font || above.size !== line.size || line.gapAbove >= WRAPPED_TITLE_GAP || !/\p{L},$/u.test(above.text.trim())) return null;
+  const whole = tidyTitle(joinWrapped(above.text.trim(), title));
+  return whole.length <= MAX_HEADING_CHARS ? whole : null;
 }
 
 /** `next` carries on a title cut at `line`'s end: same size and font, right below, and the whole still title-length and closed. */
@@ -724,7 +768,9 @@ function pageHeadings(p: PageLayout, pi: number, ctx: HeadingContext): Heading[]
     const titlesTable = !inTable && !(above && isTableRow(above)) && below.filter(isTableRow).length >= TABLE_TITLE_MIN_ROWS;
     // a label between the rows of a table ("Adjusted EBIT" over its rows) groups rows: not a heading
     const rowSize = below.find(isTableRow)?.size;
-    const opts = { repeats, top, vocab, titlesTable, ...(rowSize ? { rowSize } : {}), ...(headingPrints ? { headingPrints } : {}) };
+    // a line of cells over a row of cells in the same columns is a table's (its header or a row), however its cells read
+    const cellsBelow = !!below[0] && sameColumns(l, below[0]);
+    const opts = { repeats, top, vocab, titlesTable, cellsBelow, ...(rowSize ? { rowSize } : {}), ...(headingPrints ? { headingPrints } : {}) };
     const listing = code.has(l.font) || i <= joined || inFixedWidthBlock(p.lines, i, mono);
     const runIn = listing ? null : runInHeading(l, body, opts);
     const h = listing ? null : (runIn ?? scoreLine(l, body, opts));
@@ -768,7 +814,12 @@ function pageHeadings(p: PageLayout, pi: number, ctx: HeadingContext): Heading[]
     }
     if (BARE_LABEL.test(h.title)) h.title = withCaption(h.title, l, below[0]);
     if (unclosedBracket(h.title)) return;
-    out.push({ page: p.page, line: i, bodyLine, top, ...h });
+    const head = h.kind === 'style' ? commaWrappedHead(p.lines, i, furn, h.title) : null;
+    if (head) {
+      out.push({ page: p.page, line: i - 1, bodyLine: bodyLine - 1, top, ...h, title: head, lines: (h.lines ?? 1) + 1, print: styleKey(l) });
+      return;
+    }
+    out.push({ page: p.page, line: i, bodyLine, top, ...h, print: styleKey(l) });
   });
   return out;
 }

@@ -277,7 +277,8 @@ function subHeadings(s: Section, byPage: Map<number, Heading[]>, isContainer: (t
   const styled = s.kind === 'preface' ? undefined : ctx.isOutlineStyled;
   let lastKey = normTitle(s.title);
   let notesLevel: number | null = null;
-  // the section's own first page counts only for a financial statement printed under the section heading
+  // on the section's own first page, a financial statement counts only printed under the section heading; other
+  // headings below the section's own split it as on any page (NMEA 0183's first three sentences had been its introduction)
   for (let p = s.start; p <= s.end; p++) {
     const hs = (byPage.get(p) ?? []).filter((h) => {
       const at = pos(p, h.bodyLine ?? 0);
@@ -286,7 +287,7 @@ function subHeadings(s: Section, byPage: Map<number, Heading[]>, isContainer: (t
       const kindOk = !TOP_LEVEL_KINDS.has(h.kind) || s.kind === 'preface';
       // a heading in a style the outline does not use splits it only when it reads as a title
       if (styled && !styled(h) && !plainTitle(h.title)) return false;
-      return h.score >= SPLIT_MIN_SCORE && kindOk && (p > s.start || (h.kind === 'statement' && h.top && !isContainer(h.title)));
+      return h.score >= SPLIT_MIN_SCORE && kindOk && (p > s.start || firstPageSplits(s, h, isContainer));
     });
     for (const pick of pagePicks(hs, p, ctx)) {
       const key = normTitle(pick.title);
@@ -298,11 +299,31 @@ function subHeadings(s: Section, byPage: Map<number, Heading[]>, isContainer: (t
       out.push({ title: pick.title, level, page: p, line: pick.bodyLine ?? 0, kind: pick.kind });
     }
   }
+  // one heading on the first page and none after it is the section's subtitle, not the first of its parts: split on
+  // it, it would title every later page ("Risks associated with the deadly conflict in Ukraine" over 8 pages of risks)
+  if (out.length === 1 && out[0]!.page === s.start && out[0]!.kind !== 'statement') return [];
   return out;
+}
+
+/**
+ * Whether a heading on a section's own first page splits it: a financial statement only when printed
+ * under the section heading (at the top, not the notes' container); another heading when the section
+ * has a heading of its own on that page (not front matter, whose first page is the cover, nor the
+ * pages of a document without an outline, whose first page is its title page).
+ */
+function firstPageSplits(s: Section, h: Heading, isContainer: (title: string) => boolean): boolean {
+  if (h.kind === 'statement') return h.top && !isContainer(h.title);
+  return s.kind !== 'preface' && s.kind !== NO_OUTLINE_KIND;
 }
 
 /** A second sub-heading on one page splits there when at least this much text lies between it and the one before. */
 export const MIN_SPLIT_GAP_CHARS = 2000;
+/**
+ * …or this much, when it is the one before's peer: a heading of the same kind in the same print (the
+ * entries of a reference, one after another on a page). NMEA 0183's sentences, five or six a page,
+ * had split once a page, its GGA sentence inside a node titled "BWW Bearing – Waypoint to Waypoint".
+ */
+export const PEER_SPLIT_GAP_CHARS = MIN_SECTION_CHARS;
 
 /**
  * The sub-headings a page splits on: a statement title alone (its page is the statement); else the
@@ -319,7 +340,9 @@ function pagePicks(hs: Heading[], p: number, ctx: Pick<SectionContext, 'lineChar
   for (const h of hs) {
     const prev = picks[picks.length - 1]!;
     if ((h.bodyLine ?? 0) <= (prev.bodyLine ?? 0)) continue;
-    if (charsIn(ctx, pos(p, prev.bodyLine ?? 0), pos(p, h.bodyLine ?? 0)) >= MIN_SPLIT_GAP_CHARS) {
+    // tables close together are one statement's parts (a balance sheet's "Current liabilities"): joined below, never peers
+    const peers = prev.print !== undefined && h.print === prev.print && h.kind === prev.kind && !(h.table && prev.table);
+    if (charsIn(ctx, pos(p, prev.bodyLine ?? 0), pos(p, h.bodyLine ?? 0)) >= (peers ? PEER_SPLIT_GAP_CHARS : MIN_SPLIT_GAP_CHARS)) {
       if (wellFormed(h.title)) picks.push({ ...h });
     }
     // a second table close below the first, or the next numbered heading of the same rank after a short
@@ -458,6 +481,9 @@ function split(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>):
   }
   const children = place(nest(subs), s.from, s.to, ctx);
   const first = children[0]!;
+  // the section's heading alone above its first part (same page) opens that part: an introduction of the
+  // heading's own line says nothing (Starlink AST's "astFindFrame" over "Find a coordinate system…")
+  if (first.from > s.from && posPage(first.from) === posPage(s.from) && charsIn(ctx, s.from, first.from) < MIN_INTRO_CHARS) setRange(first, s.from, first.to);
   const introTitle = s.kind === NO_OUTLINE_KIND ? 'Opening pages' : s.title;
   if (first.from > s.from) children.unshift(section(introTitle, 'intro', first.level, s.from, first.from));
   s.children = children;

@@ -14,7 +14,7 @@ const xhtml = (body: string) => `<?xml version="1.0" encoding="utf-8"?><!DOCTYPE
 const lorem = 'The keeper rows out at dawn to trim the wick and log the weather. ';
 
 /** An EPUB as e-book tools write one: mimetype first and stored, a container, an OPF package, a TOC. */
-function book(opts: { toc: 'nav' | 'ncx' | 'none'; title?: string; encrypted?: boolean } = { toc: 'nav' }): Buffer {
+function book(opts: { toc: 'nav' | 'ncx' | 'none'; title?: string; encrypted?: boolean; folder?: string } = { toc: 'nav' }): Buffer {
   const chapters: Array<[string, string]> = [
     ['text/ch%201.xhtml', xhtml(`<h1 id="c1">The Lighthouse</h1><p>${lorem.repeat(3)}</p><h2 id="c1-s1">Storms</h2><p>Winter storms closed the harbour for weeks.</p><h2 id="c1-s2">Supplies</h2><p>Oil came by boat each spring.</p>`)],
     ['text/ch2.xhtml', xhtml(`<p>${lorem}</p><p>The last keeper left in 1962.</p>`)],
@@ -32,7 +32,7 @@ function book(opts: { toc: 'nav' | 'ncx' | 'none'; title?: string; encrypted?: b
     <manifest>${opfItems.join('')}</manifest><spine${opts.toc === 'ncx' ? ' toc="ncx"' : ''}><itemref idref="ch1"/><itemref idref="ch2"/><itemref idref="notes"/></spine></package>`;
   const nav = xhtml('<nav epub:type="toc"><ol><li><a href="text/ch%201.xhtml#c1">1. The Lighthouse</a></li><li><a href="text/ch2.xhtml">2. Leaving the Island</a></li></ol></nav>');
   const ncx = '<?xml version="1.0"?><ncx xmlns="http://www.daisy.org/z3986/2005/ncx/"><navMap><navPoint id="n1"><navLabel><text>One: The Lighthouse</text></navLabel><content src="text/ch%201.xhtml"/></navPoint><navPoint id="n2"><navLabel><text>Two: Leaving</text></navLabel><content src="text/ch2.xhtml"/></navPoint></navMap></ncx>';
-  return makeZip([
+  const parts = [
     { name: 'mimetype', data: 'application/epub+zip', method: 0 },
     { name: 'META-INF/container.xml', data: '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>' },
     ...(opts.encrypted ? [{ name: 'META-INF/encryption.xml', data: '<encryption/>' }] : []),
@@ -41,7 +41,8 @@ function book(opts: { toc: 'nav' | 'ncx' | 'none'; title?: string; encrypted?: b
     ...(opts.toc === 'nav' ? [{ name: 'OEBPS/nav.xhtml', data: nav }] : []),
     ...(opts.toc === 'ncx' ? [{ name: 'OEBPS/toc.ncx', data: ncx }] : []),
     { name: 'OEBPS/style.css', data: 'p { margin: 0 }' },
-  ]);
+  ];
+  return makeZip(parts.map((p) => ({ ...p, name: `${opts.folder ?? ''}${p.name}` })));
 }
 
 const card = (file: string): FileCard => ({ id: 'src_0000abcd', filename: file, original_path: `inbox/${file}`, type: 'epub', size_kb: 1, sha256: '0'.repeat(64) });
@@ -65,6 +66,16 @@ describe('e-books (.epub)', () => {
     expect(ch2!.content).toContain('The last keeper left in 1962.');
     expect(r.meta).toMatchObject({ chapters: '2', author: 'Ann Example; Bo Sample' });
     expect(r.root.summary).toBe('Keepers of the Light by Ann Example, Bo Sample. 2 chapters: 1. The Lighthouse; 2. Leaving the Island');
+  });
+
+  it('reads a book zipped from outside its folder (every part under "epub/") from that folder, and says so', async () => {
+    const r = await convert(book({ toc: 'ncx', folder: 'epub/' }));
+    expect(r.root.children.map((c) => c.title)).toEqual(['One: The Lighthouse', 'Two: Leaving']);
+    expect(r.title).toBe('Keepers of the Light');
+    expect(r.warnings?.filter((w) => w.includes('"epub/"'))).toHaveLength(1);
+    // two such folders: no telling which is the book
+    const two = makeZip([{ name: 'a/META-INF/container.xml', data: '<container/>' }, { name: 'b/META-INF/container.xml', data: '<container/>' }]);
+    await expect(convert(two)).rejects.toThrow(/no package document/);
   });
 
   it('reads an EPUB 2 table of contents (NCX), and falls back to headings and the file name', async () => {

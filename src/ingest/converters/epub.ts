@@ -51,9 +51,25 @@ interface Package {
   tocTitles: Map<string, string>;
 }
 
-async function readPackage(cheerio: typeof import('cheerio'), zip: OpenZip): Promise<Package> {
-  const container = await partText(zip, 'META-INF/container.xml');
-  const opfPath = container ? byName(loadXml(cheerio, container), 'rootfile')[0]?.attribs['full-path'] : undefined;
+const CONTAINER = 'META-INF/container.xml';
+
+/**
+ * Where the package's files start: the zip's top, or the one folder holding them when the book was
+ * zipped from outside its folder (Debian Edu's ITIL manual: "epub/META-INF/container.xml",
+ * "epub/OEBPS/…"), which readers open all the same. Null when there is no container document.
+ */
+function packageRoot(zip: OpenZip): string | null {
+  if (zip.entries.some((e) => e.name === CONTAINER)) return '';
+  const nested = zip.entries.filter((e) => e.name.endsWith(`/${CONTAINER}`) && e.name.split('/').length === 3);
+  return nested.length === 1 ? nested[0]!.name.slice(0, -CONTAINER.length) : null;
+}
+
+async function readPackage(cheerio: typeof import('cheerio'), zip: OpenZip, warnings: string[]): Promise<Package> {
+  const root = packageRoot(zip);
+  if (root) warnings.push(`The e-book's files sit in the folder "${root}" inside the zip, not at its top: read from there (e-book readers may refuse the file; saving it again in Calibre or Sigil fixes that).`);
+  const container = root === null ? null : await partText(zip, `${root}${CONTAINER}`);
+  const fullPath = container ? byName(loadXml(cheerio, container), 'rootfile')[0]?.attribs['full-path'] : undefined;
+  const opfPath = fullPath ? posix.join(root ?? '', fullPath) : undefined;
   const opfText = opfPath ? await partText(zip, opfPath) : null;
   if (!opfPath || opfText === null) throw new ConvertError('The e-book has no package document (META-INF/container.xml names none, or it is missing).', REPAIR_HINT);
   const $ = loadXml(cheerio, opfText);
@@ -135,16 +151,16 @@ function chapterNode(cheerio: typeof import('cheerio'), text: string, tocTitle: 
 
 export const epubConverter: Converter = {
   name: 'epub',
-  version: 15,
+  version: 16,
   async convert({ bytes, card, options }) {
     const cheerio = await import('cheerio');
     return withPackage(bytes, 'e-book', REPAIR_HINT, async (zip) => {
       if (zip.entries.some((e) => e.encrypted) || zip.entries.some((e) => e.name === 'META-INF/encryption.xml')) {
         throw new ConvertError('The e-book is encrypted (DRM): its chapters cannot be read.', 'Ingest a DRM-free copy of the book.');
       }
-      const pkg = await readPackage(cheerio, zip);
-      const children: ConvertedNode[] = [];
       const warnings: string[] = [];
+      const pkg = await readPackage(cheerio, zip, warnings);
+      const children: ConvertedNode[] = [];
       for (const path of pkg.spine) {
         const text = await partText(zip, path);
         const node = text === null ? null : chapterNode(cheerio, text, pkg.tocTitles.get(path), children.length + 1, warnings);

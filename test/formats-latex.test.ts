@@ -84,6 +84,22 @@ describe('LaTeX sources', () => {
     expect(text).toContain('seven This means that');
   });
 
+  it('reads a table\'s rows with their cells apart, a spanning cell as its text, and no option of a mark as a word', async () => {
+    const tex = Buffer.from([
+      '\\documentclass{article}', '\\title{Quad-Double Arithmetic\\footnotemark[1]}', '\\begin{document}', '\\section{Performance}',
+      '\\begin{tabular}{|l|c|c|} \\hline', '  Operation & \\begin{tabular}{c}Pentium II \\\\ 400MHz\\end{tabular} & UltraSparc \\\\', '  \\multicolumn{3}{|l|}{{\\em Quad-double}} \\\\',
+      '  sqrt & 23.646 & 15.003 \\\\ \\hline', '\\end{tabular}', 'Salt \\& pepper & more.', '\\end{document}',
+    ].join('\n'));
+    const r = await convert('qd.tex', tex);
+    expect(r.title).toBe('Quad-Double Arithmetic');
+    const text = [r.root, ...r.root.children].map((n) => n.content ?? '').join('\n');
+    expect(text).toContain('Operation | Pentium II 400MHz | UltraSparc');
+    expect(text).toContain('\nQuad-double\n');
+    expect(text).toContain('sqrt | 23.646 | 15.003');
+    // outside a table an ampersand is a word's
+    expect(text).toContain('Salt & pepper & more.');
+  });
+
   it('an empty file is a clear error', async () => {
     const err = await convert('empty.tex', Buffer.from('  \n')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConvertError);

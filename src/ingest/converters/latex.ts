@@ -126,8 +126,20 @@ function argsAfter(s: string, at: number): { args: string[]; end: number } {
   return { args, end: i };
 }
 
-/** A piece of LaTeX as plain words: commands rendered or dropped, braces and ties gone. */
-export function latexInline(text: string, macros: Macros = NO_MACROS, depth = 0): string {
+/** Environments laid out in cells (`&` between columns): their rows read as a table's, cells apart. */
+const TABLE_ENVS = /^(?:tabular\*?|tabularx|tabulary|longtable\*?|supertabular\*?|xtabular\*?|tabu)$/;
+/** Between a table row's cells, as the other converters write table rows. */
+export const LATEX_CELL_SEPARATOR = ' | ';
+/** Commands whose only argument is an option in brackets, which prints nothing (a footnote's number, a break's urgency). */
+const OPTION_ONLY_COMMANDS = new Set(['footnotemark', 'linebreak', 'nolinebreak', 'pagebreak', 'nopagebreak']);
+/** Table commands whose last argument is the cell's text (\multicolumn{3}{|l|}{Quad-double}, \multirow{2}{*}{Name}). */
+const CELL_SPAN_COMMANDS = new Set(['multicolumn', 'multirow']);
+
+/**
+ * A piece of LaTeX as plain words: commands rendered or dropped, braces and ties gone. In a table's
+ * rows (`cells`), an unescaped `&` parts the cells: "sqrt & 23.646 & 15.003" had read as written.
+ */
+export function latexInline(text: string, macros: Macros = NO_MACROS, depth = 0, cells = false): string {
   const s = text.replace(/\$\\backslash\$/g, '\\textbackslash{}');
   let out = '';
   let plain = '';
@@ -139,7 +151,7 @@ export function latexInline(text: string, macros: Macros = NO_MACROS, depth = 0)
   for (let i = 0; i < s.length; ) {
     const c = s[i]!;
     if (c !== '\\') {
-      plain += c === '~' ? ' ' : c === '{' || c === '}' ? '' : c;
+      plain += c === '~' ? ' ' : c === '{' || c === '}' ? '' : cells && c === '&' ? LATEX_CELL_SEPARATOR : c;
       i++;
       continue;
     }
@@ -181,6 +193,11 @@ export function latexInline(text: string, macros: Macros = NO_MACROS, depth = 0)
       i = end;
       continue;
     }
+    if (CELL_SPAN_COMMANDS.has(name) && args.length) {
+      out += latexInline(args[args.length - 1]!, macros, depth);
+      i = end;
+      continue;
+    }
     if (REFERENCE_COMMANDS.has(name)) {
       out += args.length ? `[${args[args.length - 1]}]` : '';
       i = end;
@@ -211,11 +228,13 @@ export function latexInline(text: string, macros: Macros = NO_MACROS, depth = 0)
       if (s[i] === '{' && s[i + 1] === '}') i += 2;
       continue;
     }
-    // any other command: its arguments' words (\emph{x}, \textbf{x}, \url{x}, \cmd{pkg}); none: nothing
+    // any other command: its arguments' words (\emph{x}, \textbf{x}, \url{x}, \cmd{pkg}); none: nothing. A mark's
+    // option is no word either ("\footnotemark[1]" had titled a paper "…Arithmetic[1]"); after another command
+    // brackets may be the text's own (PARI's "$\Z[x]$")
     if (args.length) {
       out += args.map((a) => latexInline(a, macros, depth)).join(' ');
       i = end;
-    }
+    } else if (s[i] === '[' && OPTION_ONLY_COMMANDS.has(name)) i = end;
   }
   flush();
   return out.replace(/[ \t]{2,}/g, ' ');
@@ -289,6 +308,8 @@ export function parseLatex(source: string): Parsed {
   const abstract: string[] = [];
   let verbatim: string | null = null;
   let inAbstract = false;
+  /** tables open around this line (a table inside a cell opens another) */
+  let tableDepth = 0;
   for (let i = bodyFrom; i < raw.length; i++) {
     const line = raw[i]!;
     if (verbatim !== null) {
@@ -304,6 +325,8 @@ export function parseLatex(source: string): Parsed {
     }
     if (env === 'abstract') inAbstract = true;
     if (/\\end\s*\{abstract\}/.test(line)) inAbstract = false;
+    const tableOpens = [...line.matchAll(/\\begin\s*\{([^}]+)\}/g)].filter((m) => TABLE_ENVS.test(m[1]!)).length;
+    tableDepth += tableOpens;
     const h = headingAt(raw, i, macros);
     if (h) {
       headings.push(h);
@@ -311,8 +334,9 @@ export function parseLatex(source: string): Parsed {
       continue;
     }
     // \begin{…} and \end{…} print nothing (the environment's body does)
-    const text = latexInline(line.replace(/\\(?:begin|end)\s*\{[^}]*\}(?:\{[^}]*\}|\[[^\]]*\])*/g, ''), macros).trim();
+    const text = latexInline(line.replace(/\\(?:begin|end)\s*\{[^}]*\}(?:\{[^}]*\}|\[[^\]]*\])*/g, ''), macros, 0, tableDepth > 0).trim();
     rendered[i] = text;
+    tableDepth = Math.max(0, tableDepth - [...line.matchAll(/\\end\s*\{([^}]+)\}/g)].filter((m) => TABLE_ENVS.test(m[1]!)).length);
     if (inAbstract && text) abstract.push(text);
   }
   // \title may be set in the preamble or after \begin{document}, before \maketitle
@@ -372,7 +396,7 @@ export function convertLatexText(source: string, filename: string, plan?: PlanDi
 
 export const latexConverter: Converter = {
   name: 'latex',
-  version: 4,
+  version: 5,
   async convert({ bytes, card, options }) {
     const text = decodeNonEmptyText(bytes);
     return convertLatexText(text, card.filename, options.plan);

@@ -8,7 +8,7 @@ import { readCatalog } from '../src/store/catalog.js';
 import { TreeFile, type TreeNode, type FileCard } from '../src/store/schemas.js';
 import { xlsxConverter } from '../src/ingest/converters/spreadsheet/xlsx.js';
 import { csvConverter, sniffDelimiter } from '../src/ingest/converters/spreadsheet/csv.js';
-import { classifyCell, detectHeaderRow, SheetBuilder, sheetMarkdown, type RawCell } from '../src/ingest/converters/spreadsheet/schema.js';
+import { classifyCell, detectHeaderRow, groupedHeader, SheetBuilder, sheetMarkdown, type RawCell } from '../src/ingest/converters/spreadsheet/schema.js';
 import type { ConvertResult, ConvertedNode } from '../src/ingest/converters/types.js';
 import { schemaResult } from '../src/ingest/converters/spreadsheet/result.js';
 import { tempStore, cleanup, FIXTURES } from './helpers/temp-store.js';
@@ -166,6 +166,27 @@ describe('schema inference', () => {
     // a table of text alone keeps its first header-shaped row, however full the rows below it
     expect(detectHeaderRow([raw('Name', 'City'), raw('Ada', 'London'), raw('Grace', 'New York')])).toBe(0);
     expect(detectHeaderRow([raw('Name', 'City', null), raw('Ada', 'London', 'UK'), raw('Grace', 'New York', 'US'), raw('Alan', 'Wilmslow', 7)])).toBe(0);
+  });
+  it('a header over two rows, groups spanning the names that repeat under them, names each column by both (Omni-Path\'s topology sheet)', () => {
+    const title = raw('Standard-Format Topology Spread Sheet');
+    const groups = raw('Source', 'Source', 'Source', 'Destination', 'Destination', 'Destination', 'Cable');
+    const names = raw('Rack', 'Name', 'Port', 'Rack', 'Name', 'Port', 'Length');
+    const data = [raw('rack1', 'host01', 19, 'rack3', 'core1', 1, '5m'), raw('rack2', 'host02', 20, 'rack6', 'core2', 2, '1m')];
+    expect(detectHeaderRow([title, groups, names, ...data])).toBe(-1);
+    const want = ['Source Rack', 'Source Name', 'Source Port', 'Destination Rack', 'Destination Name', 'Destination Port', 'Cable Length'];
+    expect(groupedHeader([title, groups, names, ...data])).toEqual({ index: 2, names: want });
+    // merged groups written in their first column only
+    expect(groupedHeader([title, raw('Source', null, null, 'Destination', null, null, 'Cable'), names, ...data])?.names).toEqual(want);
+    // a group seen again after another, or a row of one group, spans nothing; names that repeat under the same group stay unnamed
+    expect(groupedHeader([title, raw('Source', 'Source', 'Destination', 'Source', 'Destination', 'Destination', 'Cable'), names, ...data])).toBeNull();
+    expect(groupedHeader([title, raw('All', 'All', 'All', 'All', 'All', 'All', 'All'), names, ...data])).toBeNull();
+    expect(groupedHeader([title, raw('Source', 'Source', 'Source', 'Source', 'Source', 'Destination', 'Cable'), names, ...data])).toBeNull();
+    // the sheet: columns named by both rows, the title above them a note, the first data row right under the names
+    const b = new SheetBuilder('Fabric Links');
+    [title, groups, names, ...data].forEach((r, i) => b.addRow(i + 1, r));
+    const s = b.finish();
+    expect(s.columns.map((c) => c.name)).toEqual(want);
+    expect([s.header_row, s.row_count, s.preamble]).toEqual([3, 2, ['Standard-Format Topology Spread Sheet']]);
   });
   it('names then a run of years is a header (a column per year, as the World Bank publishes); other numbers are not', () => {
     const rows = [raw('Country Name', 'Country Code', 1960, 1961, 1962), raw('Aruba', 'ABW', 4.82, 4.655, 4.471), raw('China', 'CHN', 5.76, 5.89, 6.03)];

@@ -63,7 +63,7 @@ const CSV_CAPS: Capabilities = {
 
 export const csvConverter: Converter = {
   name: 'csv',
-  version: 10,
+  version: 11,
   async convert({ bytes, card, options }) {
     if (bytes.length === 0) throw new ConvertError('The file is empty.', 'Add rows or remove the file from the inbox.');
     const { parse } = await import('csv-parse');

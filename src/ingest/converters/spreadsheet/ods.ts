@@ -187,7 +187,7 @@ async function readSheets(zip: OpenZip): Promise<OdsReader> {
 
 export const odsConverter: Converter = {
   name: 'ods',
-  version: 9,
+  version: 10,
   async convert({ bytes, card, options }) {
     return withPackage(bytes, 'OpenDocument spreadsheet', REPAIR_HINT, async (zip) => {
       await assertOdfNotEncrypted(zip, 'spreadsheet');

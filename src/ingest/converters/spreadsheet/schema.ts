@@ -334,6 +334,48 @@ export function detectHeaderRow(rows: RawCell[][]): number {
   return above;
 }
 
+/** Filled cells' texts of a row (trimmed, one space between words), by column; '' for an empty cell. */
+function cellNames(r: RawCell[]): string[] {
+  return r.slice(0, lastNonEmpty(r) + 1).map((c) => cellText(c.value).replace(/\s+/g, ' ').trim());
+}
+
+/**
+ * A header over two rows: a row of groups, each spanning the columns under it (merged cells, read as
+ * the group in each column or in its first one only), over a row of names that repeat from group to
+ * group ("Source | … | Destination | …" over "Rack Group | Rack | Name | … | Rack Group | Rack | Name
+ * | …", Omni-Path's topology sheet). Neither row is a header alone (a header names each column once),
+ * and the sheet had been read headerless, its names as data. The names row's index and each column's
+ * name ("Source Rack Group", "Destination Rack Group"), or null.
+ */
+export function groupedHeader(rows: RawCell[][]): { index: number; names: string[] } | null {
+  const filled = rows.map((r) => r.filter((c) => c.value !== null && c.value !== '').length);
+  const widest = Math.max(0, ...filled);
+  for (let i = 1; i < rows.length - 1; i++) {
+    const names = cellNames(rows[i]!);
+    if (filled[i]! < Math.max(2, Math.ceil(widest * HEADER_MIN_FILL)) || !rows[i]!.every((c) => c.value === null || c.value === '' || isTextCell(c))) continue;
+    if (new Set(names.filter(Boolean).map((n) => n.toLowerCase())).size === filled[i]) continue;
+    const groups = spanningGroups(rows[i - 1]!, names.length);
+    if (!groups) continue;
+    const whole = names.map((n, k) => (groups[k] && n && groups[k]!.toLowerCase() !== n.toLowerCase() ? `${groups[k]} ${n}` : n || groups[k]!));
+    const named = whole.filter(Boolean).map((n) => n.toLowerCase());
+    if (new Set(named).size === named.length) return { index: i, names: whole };
+  }
+  return null;
+}
+
+/** The group over each of `width` columns when the row is a row of groups (text; at least two, each over a run of columns), else null. */
+function spanningGroups(row: RawCell[], width: number): string[] | null {
+  if (!row.every((c) => c.value === null || c.value === '' || isTextCell(c))) return null;
+  const cells = cellNames(row);
+  if (!cells[0]) return null;
+  const out: string[] = [];
+  for (let k = 0; k < width; k++) out.push(cells[k] || out[k - 1]!);
+  const distinct = new Set(out);
+  // every group over a run of its own: a group seen again after another is no span
+  const runs = out.filter((g, k) => k === 0 || g !== out[k - 1]).length;
+  return distinct.size >= 2 && runs === distinct.size && distinct.size < width ? out : null;
+}
+
 /** A comment row: its first filled cell opens with "#", the comment mark CSV readers know (R's comment.char, pandas' comment). */
 function isCommentRow(r: RawCell[]): boolean {
   const first = r.find((c) => c.value !== null && c.value !== '');
@@ -441,16 +483,18 @@ export class SheetBuilder {
     // over rows of text alone, or with no header found, a header written as a comment is the header
     const overTyped = detected >= 0 && rows.slice(detected + 1).some((r) => !isCommentRow(r) && r.some((c) => c.value !== null && c.value !== '' && !isTextCell(c)));
     const commented = overTyped ? -1 : commentedHeader(rows);
-    this.headerIndex = commented >= 0 ? commented : detected;
+    const grouped = detected < 0 && commented < 0 ? groupedHeader(rows) : null;
+    this.headerIndex = commented >= 0 ? commented : grouped ? grouped.index : detected;
     const buffered = this.buffered;
     this.buffered = [];
     let start = 0;
     if (this.headerIndex >= 0) {
       const header = commented >= 0 ? { ...buffered[commented]!, cells: uncommented(buffered[commented]!.cells) } : buffered[this.headerIndex]!;
       this.headerRowNo = header.rowNo;
-      this.preamble = buffered.slice(0, this.headerIndex).map((b) => rowText(b.cells)).filter(Boolean);
+      // a header over two rows: its row of groups is part of it, not a note above the table
+      this.preamble = buffered.slice(0, this.headerIndex - (grouped ? 1 : 0)).map((b) => rowText(b.cells)).filter(Boolean);
       // a name set over two lines in its cell ("Population" / "in millions") is one line of words: a node title
-      this.headerNames = header.cells.slice(0, lastNonEmpty(header.cells) + 1).map((c) => cellText(c.value).replace(/\s+/g, ' ').trim());
+      this.headerNames = grouped ? grouped.names : cellNames(header.cells);
       this.width = this.headerNames.length;
       start = this.headerIndex + 1;
     } else {

@@ -159,7 +159,7 @@ export const XLSX_CAPS: Capabilities = {
 
 export const xlsxConverter: Converter = {
   name: 'xlsx',
-  version: 10,
+  version: 11,
   async convert({ bytes, card, options }) {
     const warnings: string[] = [];
     const sheets = await readSheets(bytes, warnings);

@@ -366,8 +366,14 @@ describe('column summaries', () => {
     const xl = await deepRetrieve(root, byName('sales.xlsx').id, { query: 'Widget Pro units in the East' });
     const row = xl.suggestions.find((s) => s.row_range)!;
     expect(row.passage?.cite).toMatch(/sales\.xlsx, sheet "Sales", rows? \d/);
+    // and where the workbook numbers that row: its header is on row 4, under a title and notes
+    const [, data, sheet] = /rows? (\d+)(?:-\d+)? \(sheet rows? (\d+)/.exec(row.passage!.cite)!;
+    expect(Number(sheet) - Number(data)).toBe(4);
     const csv = await deepRetrieve(root, byName('sales.csv').id, { query: 'Widget Pro units in the East' });
-    expect(csv.suggestions.find((s) => s.row_range)!.passage?.cite).not.toContain('sheet');
+    const csvCite = csv.suggestions.find((s) => s.row_range)!.passage?.cite;
+    expect(csvCite).not.toContain('sheet');
+    // a CSV's rows are its lines, the header the first
+    expect(csvCite).toMatch(/rows? (\d+)(?:-\d+)? \(lines? \d/);
   });
 
   it('a wide row\'s passage opening past its first cells starts with them: whose row it is', async () => {

@@ -168,6 +168,9 @@ describe('read rows', () => {
       ['PN-1020', 'Eye bolt M12', 'Stavanger', 290, 5.6],
     ]);
     expect(a.citation.rows).toEqual([19, 20]);
+    // the header is on the sheet's row 1: data rows 19-20 are where a reader opening the file finds them, rows 20-21
+    expect(a.citation.sheet_rows).toEqual([20, 21]);
+    expect(a.citation.text).toContain('rows 19-20 (sheet rows 20-21)');
     expect(a.citation.sheet).toBe('spare-parts-inventory');
     expect(a.node?.meta).toBeUndefined();
     expect(codeOf(() => readSource(root, 'spare-parts-inventory.xlsx', { rows: '21-30' }))).toBe(4);

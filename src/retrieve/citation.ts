@@ -9,6 +9,8 @@ export interface Citation {
   node_title?: string;
   pages?: [number, number];
   rows?: [number, number];
+  /** the same rows as the spreadsheet numbers them (a CSV: the file's lines), when its header's row (meta.header_row) is known */
+  sheet_rows?: [number, number];
   sheet?: string;
   lines?: [number, number];
   /** the HTML section's fragment (`file.html#anchor`), when the node has one */
@@ -27,9 +29,20 @@ export interface CitationParts {
   node_title?: string | undefined;
   pages?: [number, number] | undefined;
   rows?: [number, number] | undefined;
+  sheet_rows?: [number, number] | undefined;
   sheet?: string | undefined;
   lines?: [number, number] | undefined;
   anchor?: string | undefined;
+}
+
+/**
+ * Data rows as the spreadsheet numbers them: data row 1 sits right under the header (a sheet node's
+ * meta.header_row); undefined for a sheet without a header. Omni-Path's topology sheet has its header on
+ * row 3: an agent's "row 6" was row 9 where a reader opens the file.
+ */
+export function sheetRowsOf(sheetMeta: Readonly<Record<string, unknown>> | undefined, rows: [number, number] | undefined): [number, number] | undefined {
+  const header = sheetMeta?.['header_row'];
+  return rows && typeof header === 'number' ? [header + rows[0], header + rows[1]] : undefined;
 }
 
 function span(label1: string, labelN: string, r: [number, number]): string {
@@ -41,11 +54,16 @@ function pageLabels(entry: CatalogEntry): [string, string] {
   return entry.type === 'pptx' || entry.type === 'odp' ? ['slide', 'slides'] : ['p.', 'pp.'];
 }
 
+/** Where a sheet's rows are in the file as its reader numbers them: a workbook's sheet rows, a CSV's lines. */
+function fileRows(entry: CatalogEntry, r: [number, number]): string {
+  return entry.type === 'csv' ? span('line', 'lines', r) : `sheet ${span('row', 'rows', r)}`;
+}
+
 export function makeCitation(entry: CatalogEntry, parts: CitationParts): Citation {
   const where: string[] = [];
   if (parts.sheet) where.push(`sheet "${parts.sheet}"`);
   if (parts.pages) where.push(span(...pageLabels(entry), parts.pages));
-  if (parts.rows) where.push(span('row', 'rows', parts.rows));
+  if (parts.rows) where.push(`${span('row', 'rows', parts.rows)}${parts.sheet_rows ? ` (${fileRows(entry, parts.sheet_rows)})` : ''}`);
   if (parts.lines) where.push(span('line', 'lines', parts.lines));
   // a section with neither pages, rows, lines nor an anchor (an HTML heading without an id) is named by its title
   if (where.length === 0 && !parts.anchor && parts.node_title) where.push(`section "${parts.node_title}"`);
@@ -55,6 +73,7 @@ export function makeCitation(entry: CatalogEntry, parts: CitationParts): Citatio
   if (parts.node_title) c.node_title = parts.node_title;
   if (parts.pages) c.pages = parts.pages;
   if (parts.rows) c.rows = parts.rows;
+  if (parts.rows && parts.sheet_rows) c.sheet_rows = parts.sheet_rows;
   if (parts.sheet) c.sheet = parts.sheet;
   if (parts.lines) c.lines = parts.lines;
   if (parts.anchor) c.anchor = parts.anchor;

@@ -11,6 +11,7 @@ import { openStoreLookup, loadTree } from './store-read.js';
 import { resolveSource } from './resolve.js';
 import { sourceFreshness, type Freshness } from '../search/freshness.js';
 import { viewTree, requireNode, clip, DEFAULT_TREE_DEPTH, QUERY_TREE_DEPTH, DEFAULT_TREE_MAX_NODES, DEFAULT_SUMMARY_CHARS, type ViewNode } from './tree-view.js';
+import { sheetRowsOf } from './citation.js';
 
 /** Suggestions returned by default. */
 export const DEFAULT_SUGGESTIONS = 5;
@@ -87,8 +88,8 @@ async function suggest(root: string, tree: TreeFile, entry: CatalogEntry, query:
     if (!s.page_range && node.page_range) s.page_range = node.page_range;
     if (!s.line_range && node.line_range) s.line_range = node.line_range;
     if (!s.row_range && node.row_range) s.row_range = node.row_range;
-    const header = node.meta?.['header_row'];
-    if (s.row_range && typeof header === 'number') s.excel_rows = [header + s.row_range[0], header + s.row_range[1]];
+    const excel = sheetRowsOf(node.meta, s.row_range);
+    if (excel) s.excel_rows = excel;
     return s;
   });
 }

@@ -3,7 +3,7 @@ import type { CatalogEntry, TreeFile, TreeNode } from '../store/schemas.js';
 import type { Freshness } from '../search/freshness.js';
 import { parseRange } from './bounded.js';
 import { pickSheet, readRows, fitRows, sheetNames } from './read-rows.js';
-import { makeCitation } from './citation.js';
+import { makeCitation, sheetRowsOf } from './citation.js';
 import { base, findPath, nodeInfo, type ReadAnswer, type ReadRequest } from './read-info.js';
 
 export interface SheetReadContext {
@@ -75,7 +75,7 @@ export function readSheetRows({ root, entry, tree, path, req, maxChars, freshnes
     truncated: got.truncated,
     next: cont,
     ...(got.rows.length === 0 ? { note: `No data rows in ${a}-${b}.` } : pastEnd ? { note: pastEnd } : {}),
-    citation: makeCitation(entry, { node_id: sheet.node.node_id, node_title: sheet.node.title, sheet: got.sheet, ...(got.range ? { rows: got.range } : {}) }),
+    citation: makeCitation(entry, { node_id: sheet.node.node_id, node_title: sheet.node.title, sheet: got.sheet, ...(got.range ? { rows: got.range, sheet_rows: sheetRowsOf(sheet.node.meta, got.range) } : {}) }),
     freshness,
   };
 }

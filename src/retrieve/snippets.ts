@@ -18,7 +18,7 @@ import { loadConfig } from '../store/config.js';
 import { loadTree } from './store-read.js';
 import { readNodeText, type NodeRead } from './read-text.js';
 import { findNodePath } from './tree-view.js';
-import { makeCitation } from './citation.js';
+import { makeCitation, sheetRowsOf } from './citation.js';
 import { pickSheet, readRows } from './read-rows.js';
 
 /**
@@ -627,6 +627,7 @@ export function passageCite(entry: CatalogEntry, n: NodeHit, passage: NodePassag
     pages: passage.pages ?? (passage.page !== undefined ? [passage.page, passage.page] : undefined),
     lines: passage.page === undefined ? (passage.lines ?? n.line_range) : undefined,
     rows: passage.page === undefined ? (passage.rows ?? n.row_range) : undefined,
+    sheet_rows: passage.page === undefined && node?.kind === 'sheet' ? sheetRowsOf(node.meta, passage.rows ?? n.row_range) : undefined,
   }).text;
 }
 

@@ -142,6 +142,15 @@ describe('a reference\'s entries', () => {
   });
 });
 
+describe('headings in small capitals', () => {
+  it('a numbered line in capitals a little smaller than the text is a heading (IEEE\'s "I. INTRODUCTION"); small print otherwise is not', () => {
+    const small = (t: string, size: number) => scoreLine(line(t, { size, gapAbove: 2 }), BODY, { repeats: 0, top: false });
+    expect(small('I. INTRODUCTION', 8)!.score).toBeGreaterThanOrEqual(0.45);
+    expect(small('I. Introduction', 8)).toBeNull();
+    expect(small('I. INTRODUCTION', 6)?.score ?? 0).toBeLessThan(0.45);
+  });
+});
+
 describe('a table keyed by number is no run of headings', () => {
   it('a numbered line over rows that open with numbers, in its print and column, is a row (Elk\'s space groups); over its text, or one sub-heading, a heading', () => {
     const row = (t: string) => line(t, { x2: 300 });

@@ -156,6 +156,22 @@ describe('two columns around a wide float (acm-sample-sigplan p4, a 10-Q auditor
     expect(order.indexOf('right 0')).toBe(order.indexOf('left 7') + 1);
   });
 
+  it('columns over a publication note printed across the page\'s bottom are read left first, the note after them, however much code the columns hold (TLSH p2)', () => {
+    const code = (side: 'left' | 'right', n: number, top: number) => Array.from({ length: n }, (_, i) => item(`x${i} = f(${i}) {`, side === 'left' ? 60 : 330, top - i * 14, 'mono', 9, 60));
+    const note = (k: number) => item(`Published as note line ${k} with https://example.org/a/long/address/paper-${k}.pdf`, 52, 120 - k * 12, 'body', 8, 300 + k * 40);
+    const raw = [...column('left', 0, 8, 700), ...code('left', 10, 588), ...column('right', 0, 8, 700), ...code('right', 10, 588), note(0), note(1), note(2), note(3)];
+    const p = buildPage(1, 612, 792, raw);
+    expect(p.twoColumn).toBe(true);
+    expect(p.lines.some((l) => l.text.includes('left column') && l.text.includes('right column'))).toBe(false);
+    const texts = p.lines.map((l) => l.text);
+    expect(texts.findIndex((t) => t.startsWith('right column sentence number 0'))).toBeGreaterThan(texts.findIndex((t) => t.startsWith('left column sentence number 7')));
+    expect(texts.slice(-4).every((t) => t.startsWith('Published as note line'))).toBe(true);
+    // a table's labels beside their values under a caption across the page are no columns
+    const label = (k: number) => [item(`Description_${k}:`, 52, 700 - k * 14, 'body', 10, 70), item(`"value number ${k}"`, 330, 700 - k * 14, 'body', 10, 90)];
+    const table = buildPage(1, 612, 792, [...Array.from({ length: 10 }, (_, k) => label(k)).flat(), note(0), note(1)]);
+    expect(table.twoColumn).toBe(false);
+  });
+
   it('rows of a two-text-column table between lines of prose across the page are no columns (debian-reference p110)', () => {
     const at = (str: string, x: number, yy: number, w: number) => ({ str, x, x2: x + w, y: yy, size: 10, font: 'body' });
     const groups = (prose: number) => [

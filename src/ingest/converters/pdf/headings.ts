@@ -34,6 +34,12 @@ export const TABLE_TITLE_BONUS = 0.2;
 export const TABLE_TITLE_MAX_SCORE = 0.5;
 /** Penalty of a line printed smaller than the body (0.9 of its size), lifted for a table title in the table's own print. */
 export const SMALL_PRINT_PENALTY = 0.3;
+/**
+ * A numbered line in capitals this large at least (of the body's size) is a heading set in small
+ * capitals, not small print: IEEE papers' "I. INTRODUCTION" (its capitals 8 pt over 10 pt text) had
+ * scored under the split threshold, and TLSH's sections I–III were one node.
+ */
+export const SMALL_CAPS_MIN_RATIO = 0.75;
 /** Body lines below a line looked at for table rows, and how many of them must be rows. */
 export const TABLE_TITLE_LOOKAHEAD = 8;
 export const TABLE_TITLE_MIN_ROWS = 2;
@@ -417,7 +423,7 @@ export function scoreLine(printed: Line, body: BodyStyle, opts: { repeats: numbe
   if (sizeRatio >= 1.4) score += 0.5;
   else if (sizeRatio >= 1.15) score += 0.35;
   else if (sizeRatio >= 1.05) score += 0.1;
-  else if (sizeRatio < 0.9) score -= SMALL_PRINT_PENALTY;
+  else if (sizeRatio < 0.9 && !(caps && pattern && sizeRatio >= SMALL_CAPS_MIN_RATIO)) score -= SMALL_PRINT_PENALTY;
   if (emph) score += 0.25;
   if (caps) score += 0.15;
   if (line.gapAbove >= 1.6) score += 0.1;

@@ -442,7 +442,36 @@ export function findGutter(groups: Item[][], width: number, groupCells: Cell[][]
   // a title, abstract or caption printed across both columns hides the gutter: look again without
   // the full-width lines when they are few (spanning text is then read before/after the columns)
   const narrow = all.filter((c) => c.x2 - c.x <= width * SPANNING_SHARE);
-  return all.length - narrow.length <= all.length * MAX_SPANNING_SHARE ? gutterOf(narrow, width, width * MIN_COLUMN_LINE_SHARE) : null;
+  const again = all.length - narrow.length <= all.length * MAX_SPANNING_SHARE ? gutterOf(narrow, width, width * MIN_COLUMN_LINE_SHARE) : null;
+  return again ?? gutterInside(groups, groupCells, width);
+}
+
+/** Rows across the columns at the page's top or bottom that gutterInside leaves out: at most this many. */
+export const MAX_EDGE_ROWS = 6;
+
+/**
+ * A clean gutter between rows printed across the columns at the page's bottom or top only (TLSH's
+ * publication note under both columns of every page, four lines of URLs): such rows are read below
+ * or above the columns, as a spanning title is; the pages had been read row by row, the columns'
+ * lines interleaved ("The TLSH digest of the byte string is evaluated as the D. Step 4. Construct…").
+ */
+function gutterInside(groups: Item[][], groupCells: Cell[][], width: number): number | null {
+  const x = leastCovered(groupCells.flat(), width)?.x;
+  if (x === undefined) return null;
+  const y = (g: Item[]) => g.reduce((a, it) => a + it.y, 0) / g.length;
+  // rows top first; those crossing x must all sit in an unbroken run at the top or the bottom
+  const order = groups.map((g, i) => ({ i, y: y(g) })).sort((a, b) => b.y - a.y).map((r) => r.i);
+  const crossing = order.map((i) => groupCells[i]!.some((c) => c.x + 1 < x && c.x2 - 1 > x));
+  let top = 0;
+  while (top < order.length && crossing[top]) top++;
+  let bottom = order.length;
+  while (bottom > top && crossing[bottom - 1]) bottom--;
+  const edge = top + order.length - bottom;
+  if (edge === 0 || edge > MAX_EDGE_ROWS || crossing.slice(top, bottom).some(Boolean)) return null;
+  const inner = order.slice(top, bottom).map((i) => groupCells[i]!);
+  const gutter = gutterOf(inner.flat(), width);
+  // two columns of text, not a table's labels beside their values under a caption (ngspice's "Description: | …")
+  return gutter !== null && textBesideGutter(inner, gutter) ? gutter : null;
 }
 
 /** Without a clean gutter, column lines must be this long (share of the page width): prose, not table cells. */
@@ -454,6 +483,21 @@ export const SPANNING_SHARE = 0.6;
 export const MAX_SPANNING_SHARE = 0.25;
 
 function gutterOf(segs: Cell[], width: number, minLine = 0): number | null {
+  const least = leastCovered(segs, width);
+  if (!least || least.cover > 1) return null;
+  const bestX = least.x;
+  let left = 0;
+  let right = 0;
+  for (const s of segs) {
+    if (s.text.length < MIN_COLUMN_PROSE_CHARS || letterRatio(s.text) < PROSE_LETTER_RATIO || s.x2 - s.x < minLine) continue;
+    if (s.x2 <= bestX) left++;
+    else if (s.x >= bestX) right++;
+  }
+  return left >= MIN_COLUMN_LINES && right >= MIN_COLUMN_LINES ? bestX : null;
+}
+
+/** The x in the gutter search range crossed by the fewest segments (the nearest the page's middle among equals), and how many cross it. */
+function leastCovered(segs: Cell[], width: number): { x: number; cover: number } | null {
   const bins = Math.ceil(width) + 2;
   const diff = new Int32Array(bins + 1);
   for (const c of segs) {
@@ -479,15 +523,7 @@ function gutterOf(segs: Cell[], width: number, minLine = 0): number | null {
       bestDist = dist;
     }
   }
-  if (bestX < 0 || bestCover > 1) return null;
-  let left = 0;
-  let right = 0;
-  for (const s of segs) {
-    if (s.text.length < MIN_COLUMN_PROSE_CHARS || letterRatio(s.text) < PROSE_LETTER_RATIO || s.x2 - s.x < minLine) continue;
-    if (s.x2 <= bestX) left++;
-    else if (s.x >= bestX) right++;
-  }
-  return left >= MIN_COLUMN_LINES && right >= MIN_COLUMN_LINES ? bestX : null;
+  return bestX < 0 ? null : { x: bestX, cover: bestCover };
 }
 
 /** Banded two-column detection: the columns' part of the page must hold at least this many rows. */

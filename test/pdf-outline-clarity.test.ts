@@ -183,6 +183,19 @@ describe('source titles from the first page', () => {
     expect(titleOf(first, 'Introduction to Partial Differential Equations', 'f')).toBe('Introduction to Partial Differential Equations');
   });
 
+  it('a sentence naming the document on a first page all in one print is no title: the metadata title is (UFO:AI\'s licence page)', () => {
+    const licence = page(1, [line('Permission is granted to copy, distribute and/or modify this document under the terms', 11, 737), line('While UFO:AI and its manual are pure free software projects, any pictures, symbols, graphics', 11, 682), line('etc appearing are subject to the copyright of their respective owners.', 11, 669)]);
+    expect(titleOf(licence, 'UFO:AI Manual', 'ufo-manual')).toBe('UFO:AI Manual');
+  });
+
+  it('a numbered part\'s heading run into its text is no title; the opening line above it is (an OCR\'d paper\'s "IMPROVED AUDITORY MASKING MODELS")', () => {
+    const scanned = page(1, [line('IMPROVED AUDITORY MASKING MODELS', 12, 740), line('M. R. Flax, E. Ambikairajah, W. H. Holmes', 12, 725), line('Abstract', 12, 700), line('Hybrid masking models are defined and are informally judged to be improved.', 12, 690), line('1 INTRODUCTION Definition of perceptually relevant information in audio signals', 13.4, 600), line('is currently frequency threshold based. Masking thresholds are found', 13.4, 588)]);
+    expect(titleOf(scanned, '', 'flax-2000')).toBe('IMPROVED AUDITORY MASKING MODELS');
+    // an opening line that is itself a sentence or a part's name leaves the file name
+    const plain = page(1, [line('This paper describes masking models for audio coding.', 12, 740), line('1 INTRODUCTION Definition of perceptually relevant information', 13.4, 600), line('is currently frequency threshold based.', 13.4, 588)]);
+    expect(titleOf(plain, '', 'flax-2000')).toBe('flax-2000');
+  });
+
   it('a headline that is a name alone is read with the title block around it (horoscop\'s cover); a logo glyph or the author below is not part of it', () => {
     const first = page(1, [
       gap(line('TYPESETTING', 20, 700), Infinity),

@@ -112,6 +112,15 @@ describe('three columns (PARI\'s reference card, a three-column index)', () => {
   });
 });
 
+describe('text printed again in place (bold faked by overprinting: QDBM\'s benchmark sheet)', () => {
+  it('is read once; the same words printed further along the line are kept', () => {
+    const raw = [0, 0.3, 0.6, 0.9].map((dx) => item('Benchmark Test of DBM Brothers', 66 + dx, 782, 'body', 14, 220));
+    expect(buildPage(1, 612, 792, raw).lines.map((l) => l.text)).toEqual(['Benchmark Test of DBM Brothers']);
+    const twice = [item('yes', 66, 700, 'body', 10, 15), item('yes', 90, 700, 'body', 10, 15)];
+    expect(buildPage(1, 612, 792, twice).lines[0]!.text).toBe('yes yes');
+  });
+});
+
 describe('two columns around a wide float (acm-sample-sigplan p4, a 10-Q auditor\'s report)', () => {
   const column = (side: 'left' | 'right', from: number, n: number, top: number) =>
     Array.from({ length: n }, (_, i) => item(`${side} column sentence number ${from + i} goes on here`, side === 'left' ? 52 : 320, top - i * 14, 'body', 10, 230));

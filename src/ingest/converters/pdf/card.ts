@@ -95,7 +95,10 @@ export function metaNamedLine(meta: string | undefined, page: PageLayout | undef
   const want = new Set(wordsOf(meta).filter((w) => w.length > 2 && !TITLE_FILLER.has(w)));
   const shared = (t: string) => wordsOf(t).filter((w) => want.has(w)).length;
   if (!headline || shared(headline) > 0) return null;
+  // a page all in one print has no title size: a sentence naming the document ("While UFO:AI and its
+  // manual are pure free software projects, any pictures…", a licence page) is no title
   const max = Math.max(...page.lines.map((l) => l.size));
+  if (page.lines.every((l) => l.size >= max * 0.95)) return null;
   const line = page.lines.find((l) => l.size >= max * 0.95 && shared(l.text) >= META_NAMED_MIN_WORDS);
   return line ? line.text.trim() : null;
 }
@@ -405,6 +408,27 @@ function plainHeadline(page: PageLayout | undefined, allText: () => string): str
   return isPartName(block) ? '' : block;
 }
 
+/**
+ * A numbered part's heading in capitals with the words after it ("1 INTRODUCTION Definition of
+ * perceptually relevant…"): a section heading read with its paragraph, as an OCR'd paper's largest
+ * print was, not the document's title.
+ */
+const PART_HEADING_OPENING = /^\d{1,2}\.?\s+(?:INTRODUCTION|ABSTRACT|BACKGROUND|OVERVIEW)\s+\S/;
+
+/** Words of a first page's opening line taken as its title (openingTitleLine), at most. */
+export const OPENING_TITLE_MAX_WORDS = 12;
+
+/**
+ * The first page's opening line when it reads as a title (a few words, not a part's name, no sentence
+ * ending) and its largest print is a part's heading: a scanned paper's "IMPROVED AUDITORY MASKING
+ * MODELS", OCR having measured its capitals no larger than the text, above "1 INTRODUCTION". Null otherwise.
+ */
+function openingTitleLine(page: PageLayout | undefined): string | null {
+  const t = page?.lines[0]?.text.trim() ?? '';
+  const words = t.split(/\s+/).length;
+  return words >= 2 && words <= OPENING_TITLE_MAX_WORDS && /\p{L}{3}/u.test(t) && !/^\d/.test(t) && !/[.,;:]$/.test(t) && !isPartName(t) ? t : null;
+}
+
 /** The first page opens with a headline: its largest text is much larger than its body text. */
 function prominent(page: PageLayout | undefined): boolean {
   if (!page || page.lines.length === 0) return false;
@@ -522,13 +546,13 @@ export function buildCard(input: CardInput): { title: string; card: Partial<DocC
     const allText = () => input.layouts.map((p) => p.lines.map((l) => l.text).join('\n')).join('\n');
     const largest = largestLines(first);
     const printed = splitJoinedInitial(underMasthead(first, largest, input.runningHeads) ?? largest, allText);
-    const headline = isPartName(printed) ? '' : printed;
+    const headline = isPartName(printed) || PART_HEADING_OPENING.test(printed) ? '' : printed;
     const named = metaNamedLine(input.metaTitle, first, headline);
     if (printedMetaTitle(input.metaTitle, input.layouts[0])) title = spacedStem(input.metaTitle!.trim());
     else if (named) title = named;
     else if (headline && prominent(first)) title = headline;
     else if (goodMetaTitle(input.metaTitle) && !unprintedFileStem(input.metaTitle, input.layouts[0])) title = input.metaTitle.trim();
-    else title = (headline && plainHeadline(first, allText)) || input.fallbackTitle;
+    else title = (headline && plainHeadline(first, allText)) || (printed && !headline ? openingTitleLine(first) : null) || input.fallbackTitle;
     qualifier = titleQualifier(title, input.layouts[0]);
     // the qualifier is what tells the document apart: the base title gives way to it (tidied first:
     // the clipped base's "…" read as a leader and cut the qualifier off)

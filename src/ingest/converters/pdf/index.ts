@@ -12,7 +12,7 @@ import { takeNativeRead } from './poppler.js';
 
 export const pdfConverter: Converter = {
   name: 'pdf',
-  version: 99,
+  version: 100,
   async convert({ bytes, card, options }) {
     const opts = { maxLeafPages: options.maxLeafPages, fallbackTitle: basename(card.filename, extname(card.filename)), ...(options.plan ? { plan: options.plan } : {}), ...(options.vocabularies?.length ? { vocabularies: options.vocabularies } : {}) };
     // poppler runs here, once: the planner's preview started it (./poppler.ts nativeReadOf)

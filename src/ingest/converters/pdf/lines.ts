@@ -142,9 +142,29 @@ function toItems(raw: RawItem[]): Item[] {
     const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0] = r.transform;
     const size = Math.hypot(c, d) || Math.abs(a) || 1;
     if (Math.abs(b) > MAX_ROTATION * size) continue;
-    out.push({ str, x: e, x2: e + Math.max(0, r.width ?? 0), y: f, size, font: r.fontName ?? '' });
+    const it = { str, x: e, x2: e + Math.max(0, r.width ?? 0), y: f, size, font: r.fontName ?? '' };
+    if (!overprinted(it, out)) out.push(it);
   }
   return out;
+}
+
+/** Items looked back at for the same text printed again in place (overprinted). */
+export const OVERPRINT_LOOKBACK = 8;
+/** …within this many of its size of the first print, across and up. */
+export const OVERPRINT_EM = 0.3;
+
+/**
+ * The same text printed again a hair from where it was just printed: bold faked by printing a line
+ * several times, slightly shifted (QDBM's benchmark sheet, its title read "Benchmark Test of DBM
+ * BrothersBenchmark Test of DBM Brothers…" and its headings "ResultResultResultResult"). One print is
+ * the text; the others are ink.
+ */
+function overprinted(it: Item, before: Item[]): boolean {
+  for (let k = before.length - 1; k >= 0 && k >= before.length - OVERPRINT_LOOKBACK; k--) {
+    const p = before[k]!;
+    if (p.str === it.str && p.size === it.size && Math.abs(p.x - it.x) <= OVERPRINT_EM * it.size && Math.abs(p.y - it.y) <= OVERPRINT_EM * it.size) return true;
+  }
+  return false;
 }
 
 function letterRatio(s: string): number {

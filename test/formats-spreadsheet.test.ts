@@ -376,6 +376,22 @@ describe('column summaries', () => {
     expect(csvCite).toMatch(/rows? (\d+)(?:-\d+)? \(lines? \d/);
   });
 
+  it('a sheet\'s notes are searched as an entry of their own, shown and cited as the sheet\'s notes, with no rows (Omni-Path\'s core sizes)', async () => {
+    const { deepRetrieve } = await import('../src/retrieve/deep.js');
+    const root = tempStore({});
+    roots.push(root);
+    cpSync(join(FIXTURES, 'formats', 'sales.xlsx'), join(root, 'inbox', 'sales.xlsx'));
+    await ingest(root, { paths: [join(root, 'inbox')] });
+    const e = readCatalog(root).sources.find((x) => x.filename === 'sales.xlsx')!;
+    // the notes above the Sales table: its title, and where the figures come from
+    const got = await deepRetrieve(root, e.id, { query: 'Where do the figures come from? ERP export source', vectors: false });
+    const notes = got.suggestions[0]!;
+    expect(notes.title).toBe('Sales: notes above the table');
+    expect(notes.row_range).toBeUndefined();
+    expect(notes.passage?.text).toContain('Source: ERP export; revenue in USD');
+    expect(notes.passage?.cite).toMatch(/sales\.xlsx, sheet "Sales" \(src_/);
+  });
+
   it('a wide row\'s passage opening past its first cells starts with them: whose row it is', async () => {
     const { deepRetrieve } = await import('../src/retrieve/deep.js');
     const root = tempStore({});

@@ -17,7 +17,7 @@ import {
 } from '../model/keyword-format.js';
 import { CompactPostings, PostingsArena } from './postings.js';
 import { writeSourcesIndex, type SourcePostings } from './keyword-shards.js';
-import { aboutText, fileNameText, identityText, nodeTexts, rowTexts } from './source-text.js';
+import { aboutText, fileNameText, identityText, nodeTexts, rowTexts, sheetNoteTexts } from './source-text.js';
 import { summaryWithoutSample } from '../model/column-summary.js';
 
 /** The ancestors' titles count once in a node's text (context: "Item 7 > Liquidity"). */
@@ -140,6 +140,11 @@ function buildNodes(root: string, tree: TreeFile | null, e: CatalogEntry, sha: s
     for (const r of rowTexts(root, tree)) {
       acc.parent.push(-1);
       acc.add([r.node_id, r.title, 'r', r.start, r.end], '', tokenize(r.text));
+    }
+    // a sheet's notes, read with the sheet's node (no rows of their own); their title's words are the notes' kind, not their subject
+    for (const n of sheetNoteTexts(tree)) {
+      acc.parent.push(-1);
+      acc.add([n.node_id, n.title, '', 0, 0], '', tokenize(n.text));
     }
   }
   const openingTf = termFrequencies(tokenize(opening));

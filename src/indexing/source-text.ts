@@ -2,7 +2,7 @@
  * The texts indexed for each source: its metadata card (keyword card field, card vector) and each
  * tree node (title path, summary, own text). Shared by the keyword and vector builders.
  */
-import { headingOf } from '../model/place-labels.js';
+import { headingOf, sheetNotesTitle } from '../model/place-labels.js';
 import { existsSync, readFileSync } from 'node:fs';
 import type { CatalogEntry, TreeFile, TreeNode } from '../store/schemas.js';
 import { resolveInStore } from '../store/safe-path.js';
@@ -142,6 +142,37 @@ export function rowTexts(root: string, tree: TreeFile): RowText[] {
         const end = i + block.length;
         const text = block.map((r) => rowText(r)).join('\n');
         out.push({ node_id: n.node_id, title: `${sheet} row${start === end ? ` ${start}` : `s ${start}-${end}`}`, text, start, end });
+      }
+    }
+    for (const c of n.children) walk(c);
+  };
+  walk(tree.root);
+  return out;
+}
+
+/** A sheet's notes as a searchable entry: the sheet node, what the notes are, and their text. */
+export interface NoteText {
+  node_id: string;
+  title: string;
+  text: string;
+}
+
+/**
+ * The notes set above and below each sheet's table (meta.preamble, meta.notes: a title, units, a
+ * datum, sources, a summary the table does not hold) as entries of their own beside the rows: in the
+ * sheet's text they sat under hundreds of rows' cells, and a question about them found rows. Omni-Path's
+ * topology sheet gives its two core switches' sizes only in its notes ("Core Name:core2 … Core
+ * Size:1152"); an agent asking which core switch was bigger read three sheets' rows before finding them.
+ */
+export function sheetNoteTexts(tree: TreeFile): NoteText[] {
+  const out: NoteText[] = [];
+  const lines = (v: unknown) => (Array.isArray(v) ? v.map(String).filter((x) => x.trim()) : []);
+  const walk = (n: TreeNode): void => {
+    if (n.kind === 'sheet' || typeof n.meta?.['rows_ref'] === 'string') {
+      const sheet = String(n.meta?.['sheet'] ?? n.title);
+      for (const [where, key] of [['above', 'preamble'], ['below', 'notes']] as const) {
+        const text = lines(n.meta?.[key]).join('\n');
+        if (text) out.push({ node_id: n.node_id, title: sheetNotesTitle(sheet, where), text });
       }
     }
     for (const c of n.children) walk(c);

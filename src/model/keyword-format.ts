@@ -25,8 +25,11 @@ import { StringDecoder } from 'node:string_decoder';
 import { join } from 'node:path';
 import { VECTOR_DIR } from '../store/layout.js';
 
-/** 8: a title page alone (a `preface` node of fewer than TITLE_PAGE_MAX_TOKENS words) is listed in `not_suggested`. */
-export const KEYWORD_FORMAT_VERSION = 8;
+/**
+ * 8: a title page alone (a `preface` node of fewer than TITLE_PAGE_MAX_TOKENS words) is listed in `not_suggested`.
+ * 9: a sheet's notes above and below its table are entries of their own (source-text.ts sheetNoteTexts).
+ */
+export const KEYWORD_FORMAT_VERSION = 9;
 export const KEYWORD_DIR = `${VECTOR_DIR}/keyword`;
 /** Lexicon and document statistics of the source-level index (small: no postings). */
 export const KEYWORD_SOURCES_FILE = `${KEYWORD_DIR}/sources.json`;

@@ -32,3 +32,12 @@ export function headingOf(title: string): string {
  * Program"): written by the HTML converter, read by the eval to match a page by its own heading.
  */
 export const MANUAL_SEPARATOR = ' — ';
+
+/** Where a sheet's notes are set: above its table (meta.preamble) or below it (meta.notes). */
+export type NotesPlace = 'above' | 'below';
+/** The entry of a sheet's notes in the node index (indexing/source-text.ts): "Fabric Links: notes below the table". */
+export const sheetNotesTitle = (sheet: string, where: NotesPlace): string => `${sheet}: notes ${where} the table`;
+/** Where the notes a node-index entry titled by sheetNotesTitle are, else null. */
+export function notesPlace(title: string): NotesPlace | null {
+  return /: notes above the table$/.test(title) ? 'above' : /: notes below the table$/.test(title) ? 'below' : null;
+}

@@ -77,7 +77,7 @@ async function suggest(root: string, tree: TreeFile, entry: CatalogEntry, query:
     return [];
   }
   const hits: NodeHit[] = await rankNodes(root, tree.id, query, { k, vectors, warnings, docType });
-  const { hitPassage, passageCite, termWeights } = await import('./snippets.js');
+  const { hitPassage, isNotesHit, passageCite, termWeights } = await import('./snippets.js');
   const weights = termWeights(root, tree.id, query, undefined, docType);
   return hits.slice(0, k).map((h, r) => {
     const { node, path } = requireNode(tree, h.node_id);
@@ -87,7 +87,8 @@ async function suggest(root: string, tree: TreeFile, entry: CatalogEntry, query:
     if (node.kind) s.kind = node.kind;
     if (!s.page_range && node.page_range) s.page_range = node.page_range;
     if (!s.line_range && node.line_range) s.line_range = node.line_range;
-    if (!s.row_range && node.row_range) s.row_range = node.row_range;
+    // a sheet's notes are no rows of it
+    if (!s.row_range && node.row_range && !isNotesHit(h, node)) s.row_range = node.row_range;
     const excel = sheetRowsOf(node.meta, s.row_range);
     if (excel) s.excel_rows = excel;
     return s;

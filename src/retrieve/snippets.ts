@@ -5,6 +5,7 @@
  * of a long section titled by its first sentence. Reads the tree and
  * the nodes' text of at most PASSAGE_RESULTS sources, each node's text up to PASSAGE_SCAN_CHARS.
  */
+import { notesPlace, type NotesPlace } from '../model/place-labels.js';
 import type { CatalogEntry, TreeFile, TreeNode } from '../store/schemas.js';
 import type { NodeHit, SourceHit } from '../search/types.js';
 import { docFreq, idf } from '../search/bm25.js';
@@ -606,7 +607,23 @@ export function matchingRows(lines: string[], weights: Map<string, number>, from
  */
 export function hitPassage(root: string, tree: TreeFile, path: TreeNode[], hit: NodeHit, weights: Map<string, number>, rank = 1): NodePassage | null {
   const chars = rank === 1 ? PASSAGE_FIRST_CHARS : PASSAGE_CHARS;
-  return hit.row_range ? rowsPassage(root, tree, path, hit.row_range, weights, chars) : nodePassage(root, tree, path[path.length - 1]!, weights, chars);
+  const node = path[path.length - 1]!;
+  if (hit.row_range) return rowsPassage(root, tree, path, hit.row_range, weights, chars);
+  const notes = isNotesHit(hit, node) ? notesPlace(hit.title) : null;
+  return notes ? notesPassage(node, notes, weights, chars) : nodePassage(root, tree, node, weights, chars);
+}
+
+/** A hit on a sheet's node without rows: the entry of its notes above or below the table (indexing/source-text.ts sheetNoteTexts). */
+export function isNotesHit(hit: NodeHit, node: TreeNode): boolean {
+  return !hit.row_range && node.kind === 'sheet' && notesPlace(hit.title) !== null;
+}
+
+/** The passage of a sheet's notes above or below its table: their lines, the part holding the query's words when they run longer. */
+function notesPassage(node: TreeNode, where: NotesPlace, weights: Map<string, number>, chars: number): NodePassage | null {
+  const v = node.meta?.[where === 'above' ? 'preamble' : 'notes'];
+  const text = (Array.isArray(v) ? v.map(String).filter((x) => x.trim()) : []).join('\n');
+  if (!text) return null;
+  return text.length <= chars + 80 ? { text } : bestPassage(text, weights, undefined, chars);
 }
 
 /** Source types holding several sheets (a CSV's one sheet is the file). */
@@ -618,7 +635,8 @@ const WORKBOOK_TYPES: ReadonlySet<string> = new Set(['xlsx', 'xls', 'ods']);
  */
 export function passageCite(entry: CatalogEntry, n: NodeHit, passage: NodePassage, node?: TreeNode): string {
   const anchor = node?.meta?.['anchor'];
-  const sheet = n.row_range && node?.kind === 'sheet' && WORKBOOK_TYPES.has(entry.type) ? node.title : undefined;
+  // a row hit's sheet, or the sheet whose notes a notes hit shows
+  const sheet = (n.row_range || (node && isNotesHit(n, node))) && node?.kind === 'sheet' && WORKBOOK_TYPES.has(entry.type) ? node.title : undefined;
   return makeCitation(entry, {
     node_id: n.node_id,
     node_title: node?.title ?? n.title,

@@ -5,7 +5,7 @@
 import { describe, it, expect } from 'vitest';
 import { sourceConflict, sourceVerdict, SOURCE_SURE_LEAD, PERIOD_CONFLICT_GAP } from '../src/search/confidence.js';
 import { nodeVerdictsUnder } from '../src/search/search.js';
-import { EXCERPT_GAP, bestPassage, columnHeaderBefore, spanningRowOfShownHeader, densestSpan, phraseSpan, sentenceEnd, sentenceStart, labelStart, PASSAGE_LABEL_MAX_CHARS, PASSAGE_CHARS, PASSAGE_FIRST_CHARS, PASSAGE_LEAD, PASSAGE_MORE_MIN, PASSAGE_SENTENCE_BACK, PASSAGE_SENTENCE_EXTRA, WHOLE_NODE_PASSAGE_CHARS, matchingRows, placeOf } from '../src/retrieve/snippets.js';
+import { EXCERPT_GAP, bestPassage, columnHeaderBefore, spanningRowOfShownHeader, densestSpan, phraseSpan, sentenceEnd, sentenceStart, labelStart, PASSAGE_LABEL_MAX_CHARS, PASSAGE_CHARS, PASSAGE_FIRST_CHARS, PASSAGE_LEAD, PASSAGE_MORE_MIN, PASSAGE_SENTENCE_BACK, PASSAGE_SENTENCE_EXTRA, WHOLE_NODE_PASSAGE_CHARS, WHOLE_TABLE_PASSAGE_CHARS, matchingRows, placeOf } from '../src/retrieve/snippets.js';
 import type { TreeNode } from '../src/store/schemas.js';
 
 const WEAK = 0.3;
@@ -138,6 +138,21 @@ describe('node passages', () => {
     expect(first.more).toBeUndefined();
     // the other suggestions' passages stay short
     expect(bestPassage(text, weights, 4)!.text.length).toBeLessThan(text.length - 100);
+  });
+
+  it('is the whole node for a first suggestion that is a statement\'s table a little longer than that: the row an agent needs is often far from the words asked (FinanceBench agent test)', () => {
+    const rows = Array.from({ length: 40 }, (_, i) => `Line item number ${i} of the statement | ${1000 + i} | ${900 + i}`);
+    rows[3] = 'Dredging campaign sediment removed | 412,000 | 398,000';
+    const table = `<!-- page 4 -->\n${rows.join('\n')}\nTotal current liabilities | 12,345 | 11,002`;
+    expect(table.length).toBeGreaterThan(WHOLE_NODE_PASSAGE_CHARS);
+    expect(table.length).toBeLessThanOrEqual(WHOLE_TABLE_PASSAGE_CHARS);
+    const first = bestPassage(table, weights, 4, PASSAGE_FIRST_CHARS)!;
+    expect(first.text).toContain('Total current liabilities | 12,345');
+    expect(first.more).toBeUndefined();
+    // prose as long is cut to the words asked
+    const prose = `<!-- page 4 -->\n${'The port authority met twice and discussed the budget at length. '.repeat(20)}The dredging campaign removed 412,000 cubic meters of sediment. ${'It ends with the budget for next year. '.repeat(20)}`;
+    expect(prose.length).toBeGreaterThan(WHOLE_NODE_PASSAGE_CHARS);
+    expect(bestPassage(prose, weights, 4, PASSAGE_FIRST_CHARS)!.more).toBeGreaterThan(0);
   });
 
   it('says how much of the node follows the passage, and is longer when asked for the first node', () => {

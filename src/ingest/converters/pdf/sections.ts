@@ -161,13 +161,22 @@ export function place(list: Section[], lo: number, hi: number, ctx: Pick<Section
     // the parent's heading alone above its first child (same page) opens that child
     const first = s.children[0]!;
     const firstFrom = Math.min(Math.max(first.from, s.from), Math.max(s.from, s.to - 1));
-    if (firstFrom > s.from && posPage(firstFrom) === posPage(s.from) && charsIn(ctx, s.from, firstFrom) < MIN_INTRO_CHARS) first.from = s.from;
+    if (headingAloneAbove(ctx, s.from, firstFrom)) first.from = s.from;
     s.children = place(s.children, s.from, s.to, ctx);
     const head = s.children[0]!;
     if (head.from > s.from) s.children.unshift(section(s.title, 'intro', head.level, s.from, head.from));
     fold(s, ctx);
   });
   return out;
+}
+
+/**
+ * Whether only a section's own heading lies between where it starts and where its first part starts,
+ * on one page (less than MIN_INTRO_CHARS): the part then opens with that heading, not after an
+ * introduction of the heading's line alone.
+ */
+function headingAloneAbove(ctx: Pick<SectionContext, 'lineChars'>, from: number, partFrom: number): boolean {
+  return partFrom > from && posPage(partFrom) === posPage(from) && charsIn(ctx, from, partFrom) < MIN_INTRO_CHARS;
 }
 
 /**
@@ -483,7 +492,7 @@ function split(s: Section, ctx: SectionContext, byPage: Map<number, Heading[]>):
   const first = children[0]!;
   // the section's heading alone above its first part (same page) opens that part: an introduction of the
   // heading's own line says nothing (Starlink AST's "astFindFrame" over "Find a coordinate system…")
-  if (first.from > s.from && posPage(first.from) === posPage(s.from) && charsIn(ctx, s.from, first.from) < MIN_INTRO_CHARS) setRange(first, s.from, first.to);
+  if (headingAloneAbove(ctx, s.from, first.from)) setRange(first, s.from, first.to);
   const introTitle = s.kind === NO_OUTLINE_KIND ? 'Opening pages' : s.title;
   if (first.from > s.from) children.unshift(section(introTitle, 'intro', first.level, s.from, first.from));
   s.children = children;
